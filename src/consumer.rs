@@ -1,0 +1,243 @@
+//! The consumer side: read a contract object back from `Error.message` as a tolerant
+//! reader (rule 14): unknown fields are ignored, a legacy `{kind, message}` payload is
+//! upgraded, and a newer contract version is refused with a clear error.
+
+use crate::contract::RecoveryAction;
+use crate::contract::{
+    CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Recovery, Safety,
+    SameArguments, SideEffects, CONTRACT_VERSION,
+};
+use crate::error::{ErrorCode, ReportError};
+use crate::json::{parse_json, Json};
+use crate::kinds::canonicalize;
+use crate::recovery::{advice_for, guidance};
+use crate::redact::Redactions;
+
+/// Parse the JSON held in a rejected promise's `Error.message`.
+///
+/// ```
+/// let legacy = r#"{"kind":"server_error","message":"boom","extra":1}"#;
+/// let e = codemode_errors::parse_call_error(legacy).unwrap();
+/// assert_eq!(e.kind, "tool_error");
+/// assert_eq!(e.original_kind.as_deref(), Some("server_error"));
+/// let newer = r#"{"contract_version":2,"kind":"x","message":"m"}"#;
+/// assert_eq!(codemode_errors::parse_call_error(newer).unwrap_err().code(), codemode_errors::ErrorCode::UnsupportedVersion);
+/// ```
+pub fn parse_call_error(message: &str) -> Result<CodeModeCallError, ReportError> {
+    let value = parse_json(message).map_err(|e| {
+        ReportError::new(
+            ErrorCode::InvalidCallError,
+            e.path(),
+            format!("Error.message is not JSON: {}", e.message()),
+        )
+    })?;
+    call_error_from_value(&value)
+}
+
+/// Read a contract object from a bounded JSON value.
+pub fn call_error_from_value(value: &Json) -> Result<CodeModeCallError, ReportError> {
+    if value.as_object().is_none() {
+        return Err(bad(
+            "",
+            format!("a call error is a JSON object, not {}", value.type_name()),
+        ));
+    }
+    match value.get("contract_version") {
+        None | Some(Json::Null) => legacy(value),
+        Some(v) => match v.as_i64() {
+            Some(n) if n > i64::from(CONTRACT_VERSION) => Err(ReportError::new(
+                ErrorCode::UnsupportedVersion,
+                "contract_version",
+                format!("contract_version {n} is newer than this reader understands ({CONTRACT_VERSION}); upgrade codemode-errors"),
+            )),
+            Some(n) if n == i64::from(CONTRACT_VERSION) => version_one(value),
+            _ => Err(bad("contract_version", "must be a positive integer")),
+        },
+    }
+}
+
+fn bad(path: &str, message: impl Into<String>) -> ReportError {
+    ReportError::new(ErrorCode::InvalidCallError, path, message)
+}
+
+fn string(v: &Json, key: &str, path: &str) -> Result<String, ReportError> {
+    match v.get(key) {
+        Some(Json::String(t)) if !t.head().is_empty() => Ok(t.head().to_owned()),
+        Some(Json::String(_)) => Err(bad(&join(path, key), "must not be empty")),
+        Some(other) => Err(bad(
+            &join(path, key),
+            format!("must be a string, not {}", other.type_name()),
+        )),
+        None => Err(bad(&join(path, key), "is required")),
+    }
+}
+
+fn optional_string(v: &Json, key: &str) -> Option<String> {
+    v.get(key).and_then(Json::as_str).map(str::to_owned)
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn wire<T>(v: &Json, key: &str, path: &str, from: fn(&str) -> Option<T>) -> Result<T, ReportError> {
+    let s = string(v, key, path)?;
+    from(&s).ok_or_else(|| bad(&join(path, key), format!("unknown value {s:?}")))
+}
+
+fn count(v: &Json) -> Option<u64> {
+    v.as_i64().and_then(|n| u64::try_from(n).ok())
+}
+
+fn version_one(v: &Json) -> Result<CodeModeCallError, ReportError> {
+    let r = v
+        .get("recovery")
+        .filter(|r| r.as_object().is_some())
+        .ok_or_else(|| bad("recovery", "is required and must be an object"))?;
+    let recovery = Recovery {
+        action: wire(r, "action", "recovery", RecoveryAction::from_wire)?,
+        same_arguments: wire(r, "same_arguments", "recovery", SameArguments::from_wire)?,
+        guidance: string(r, "guidance", "recovery")?,
+        retry_after_ms: r.get("retry_after_ms").and_then(count),
+    };
+    let safety = v.get("safety").map(|s| Safety {
+        read_only_hint: s.get("read_only_hint").and_then(Json::as_bool),
+        destructive_hint: s.get("destructive_hint").and_then(Json::as_bool),
+        idempotent_hint: s.get("idempotent_hint").and_then(Json::as_bool),
+        open_world_hint: s.get("open_world_hint").and_then(Json::as_bool),
+    });
+    let invalid_arguments = v
+        .get("invalid_arguments")
+        .and_then(Json::as_array)
+        .map(|a| {
+            a.items()
+                .iter()
+                .filter_map(|p| {
+                    Some(InvalidArgument::new(
+                        p.get("path")?.as_str()?,
+                        p.get("problem")?.as_str()?,
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(CodeModeCallError {
+        contract_version: CONTRACT_VERSION,
+        kind: string(v, "kind", "")?,
+        message: string(v, "message", "")?,
+        tool: optional_string(v, "tool"),
+        origin: wire(v, "origin", "", Origin::from_wire)?,
+        recovery,
+        side_effects: wire(v, "side_effects", "", SideEffects::from_wire)?,
+        original_kind: optional_string(v, "original_kind"),
+        kind_source: v
+            .get("kind_source")
+            .and_then(Json::as_str)
+            .and_then(KindSource::from_wire),
+        cause: optional_string(v, "cause"),
+        safety,
+        dispatched: v.get("dispatched").and_then(Json::as_bool),
+        invalid_arguments,
+        evidence: v.get("evidence").map(evidence),
+    })
+}
+
+fn evidence(e: &Json) -> Evidence {
+    Evidence {
+        content: e
+            .get("content")
+            .and_then(Json::as_array)
+            .map(|a| a.items().to_vec())
+            .unwrap_or_default(),
+        structured_content: e.get("structured_content").cloned(),
+        parsed_error: e.get("parsed_error").cloned(),
+        omitted_content_blocks: e.get("omitted_content_blocks").and_then(count).unwrap_or(0)
+            as usize,
+        redactions: e
+            .get("redactions")
+            .and_then(Json::as_object)
+            .map(|o| {
+                o.items()
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.clone(), count(v)?)))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// Upgrade a pre-contract `{kind, message}` payload: the kind is canonicalized like any
+/// untrusted kind, the origin is taken as a tool failure and side effects as unknown.
+fn legacy(v: &Json) -> Result<CodeModeCallError, ReportError> {
+    let raw_kind = string(v, "kind", "")?;
+    let message = string(v, "message", "")?;
+    let mut counts = Redactions::default();
+    let canonical = canonicalize(&raw_kind, &mut counts);
+    let (action, same) = advice_for(&canonical.kind, Origin::ToolExecution);
+    Ok(CodeModeCallError {
+        contract_version: CONTRACT_VERSION,
+        kind: canonical.kind,
+        message,
+        tool: optional_string(v, "tool").filter(|t| t.contains("::")),
+        origin: Origin::ToolExecution,
+        recovery: Recovery {
+            action,
+            same_arguments: same,
+            guidance: guidance(action, same, None),
+            retry_after_ms: None,
+        },
+        side_effects: SideEffects::Unknown,
+        original_kind: canonical.original,
+        kind_source: None,
+        cause: None,
+        safety: None,
+        dispatched: None,
+        invalid_arguments: Vec::new(),
+        evidence: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Normalizer;
+
+    #[test]
+    fn round_trips_what_the_normalizer_emits() {
+        let report = r#"{"tool":"a::b","annotations":{"readOnlyHint":true},"dispatched":true,"tool_result":{"content":[{"type":"text","text":"{\"kind\":\"not_found\",\"message\":\"no such issue\"}"}],"structuredContent":{"x":1},"isError":true}}"#;
+        let e = Normalizer::default()
+            .normalize_json(report)
+            .unwrap()
+            .error
+            .unwrap();
+        let back = parse_call_error(&e.to_json()).unwrap();
+        assert_eq!(back, e);
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored() {
+        let text = r#"{"contract_version":1,"kind":"timeout","message":"m","origin":"upstream_transport","recovery":{"action":"retry_later","same_arguments":"conditional","guidance":"g","future":true},"side_effects":"possible","future_field":{"a":1}}"#;
+        let e = parse_call_error(text).unwrap();
+        assert_eq!(e.kind, "timeout");
+    }
+
+    #[test]
+    fn bad_payloads_say_what_is_wrong() {
+        assert_eq!(
+            parse_call_error("not json").unwrap_err().code(),
+            ErrorCode::InvalidCallError
+        );
+        assert_eq!(
+            parse_call_error("[]").unwrap_err().code(),
+            ErrorCode::InvalidCallError
+        );
+        let e = parse_call_error(r#"{"contract_version":1,"kind":"x","message":"m","origin":"mars","recovery":{"action":"retry_later","same_arguments":"safe","guidance":"g"},"side_effects":"possible"}"#).unwrap_err();
+        assert_eq!(e.path(), "origin");
+        let e = parse_call_error(r#"{"contract_version":0,"kind":"x","message":"m"}"#).unwrap_err();
+        assert_eq!(e.path(), "contract_version");
+    }
+}

@@ -1,0 +1,98 @@
+//! Typed errors for input the core cannot work with.
+
+use std::fmt;
+
+/// What kind of problem an input had. Stable: surfaces map it to their own error codes
+/// (the WIT `error-code` enum, the JS `code` property, the CLI's exit status).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The text is not JSON (syntax, a lone surrogate escape, a number beyond the double range).
+    InvalidJson,
+    /// The JSON nests deeper than the input limit.
+    TooDeep,
+    /// The JSON is well formed but is not a valid failure report.
+    InvalidReport,
+    /// A policy setting is missing its meaning or out of range.
+    InvalidPolicy,
+    /// An error payload handed to the consumer API is not a contract error.
+    InvalidCallError,
+    /// The error payload declares a contract version this library does not understand.
+    UnsupportedVersion,
+    /// The input is larger than the caller's configured input bound.
+    InputTooLarge,
+}
+
+impl ErrorCode {
+    /// The snake_case name used on every surface.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidJson => "invalid_json",
+            ErrorCode::TooDeep => "too_deep",
+            ErrorCode::InvalidReport => "invalid_report",
+            ErrorCode::InvalidPolicy => "invalid_policy",
+            ErrorCode::InvalidCallError => "invalid_call_error",
+            ErrorCode::UnsupportedVersion => "unsupported_version",
+            ErrorCode::InputTooLarge => "input_too_large",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why an input was refused: a code, where in the input (a JSON-pointer-like path such as
+/// `tool_result.content[2].type`, empty for the whole input) and a message for people.
+///
+/// ```
+/// let err = codemode_errors::normalize_json("{\"tool\":\"a::b\"}", &Default::default()).unwrap_err();
+/// assert_eq!(err.code(), codemode_errors::ErrorCode::InvalidReport);
+/// assert!(err.to_string().contains("exactly one failure"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportError {
+    code: ErrorCode,
+    path: String,
+    message: String,
+}
+
+impl ReportError {
+    /// A new error; `path` may be empty.
+    pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
+        ReportError {
+            code,
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The kind of problem.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// Where in the input the problem is (empty for the whole input).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What was wrong, without the path.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ReportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}: {}", self.code, self.message)
+        } else {
+            write!(f, "{}: at {}: {}", self.code, self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ReportError {}

@@ -1,0 +1,666 @@
+//! The bounded JSON tree every input is read into.
+//!
+//! Inputs come from untrusted upstreams and may be huge: a 50 MB text block, ten thousand
+//! content blocks, a hundred thousand levels of nesting. The reader keeps only what the
+//! contract can ever show (a head of each string, the first members of each container) and
+//! remembers how large each thing really was. Every later step works on this tree, so its
+//! cost is bounded by [`InputLimits`], not by the input.
+//!
+//! Two readers build the tree: [`parse_json`] for JSON text (native core, WASI component,
+//! CLI) and the [`JsonBuilder`] helpers that the npm package drives while it walks a
+//! JavaScript object. Both apply the same limits, so every surface sees the same tree.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use crate::error::{ErrorCode, ReportError};
+
+/// How much of an input the reader keeps. These are fixed so that every surface builds
+/// the same tree from the same input; the output caps in [`crate::Policy`] are all smaller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputLimits {
+    /// Longest string head kept, in UTF-16 code units (the unit JavaScript counts in).
+    pub string_head: usize,
+    /// Most array items kept per array; the rest are counted, not stored.
+    pub array_items: usize,
+    /// Most object members kept per object; the rest are counted, not stored.
+    pub object_members: usize,
+    /// Deepest nesting accepted. Deeper input is rejected, not truncated, because it is
+    /// never a real MCP result.
+    pub max_depth: usize,
+}
+
+/// The one set of input limits used by every reader.
+pub const INPUT_LIMITS: InputLimits = InputLimits {
+    string_head: 128 * 1024,
+    array_items: 256,
+    object_members: 256,
+    max_depth: 120,
+};
+
+/// A string as the reader kept it: its head and the length of the whole.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonText {
+    head: String,
+    total_utf16: usize,
+}
+
+impl JsonText {
+    /// A text kept whole.
+    pub fn whole(text: impl Into<String>) -> Self {
+        let head = text.into();
+        let total_utf16 = utf16_len(&head);
+        JsonText { head, total_utf16 }
+    }
+
+    /// A text of which only `head` was kept; the whole was `total_utf16` code units long.
+    /// A total shorter than the head is raised to the head's length.
+    pub fn from_head(head: impl Into<String>, total_utf16: usize) -> Self {
+        let head = head.into();
+        let total_utf16 = total_utf16.max(utf16_len(&head));
+        JsonText { head, total_utf16 }
+    }
+
+    /// The kept head (the whole text when [`JsonText::is_complete`]).
+    pub fn head(&self) -> &str {
+        &self.head
+    }
+
+    /// Length of the whole original text in UTF-16 code units.
+    pub fn total_utf16(&self) -> usize {
+        self.total_utf16
+    }
+
+    /// Whether the head is the whole text.
+    pub fn is_complete(&self) -> bool {
+        utf16_len(&self.head) == self.total_utf16
+    }
+}
+
+/// An array or object as the reader kept it: its first items and its real length.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonList<T> {
+    items: Vec<T>,
+    total: usize,
+}
+
+impl<T> JsonList<T> {
+    /// A list of `items` out of `total` (raised to `items.len()` when smaller).
+    pub fn new(items: Vec<T>, total: usize) -> Self {
+        let total = total.max(items.len());
+        JsonList { items, total }
+    }
+
+    /// The kept items.
+    pub fn items(&self) -> &[T] {
+        &self.items
+    }
+
+    /// The kept items, for in-place edits that keep the count.
+    pub(crate) fn items_mut(&mut self) -> &mut Vec<T> {
+        &mut self.items
+    }
+
+    /// How many items the original had.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// How many items were not kept.
+    pub fn dropped(&self) -> usize {
+        self.total - self.items.len()
+    }
+}
+
+/// A bounded JSON value. Numbers are IEEE doubles, as in JavaScript, so every surface
+/// reads and prints them the same way.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Json {
+    /// `null`
+    Null,
+    /// `true` or `false`
+    Bool(bool),
+    /// A finite number.
+    Number(f64),
+    /// A string, possibly only its head.
+    String(JsonText),
+    /// An array, possibly only its first items.
+    Array(JsonList<Json>),
+    /// An object in member order, possibly only its first members. Keys are unique: a
+    /// repeated key keeps its first position and its last value, as `JSON.parse` does.
+    Object(JsonList<(String, Json)>),
+}
+
+impl Json {
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(members) => members
+                .items()
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The string head, when this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(t) => Some(t.head()),
+            _ => None,
+        }
+    }
+
+    /// The string, when this is a string.
+    pub fn as_text(&self) -> Option<&JsonText> {
+        match self {
+            Json::String(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The boolean, when this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Json::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The number, when this is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The number as an integer, when it is a whole number that a double holds exactly.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.as_f64().and_then(exact_integer)
+    }
+
+    /// The array, when this is one.
+    pub fn as_array(&self) -> Option<&JsonList<Json>> {
+        match self {
+            Json::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The object, when this is one.
+    pub fn as_object(&self) -> Option<&JsonList<(String, Json)>> {
+        match self {
+            Json::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The JSON type name, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "boolean",
+            Json::Number(_) => "number",
+            Json::String(_) => "string",
+            Json::Array(_) => "array",
+            Json::Object(_) => "object",
+        }
+    }
+}
+
+/// A double as an `i64` when it is a whole number within the range doubles hold exactly.
+pub fn exact_integer(n: f64) -> Option<i64> {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    (n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE).then_some(n as i64)
+}
+
+/// Length of `s` in UTF-16 code units, the unit JavaScript's `length` counts.
+///
+/// Counted from the bytes: every character is one unit except the four-byte ones, which
+/// are two. Continuation bytes are skipped. The loop has no branches worth predicting, so
+/// a 50 MB string costs a few milliseconds.
+pub fn utf16_len(s: &str) -> usize {
+    s.as_bytes()
+        .iter()
+        .map(|&b| usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0))
+        .sum()
+}
+
+/// The longest prefix of `s` that is at most `max_units` UTF-16 code units long and does
+/// not split a character.
+pub fn utf16_prefix(s: &str, max_units: usize) -> &str {
+    if s.len() <= max_units {
+        // A UTF-8 string never has more UTF-16 units than bytes.
+        return s;
+    }
+    let mut units = 0;
+    for (i, c) in s.char_indices() {
+        let w = c.len_utf16();
+        if units + w > max_units {
+            return &s[..i];
+        }
+        units += w;
+    }
+    s
+}
+
+/// Parse JSON text into a bounded tree.
+///
+/// Errors name what was wrong and where (line and column). Invalid UTF-16 escapes (lone
+/// surrogates), numbers beyond the double range and nesting beyond
+/// [`InputLimits::max_depth`] are errors, never panics.
+pub fn parse_json(text: &str) -> Result<Json, ReportError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = BoundedSeed { depth: 0 }
+        .deserialize(&mut de)
+        .map_err(json_syntax_error)?;
+    de.end().map_err(json_syntax_error)?;
+    Ok(value)
+}
+
+fn json_syntax_error(e: serde_json::Error) -> ReportError {
+    let text = e.to_string();
+    if text.contains("recursion limit exceeded") || text.contains(DEPTH_MESSAGE) {
+        ReportError::new(
+            ErrorCode::TooDeep,
+            "",
+            format!(
+                "JSON nests deeper than {} levels (line {}, column {})",
+                INPUT_LIMITS.max_depth,
+                e.line(),
+                e.column()
+            ),
+        )
+    } else {
+        // serde_json's message already ends with "at line L column C".
+        ReportError::new(ErrorCode::InvalidJson, "", format!("invalid JSON: {text}"))
+    }
+}
+
+const DEPTH_MESSAGE: &str = "nesting deeper than the input limit";
+
+struct BoundedSeed {
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for BoundedSeed {
+    type Value = Json;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BoundedSeed {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Json, E> {
+        Ok(Json::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Json, E> {
+        Ok(Json::Number(v as f64))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Json, E> {
+        Ok(Json::Number(v as f64))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Json, E> {
+        if v.is_finite() {
+            Ok(Json::Number(v))
+        } else {
+            Err(E::custom("number out of range"))
+        }
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Json, E> {
+        Ok(Json::String(JsonText::from_head(
+            utf16_prefix(v, INPUT_LIMITS.string_head),
+            utf16_len(v),
+        )))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let depth = self.check_depth::<A::Error>()?;
+        let mut items = Vec::new();
+        let mut total = 0usize;
+        while total < INPUT_LIMITS.array_items {
+            match seq.next_element_seed(BoundedSeed { depth })? {
+                Some(v) => {
+                    items.push(v);
+                    total += 1;
+                }
+                None => return Ok(Json::Array(JsonList::new(items, total))),
+            }
+        }
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            total += 1;
+        }
+        Ok(Json::Array(JsonList::new(items, total)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let depth = self.check_depth::<A::Error>()?;
+        let mut members: Vec<(String, Json)> = Vec::new();
+        let mut total = 0usize;
+        while let Some(key) = map.next_key::<KeyHead>()? {
+            if let Some(slot) = members.iter_mut().find(|(k, _)| *k == key.0) {
+                slot.1 = map.next_value_seed(BoundedSeed { depth })?;
+            } else if members.len() < INPUT_LIMITS.object_members {
+                let value = map.next_value_seed(BoundedSeed { depth })?;
+                members.push((key.0, value));
+                total += 1;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+                total += 1;
+            }
+        }
+        Ok(Json::Object(JsonList::new(members, total)))
+    }
+}
+
+impl BoundedSeed {
+    fn check_depth<E: de::Error>(&self) -> Result<usize, E> {
+        let depth = self.depth + 1;
+        if depth > INPUT_LIMITS.max_depth {
+            Err(E::custom(DEPTH_MESSAGE))
+        } else {
+            Ok(depth)
+        }
+    }
+}
+
+/// An object key, capped like any string (keys are never looked up past the cap).
+struct KeyHead(String);
+
+impl<'de> de::Deserialize<'de> for KeyHead {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = KeyHead;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<KeyHead, E> {
+                Ok(KeyHead(
+                    utf16_prefix(v, INPUT_LIMITS.string_head).to_owned(),
+                ))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+/// Builds a bounded tree from another host's values (the npm package walks JavaScript
+/// objects with it). It applies [`INPUT_LIMITS`] exactly as [`parse_json`] does.
+#[derive(Debug, Default)]
+pub struct JsonBuilder;
+
+impl JsonBuilder {
+    /// The string to keep for a host string of `total_utf16` units whose first units are
+    /// `head` (the caller reads at most [`InputLimits::string_head`] units).
+    pub fn string(head: &str, total_utf16: usize) -> Json {
+        Json::String(JsonText::from_head(
+            utf16_prefix(head, INPUT_LIMITS.string_head),
+            total_utf16,
+        ))
+    }
+
+    /// A number; non-finite numbers are refused, as JSON has none.
+    pub fn number(n: f64, path: &str) -> Result<Json, ReportError> {
+        if n.is_finite() {
+            Ok(Json::Number(n))
+        } else {
+            Err(ReportError::new(
+                ErrorCode::InvalidJson,
+                path,
+                "number is not finite (NaN or Infinity)",
+            ))
+        }
+    }
+
+    /// An array from its kept items and its real length.
+    pub fn array(items: Vec<Json>, total: usize) -> Json {
+        Json::Array(JsonList::new(items, total))
+    }
+
+    /// An object from its members in order and its real member count. Repeated keys keep
+    /// their first position and last value.
+    pub fn object(members: Vec<(String, Json)>, total: usize) -> Json {
+        let mut unique: Vec<(String, Json)> = Vec::with_capacity(members.len());
+        for (k, v) in members {
+            match unique.iter_mut().find(|(u, _)| *u == k) {
+                Some(slot) => slot.1 = v,
+                None => unique.push((k, v)),
+            }
+        }
+        Json::Object(JsonList::new(unique, total))
+    }
+
+    /// The error for input nested deeper than [`InputLimits::max_depth`].
+    pub fn too_deep(path: &str) -> ReportError {
+        ReportError::new(
+            ErrorCode::TooDeep,
+            path,
+            format!("value nests deeper than {} levels", INPUT_LIMITS.max_depth),
+        )
+    }
+
+    /// The error for a string that is not valid UTF-16 (a lone surrogate).
+    pub fn lone_surrogate(path: &str) -> ReportError {
+        ReportError::new(
+            ErrorCode::InvalidJson,
+            path,
+            "string contains a lone surrogate (invalid UTF-16)",
+        )
+    }
+
+    /// The error for a value JSON cannot hold (a function, a symbol, a bigint, undefined).
+    pub fn unsupported(path: &str, what: &str) -> ReportError {
+        ReportError::new(
+            ErrorCode::InvalidJson,
+            path,
+            format!("{what} is not a JSON value"),
+        )
+    }
+}
+
+/// Write `n` as JSON: whole numbers up to 2^53 without a fraction, others in the shortest
+/// form that reads back to the same double.
+pub fn write_number(out: &mut String, n: f64) {
+    use std::fmt::Write;
+    if let Some(i) = exact_integer(n) {
+        let _ = write!(out, "{i}");
+    } else {
+        // `{:?}` prints the shortest round-trip form; finite by construction.
+        let _ = write!(out, "{n:?}");
+    }
+}
+
+/// Write `s` as a JSON string literal (quotes and escapes included).
+pub fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc: Option<&str> = match b {
+            b'"' => Some("\\\""),
+            b'\\' => Some("\\\\"),
+            b'\n' => Some("\\n"),
+            b'\r' => Some("\\r"),
+            b'\t' => Some("\\t"),
+            0x08 => Some("\\b"),
+            0x0C => Some("\\f"),
+            0x00..=0x1F => None,
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        match esc {
+            Some(e) => out.push_str(e),
+            None => {
+                use std::fmt::Write;
+                let _ = write!(out, "\\u{:04x}", b);
+            }
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Write a bounded value as compact JSON. Object members come out in sorted key order so
+/// that hosts which reorder keys (JavaScript puts integer-like keys first) still print the
+/// same bytes. Only the kept parts are written: callers cap values before writing.
+pub fn write_json(out: &mut String, value: &Json) {
+    match value {
+        Json::Null => out.push_str("null"),
+        Json::Bool(true) => out.push_str("true"),
+        Json::Bool(false) => out.push_str("false"),
+        Json::Number(n) => write_number(out, *n),
+        Json::String(t) => write_string(out, t.head()),
+        Json::Array(a) => {
+            out.push('[');
+            for (i, v) in a.items().iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(out, v);
+            }
+            out.push(']');
+        }
+        Json::Object(o) => {
+            out.push('{');
+            let mut members: Vec<&(String, Json)> = o.items().iter().collect();
+            members.sort_by(|a, b| a.0.cmp(&b.0));
+            for (i, (k, v)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, k);
+                out.push(':');
+                write_json(out, v);
+            }
+            out.push('}');
+        }
+    }
+}
+
+impl fmt::Display for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_json(&mut s, self);
+        f.write_str(&s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_len_counts_like_javascript() {
+        assert_eq!(utf16_len("abc"), 3);
+        assert_eq!(utf16_len("é"), 1);
+        assert_eq!(utf16_len("€"), 1);
+        assert_eq!(utf16_len("😀"), 2);
+        assert_eq!(utf16_len("a😀b"), 4);
+    }
+
+    #[test]
+    fn utf16_prefix_never_splits_a_pair() {
+        assert_eq!(utf16_prefix("a😀b", 2), "a");
+        assert_eq!(utf16_prefix("a😀b", 3), "a😀");
+        assert_eq!(utf16_prefix("héllo", 2), "hé");
+        assert_eq!(utf16_prefix("abc", 10), "abc");
+    }
+
+    #[test]
+    fn long_strings_keep_head_and_length() {
+        let big = "x".repeat(INPUT_LIMITS.string_head + 10);
+        let v = parse_json(&format!("\"{big}\"")).unwrap();
+        let t = v.as_text().unwrap();
+        assert_eq!(t.head().len(), INPUT_LIMITS.string_head);
+        assert_eq!(t.total_utf16(), INPUT_LIMITS.string_head + 10);
+        assert!(!t.is_complete());
+    }
+
+    #[test]
+    fn long_arrays_and_objects_are_counted_not_stored() {
+        let items: Vec<String> = (0..1000).map(|i| i.to_string()).collect();
+        let v = parse_json(&format!("[{}]", items.join(","))).unwrap();
+        let a = v.as_array().unwrap();
+        assert_eq!(a.items().len(), INPUT_LIMITS.array_items);
+        assert_eq!(a.total(), 1000);
+        let members: Vec<String> = (0..300).map(|i| format!("\"k{i}\":{i}")).collect();
+        let v = parse_json(&format!("{{{}}}", members.join(","))).unwrap();
+        assert_eq!(v.as_object().unwrap().total(), 300);
+        assert_eq!(
+            v.as_object().unwrap().items().len(),
+            INPUT_LIMITS.object_members
+        );
+    }
+
+    #[test]
+    fn repeated_keys_keep_first_position_and_last_value() {
+        let v = parse_json(r#"{"a":1,"b":2,"a":3}"#).unwrap();
+        let o = v.as_object().unwrap();
+        assert_eq!(o.items()[0], ("a".to_string(), Json::Number(3.0)));
+        assert_eq!(o.total(), 2);
+    }
+
+    #[test]
+    fn hostile_json_is_a_typed_error() {
+        let deep = "[".repeat(100_000);
+        assert_eq!(parse_json(&deep).unwrap_err().code(), ErrorCode::TooDeep);
+        assert_eq!(
+            parse_json("1e400").unwrap_err().code(),
+            ErrorCode::InvalidJson
+        );
+        assert_eq!(
+            parse_json(r#""\ud800""#).unwrap_err().code(),
+            ErrorCode::InvalidJson
+        );
+        assert_eq!(parse_json("{").unwrap_err().code(), ErrorCode::InvalidJson);
+        assert_eq!(
+            parse_json("[1] x").unwrap_err().code(),
+            ErrorCode::InvalidJson
+        );
+    }
+
+    #[test]
+    fn nesting_up_to_the_limit_is_accepted() {
+        let depth = INPUT_LIMITS.max_depth;
+        let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(parse_json(&text).is_ok());
+        let text = format!("{}{}", "[".repeat(depth + 1), "]".repeat(depth + 1));
+        assert_eq!(parse_json(&text).unwrap_err().code(), ErrorCode::TooDeep);
+    }
+
+    #[test]
+    fn numbers_print_like_javascript_for_whole_values() {
+        let mut s = String::new();
+        write_json(
+            &mut s,
+            &parse_json(r#"[1, 1.0, -0, 2.5, 1e21, 12345678901234567890]"#).unwrap(),
+        );
+        assert_eq!(s, "[1,1,0,2.5,1e21,1.2345678901234567e19]");
+    }
+
+    #[test]
+    fn strings_escape_controls() {
+        let mut s = String::new();
+        write_string(&mut s, "a\"b\\c\n\u{1}");
+        assert_eq!(s, r#""a\"b\\c\n\u0001""#);
+    }
+}

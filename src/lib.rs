@@ -1,0 +1,89 @@
+//! # codemode-errors
+//!
+//! Turns every failure inside an AI agent's "code mode" into one versioned, redacted,
+//! size-capped error object (contract version 1) that model-written JavaScript can trust.
+//! A sandbox rejects with `new Error(JSON.stringify(error))`; the model reads it back with
+//! `JSON.parse(String(e.message))`.
+//!
+//! ```
+//! use codemode_errors::{normalize_json, Policy};
+//!
+//! let report = r#"{
+//!   "tool": "github::create_issue",
+//!   "annotations": {"readOnlyHint": false},
+//!   "dispatched": true,
+//!   "tool_result": {"isError": true, "content": [
+//!     {"type": "text", "text": "HTTP/1.1 429 Too Many Requests; Retry-After: 20 (token=ghp_abcdefghijklmnopqrstuvwxyz0123456789)"}]}
+//! }"#;
+//! let outcome = normalize_json(report, &Policy::default()).unwrap();
+//! assert_eq!(outcome.breaker.as_str(), "success"); // the upstream answered (rule 4)
+//! let error = outcome.error.unwrap();
+//! assert_eq!(error.kind, "rate_limited");
+//! assert_eq!(error.recovery.retry_after_ms, Some(20_000));
+//! assert!(!error.to_json().contains("ghp_")); // secrets never pass
+//! ```
+//!
+//! The crate is pure Rust with no I/O and never panics on any input: every size is capped
+//! before work (see [`Policy`] and [`json::INPUT_LIMITS`]). The WASI component, the CLI and
+//! the npm package all wrap this crate and produce byte-identical JSON.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod classify;
+pub mod consumer;
+pub mod contract;
+pub mod error;
+pub mod evidence;
+pub mod json;
+pub mod kinds;
+pub mod normalize;
+pub mod policy;
+pub mod recognize;
+pub mod recovery;
+pub mod redact;
+pub mod report;
+pub mod sanitize;
+pub mod shrink;
+pub mod validate;
+
+pub use consumer::{call_error_from_value, parse_call_error};
+pub use contract::{
+    Breaker, CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery,
+    RecoveryAction, Safety, SameArguments, SideEffects, CONTRACT_VERSION,
+};
+pub use error::{ErrorCode, ReportError};
+pub use json::{parse_json, Json};
+pub use normalize::Normalizer;
+pub use policy::Policy;
+pub use redact::Redactions;
+pub use report::{Failure, FailureReport, TransportKind, ValidationFailure};
+
+/// Our JSON Schema (draft 2020-12) for the call error object: a compatible superset of
+/// the reference schema of contract version 1.
+pub const SCHEMA: &str = include_str!("../schema/code-mode-call-error.v1.schema.json");
+
+/// This crate's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Normalize one failure report given as JSON text under `policy`.
+pub fn normalize_json(report: &str, policy: &Policy) -> Result<Outcome, ReportError> {
+    Normalizer::new(policy.clone()).normalize_json(report)
+}
+
+/// Normalize one parsed failure report under `policy`.
+pub fn normalize(report: &FailureReport, policy: &Policy) -> Outcome {
+    Normalizer::new(policy.clone()).normalize(report)
+}
+
+/// Sanitize and redact free text (no cap).
+pub fn redact_text(text: &str) -> String {
+    Normalizer::default().redact_text(text)
+}
+
+/// Redact a JSON value given as text; returns compact JSON with sorted keys.
+pub fn redact_json(value: &str) -> Result<String, ReportError> {
+    Ok(Normalizer::default()
+        .redact_json(&parse_json(value)?)
+        .to_string())
+}

@@ -1,0 +1,633 @@
+//! The pipeline: a failure report in, an [`Outcome`] out.
+
+use crate::classify::{jsonrpc_code, transport_kind};
+use crate::contract::{
+    Breaker, CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery,
+    SideEffects, CONTRACT_VERSION,
+};
+use crate::error::ReportError;
+use crate::evidence::{capped_text, describe_block, render_json, JsonCaps};
+use crate::json::{
+    exact_integer, parse_json, utf16_len, utf16_prefix, Json, JsonBuilder, JsonList, JsonText,
+};
+use crate::kinds::{canonicalize, is_stable, sanitize_original, TOOL_ERROR};
+use crate::policy::Policy;
+use crate::recognize::{recognize, Recognition, MAX_ARGUMENT_TEXT, MAX_INVALID_ARGUMENTS};
+use crate::recovery::{recovery, side_effects, Advice, AdviceInput};
+use crate::redact::{redact_secrets, Redactions};
+use crate::report::{Failure, FailureReport, ValidationFailure, MAX_RETRY_AFTER_MS};
+use crate::sanitize::{defang_chat_markers, strip_controls};
+use crate::shrink::fit_to_cap;
+use crate::validate::{check_arguments, only_missing};
+
+/// Longest `cause`, in UTF-16 code units.
+pub const MAX_CAUSE: usize = 300;
+
+/// Turns failure reports into outcomes under one [`Policy`]. Cheap to build and to share:
+/// rule tables are compiled once per process.
+///
+/// ```
+/// use codemode_errors::{Normalizer, Policy};
+/// let normalizer = Normalizer::new(Policy::default());
+/// let outcome = normalizer
+///     .normalize_json(r#"{"tool":"fs::read_file","tool_result":{"content":[{"type":"text","text":"ENOENT: no such file"}],"isError":true}}"#)
+///     .unwrap();
+/// let error = outcome.error.unwrap();
+/// assert_eq!(error.kind, "not_found");
+/// assert_eq!(error.origin.as_str(), "tool_execution");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Normalizer {
+    policy: Policy,
+}
+
+/// Everything decided about a failure before the message and size cap.
+struct Draft {
+    origin: Origin,
+    kind: String,
+    kind_source: KindSource,
+    original_kind: Option<String>,
+    breaker: Breaker,
+    retry_after_ms: Option<u64>,
+    advice: Option<Advice>,
+    invalid_arguments: Vec<InvalidArgument>,
+    cause: Option<String>,
+    evidence: Evidence,
+    counts: Redactions,
+}
+
+impl Draft {
+    fn new(origin: Origin, kind: &str, kind_source: KindSource, breaker: Breaker) -> Self {
+        Draft {
+            origin,
+            kind: kind.to_owned(),
+            kind_source,
+            original_kind: None,
+            breaker,
+            retry_after_ms: None,
+            advice: None,
+            invalid_arguments: Vec::new(),
+            cause: None,
+            evidence: Evidence::default(),
+            counts: Redactions::default(),
+        }
+    }
+
+    /// Let recognized text sharpen a kind that is not already specific.
+    fn sharpen(&mut self, found: Recognition) {
+        self.kind = found.kind.to_owned();
+        self.kind_source = KindSource::Recognized;
+        self.advice = found.advice;
+        self.retry_after_ms = self.retry_after_ms.or(found.retry_after_ms);
+        if self.invalid_arguments.is_empty() {
+            self.invalid_arguments = found.invalid_arguments;
+        }
+    }
+
+    fn set_cause(&mut self, text: &str) {
+        self.cause = short_cause(text, &mut self.counts);
+    }
+}
+
+impl Normalizer {
+    /// A normalizer applying `policy`.
+    pub fn new(policy: Policy) -> Self {
+        Normalizer { policy }
+    }
+
+    /// The policy in force.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Normalize a report given as JSON text.
+    pub fn normalize_json(&self, report: &str) -> Result<Outcome, ReportError> {
+        self.normalize_value(&parse_json(report)?)
+    }
+
+    /// Normalize a report given as a bounded JSON value.
+    pub fn normalize_value(&self, report: &Json) -> Result<Outcome, ReportError> {
+        Ok(self.normalize(&FailureReport::from_value(report)?))
+    }
+
+    /// Normalize a parsed report. Never fails: every report has an outcome.
+    pub fn normalize(&self, report: &FailureReport) -> Outcome {
+        let draft = match &report.failure {
+            Failure::ToolResult(result) => match self.tool_result(result) {
+                Ok(Some(draft)) => draft,
+                Ok(None) => {
+                    return Outcome {
+                        error: None,
+                        breaker: Breaker::Success,
+                    }
+                }
+                Err(draft) => draft,
+            },
+            Failure::JsonRpcError {
+                code,
+                message,
+                data,
+            } => self.jsonrpc_error(*code, message, data.as_ref()),
+            Failure::Transport { kind, message } => {
+                let (kind, breaker) = transport_kind(*kind);
+                let mut d = Draft::new(
+                    Origin::UpstreamTransport,
+                    kind,
+                    KindSource::Structured,
+                    breaker,
+                );
+                d.set_cause(message.head());
+                d
+            }
+            Failure::Validation(v) => validation(v),
+            Failure::Blocked {
+                origin,
+                kind,
+                message,
+                retry_after_ms,
+            } => {
+                let mut d = Draft::new(*origin, kind, KindSource::Structured, Breaker::None);
+                d.retry_after_ms = *retry_after_ms;
+                d.set_cause(message.head());
+                d
+            }
+        };
+        let breaker = draft.breaker;
+        Outcome {
+            error: Some(self.finish(report, draft)),
+            breaker,
+        }
+    }
+
+    fn finish(&self, report: &FailureReport, mut d: Draft) -> CodeModeCallError {
+        let safety = report.annotations;
+        let recovery = recovery(AdviceInput {
+            kind: &d.kind,
+            origin: d.origin,
+            override_advice: d.advice,
+            safety,
+            dispatched: report.dispatched,
+            retry_after_ms: d.retry_after_ms,
+        });
+        let effects = side_effects(d.origin, &d.kind, safety, report.dispatched);
+        let message = compose_message(
+            report.tool.as_deref(),
+            d.origin,
+            &d.kind,
+            &recovery,
+            effects,
+            d.cause.as_deref(),
+        );
+        d.evidence.redactions = d.counts.to_pairs();
+        let mut error = CodeModeCallError {
+            contract_version: CONTRACT_VERSION,
+            kind: d.kind,
+            message,
+            tool: report.tool.clone(),
+            origin: d.origin,
+            recovery,
+            side_effects: effects,
+            original_kind: d.original_kind,
+            kind_source: Some(d.kind_source),
+            cause: d.cause,
+            safety: Some(safety).filter(|s| !s.is_empty()),
+            dispatched: report.dispatched,
+            invalid_arguments: d.invalid_arguments,
+            evidence: Some(d.evidence).filter(|e| !e.is_empty()),
+        };
+        fit_to_cap(&mut error, self.policy.max_error_bytes());
+        error
+    }
+
+    /// `Ok(None)`: not a failure. `Err`: the upstream sent a malformed result.
+    fn tool_result(&self, result: &Json) -> Result<Option<Draft>, Draft> {
+        if result.as_object().is_none() {
+            return Err(malformed(
+                "tool_result",
+                &format!("is {}, not a CallToolResult object", result.type_name()),
+            ));
+        }
+        match result.get("resultType") {
+            None | Some(Json::Null) => {}
+            Some(Json::String(t)) if t.head() == "input_required" => return Ok(None),
+            Some(Json::String(_)) => {}
+            Some(other) => {
+                return Err(malformed(
+                    "tool_result.resultType",
+                    &format!("is {}, not a string", other.type_name()),
+                ))
+            }
+        }
+        let empty = JsonList::new(Vec::new(), 0);
+        let content = match result.get("content") {
+            None | Some(Json::Null) => &empty,
+            Some(Json::Array(list)) => list,
+            Some(other) => {
+                return Err(malformed(
+                    "tool_result.content",
+                    &format!("is {}, not an array", other.type_name()),
+                ))
+            }
+        };
+        let shown = &content.items()[..content.items().len().min(self.policy.max_content_blocks())];
+        let mut types = Vec::with_capacity(shown.len());
+        for (i, block) in shown.iter().enumerate() {
+            match block.get("type") {
+                Some(Json::String(t)) => types.push(t.head()),
+                Some(other) => {
+                    return Err(malformed(
+                        &format!("tool_result.content[{i}].type"),
+                        &format!("is {}, not a string", other.type_name()),
+                    ))
+                }
+                None if block.as_object().is_some() => {
+                    return Err(malformed(
+                        &format!("tool_result.content[{i}]"),
+                        "has no `type`",
+                    ))
+                }
+                None => {
+                    return Err(malformed(
+                        &format!("tool_result.content[{i}]"),
+                        &format!("is {}, not a content block", block.type_name()),
+                    ))
+                }
+            }
+        }
+        match result.get("isError") {
+            None | Some(Json::Null) | Some(Json::Bool(false)) => return Ok(None),
+            Some(Json::Bool(true)) => {}
+            Some(other) => {
+                return Err(malformed(
+                    "tool_result.isError",
+                    &format!("is {}, not a boolean", other.type_name()),
+                ))
+            }
+        }
+
+        let mut d = Draft::new(
+            Origin::ToolExecution,
+            TOOL_ERROR,
+            KindSource::Default,
+            Breaker::Success,
+        );
+        for (block, ty) in shown.iter().zip(&types) {
+            d.evidence
+                .content
+                .push(describe_block(block, ty, &self.policy, &mut d.counts));
+        }
+        d.evidence.omitted_content_blocks = content.total() - shown.len();
+        let structured = result
+            .get("structuredContent")
+            .filter(|v| !matches!(v, Json::Null));
+        if let Some(sc) = structured {
+            d.evidence.structured_content = Some(render_json(
+                sc,
+                JsonCaps::structured(&self.policy),
+                &mut d.counts,
+            ));
+        }
+
+        let first_text = shown
+            .iter()
+            .zip(&types)
+            .find(|(_, t)| **t == "text")
+            .and_then(|(b, _)| b.get("text"))
+            .and_then(Json::as_text);
+        let parsed_from_text = first_text.and_then(|t| self.error_object_in_text(t));
+        let found = structured
+            .and_then(error_object)
+            .or(parsed_from_text.as_ref().and_then(error_object));
+        let mut recognition_text = first_text.map(JsonText::head).unwrap_or("");
+        if let Some(err) = found {
+            d.evidence.parsed_error = Some(render_json(
+                err,
+                JsonCaps::parsed_error(&self.policy),
+                &mut d.counts,
+            ));
+            if let Some(raw) = err.get("kind").and_then(Json::as_str) {
+                let c = canonicalize(raw, &mut d.counts);
+                d.kind = c.kind;
+                d.original_kind = c.original;
+                d.kind_source = KindSource::Structured;
+            }
+            d.retry_after_ms = err.get("retry_after_ms").and_then(retry_after);
+            if let Some(m) = err.get("message").and_then(Json::as_str) {
+                recognition_text = m;
+            }
+        }
+        if d.kind_source == KindSource::Default {
+            if let Some(found) = recognize(recognition_text) {
+                d.sharpen(found);
+            }
+        }
+        let cause = if recognition_text.is_empty() {
+            "the tool reported isError without any text"
+        } else {
+            recognition_text
+        };
+        d.set_cause(cause);
+        Ok(Some(d))
+    }
+
+    /// A JSON error object in a text block: only blocks within the parse cap are tried.
+    fn error_object_in_text(&self, text: &JsonText) -> Option<Json> {
+        if !text.is_complete()
+            || text.total_utf16() > self.policy.max_parse_chars()
+            || !text.head().trim_start().starts_with('{')
+        {
+            return None;
+        }
+        parse_json(text.head())
+            .ok()
+            .filter(|v| v.as_object().is_some())
+    }
+
+    fn jsonrpc_error(&self, code: i64, message: &JsonText, data: Option<&Json>) -> Draft {
+        let mut d = match jsonrpc_code(code) {
+            Some((kind, origin, breaker)) => {
+                Draft::new(origin, kind, KindSource::Structured, breaker)
+            }
+            None => Draft::new(
+                Origin::ToolExecution,
+                TOOL_ERROR,
+                KindSource::Default,
+                Breaker::Success,
+            ),
+        };
+        let data_kind = data.and_then(|v| v.get("kind")).and_then(Json::as_str);
+        match data_kind {
+            Some(k) if is_stable(k) => {
+                d.kind = k.to_owned();
+                d.kind_source = KindSource::Structured;
+            }
+            Some(k) => d.original_kind = sanitize_original(k, &mut d.counts),
+            None => {}
+        }
+        d.retry_after_ms = data
+            .and_then(|v| v.get("retry_after_ms"))
+            .and_then(retry_after);
+        // Recognition may sharpen the generic readings of a code, never a specific one.
+        let generic = d.kind_source == KindSource::Default
+            || (data_kind.is_none_or(|k| !is_stable(k)) && matches!(code, -32602 | -32603));
+        if generic {
+            if let Some(found) = recognize(message.head()) {
+                if found.kind == "unknown_tool" && matches!(code, -32602 | -32601) {
+                    d.origin = Origin::CodeMode;
+                }
+                if code == -32602 && found.rule == "sdk_input_validation" {
+                    // Keep the structured kind; take the named arguments.
+                    d.invalid_arguments = found.invalid_arguments;
+                    if only_missing(&d.invalid_arguments) {
+                        d.kind = "missing_param".to_owned();
+                    }
+                } else if code != -32602 || found.kind == "unknown_tool" {
+                    d.sharpen(found);
+                }
+            }
+        }
+        let mut members = vec![
+            ("code".to_owned(), Json::Number(code as f64)),
+            ("message".to_owned(), Json::String(message.clone())),
+        ];
+        if let Some(data) = data {
+            members.push(("data".to_owned(), data.clone()));
+        }
+        let object = JsonBuilder::object(members, if data.is_some() { 3 } else { 2 });
+        d.evidence.parsed_error = Some(render_json(
+            &object,
+            JsonCaps::parsed_error(&self.policy),
+            &mut d.counts,
+        ));
+        let head = utf16_prefix(message.head(), MAX_CAUSE * 2);
+        d.set_cause(&format!("JSON-RPC error {code}: {head}"));
+        d
+    }
+
+    /// Sanitize and redact free text, without capping it.
+    ///
+    /// ```
+    /// let n = codemode_errors::Normalizer::default();
+    /// assert_eq!(n.redact_text("token=abc123\u{202E}"), "token=[REDACTED:secret_field]");
+    /// ```
+    pub fn redact_text(&self, text: &str) -> String {
+        let mut counts = Redactions::default();
+        self.redact_text_counted(text, &mut counts)
+    }
+
+    /// [`Normalizer::redact_text`], counting redactions by family.
+    pub fn redact_text_counted(&self, text: &str, counts: &mut Redactions) -> String {
+        defang_chat_markers(&redact_secrets(&strip_controls(text), counts), counts)
+    }
+
+    /// A redacted copy of a JSON value: members whose keys name secrets are replaced and
+    /// every string is redacted as free text. Only the reader's input limits apply.
+    pub fn redact_json(&self, value: &Json) -> Json {
+        let mut counts = Redactions::default();
+        render_json(value, JsonCaps::unbounded(), &mut counts)
+    }
+}
+
+/// The outcome for a result the upstream sent malformed.
+fn malformed(path: &str, problem: &str) -> Draft {
+    let mut d = Draft::new(
+        Origin::UpstreamTransport,
+        "decode_error",
+        KindSource::Structured,
+        Breaker::Failure,
+    );
+    d.set_cause(&format!("malformed tool result: {path} {problem}"));
+    d
+}
+
+/// The structured error object in a value: its `error` member when that is an object,
+/// else the value itself when it carries a `kind` or `message`.
+fn error_object(value: &Json) -> Option<&Json> {
+    let carries = |v: &Json| {
+        v.get("kind").and_then(Json::as_str).is_some()
+            || v.get("message").and_then(Json::as_str).is_some()
+    };
+    match value.get("error") {
+        Some(inner) if inner.as_object().is_some() && carries(inner) => Some(inner),
+        _ if value.as_object().is_some() && carries(value) => Some(value),
+        _ => None,
+    }
+}
+
+fn retry_after(v: &Json) -> Option<u64> {
+    v.as_f64()
+        .and_then(exact_integer)
+        .and_then(|n| u64::try_from(n).ok())
+        .filter(|n| *n <= MAX_RETRY_AFTER_MS)
+}
+
+fn validation(v: &ValidationFailure) -> Draft {
+    let mut problems = v.problems.clone();
+    if let (Some(args), Some(schema)) = (&v.arguments, &v.input_schema) {
+        problems.extend(check_arguments(args, schema));
+    }
+    problems.truncate(MAX_INVALID_ARGUMENTS);
+    let kind = if only_missing(&problems) {
+        "missing_param"
+    } else if problems.is_empty() {
+        "validation_failed"
+    } else {
+        "invalid_param"
+    };
+    let mut d = Draft::new(
+        Origin::Validation,
+        kind,
+        KindSource::Structured,
+        Breaker::None,
+    );
+    d.invalid_arguments = problems
+        .into_iter()
+        .map(|p| {
+            InvalidArgument::new(
+                short_text(&p.path, MAX_ARGUMENT_TEXT, &mut d.counts),
+                short_text(&p.problem, MAX_ARGUMENT_TEXT, &mut d.counts),
+            )
+        })
+        .collect();
+    let summary = match &v.message {
+        Some(m) => m.head().to_owned(),
+        None if d.invalid_arguments.is_empty() => {
+            "the arguments do not satisfy the tool's input schema".to_owned()
+        }
+        None => d
+            .invalid_arguments
+            .iter()
+            .take(4)
+            .map(|a| {
+                format!(
+                    "{}: {}",
+                    if a.path.is_empty() {
+                        "(arguments)"
+                    } else {
+                        &a.path
+                    },
+                    a.problem
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    d.set_cause(&summary);
+    d
+}
+
+/// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.
+fn short_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
+    let window = JsonText::from_head(utf16_prefix(text, cap * 4), utf16_len(text));
+    let c = capped_text(&window, cap * 4, counts);
+    let one_line = c.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if utf16_len(&one_line) > cap {
+        format!("{}…", crate::evidence::cut_at(&one_line, cap - 1))
+    } else if c.truncated {
+        format!("{one_line}…")
+    } else {
+        one_line
+    }
+}
+
+fn short_cause(text: &str, counts: &mut Redactions) -> Option<String> {
+    let s = short_text(text, MAX_CAUSE, counts);
+    (!s.is_empty()).then_some(s)
+}
+
+/// The standalone message: the tool, what happened, the guidance, the side-effect caveat
+/// and a short cause. Built only from capped parts, so it stays small.
+pub fn compose_message(
+    tool: Option<&str>,
+    origin: Origin,
+    kind: &str,
+    recovery: &Recovery,
+    effects: SideEffects,
+    cause: Option<&str>,
+) -> String {
+    let subject = match tool {
+        Some(t) => format!("The call to {t}"),
+        None => "The tool call".to_owned(),
+    };
+    let what = match origin {
+        Origin::ToolExecution => "reached the tool, which reported a failure (a tool execution error, not a transport failure)",
+        Origin::UpstreamTransport => "did not complete: no result arrived from the upstream server (a transport failure, not a tool error)",
+        Origin::Validation => "was rejected because its arguments are invalid; the tool did not run",
+        Origin::Policy => "was blocked by gateway policy before it ran",
+        Origin::Budget => "was blocked by a code-mode budget or size limit before it ran",
+        Origin::CodeMode => "failed in the code-mode sandbox or broker",
+    };
+    let effects = match effects {
+        SideEffects::NoneExpected => "No side effects are expected.",
+        SideEffects::Possible => "It may have partially completed: check its effects before repeating anything that changes state.",
+        SideEffects::Unknown => "Whether it changed anything is unknown: check before repeating anything that changes state.",
+    };
+    let mut message = format!(
+        "{subject} {what} (kind: {kind}). {} {effects}",
+        recovery.guidance
+    );
+    if let Some(c) = cause {
+        message.push_str(" Cause: ");
+        message.push_str(c);
+    }
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(report: &str) -> Outcome {
+        Normalizer::default().normalize_json(report).unwrap()
+    }
+
+    #[test]
+    fn successes_and_input_required_are_not_errors() {
+        for r in [
+            r#"{"tool_result":{"content":[{"type":"text","text":"ok"}]}}"#,
+            r#"{"tool_result":{"content":[],"isError":false}}"#,
+            r#"{"tool_result":{"resultType":"input_required","inputRequests":{}}}"#,
+        ] {
+            assert_eq!(
+                outcome(r).to_json(),
+                r#"{"error":null,"breaker":"success"}"#
+            );
+        }
+    }
+
+    #[test]
+    fn completed_errors_never_trip_the_breaker() {
+        let o = outcome(
+            r#"{"tool_result":{"content":[{"type":"text","text":"{\"kind\":\"network_error\",\"message\":\"boom\"}"}],"isError":true}}"#,
+        );
+        assert_eq!(o.breaker, Breaker::Success);
+        let e = o.error.unwrap();
+        assert_eq!(
+            (e.kind.as_str(), e.original_kind.as_deref(), e.origin),
+            ("tool_error", Some("network_error"), Origin::ToolExecution)
+        );
+    }
+
+    #[test]
+    fn malformed_results_are_decode_errors() {
+        let o = outcome(r#"{"tool_result":{"content":[{"text":"no type"}],"isError":true}}"#);
+        let e = o.error.unwrap();
+        assert_eq!(e.kind, "decode_error");
+        assert_eq!(o.breaker, Breaker::Failure);
+        assert!(e.cause.unwrap().contains("tool_result.content[0]"));
+    }
+
+    #[test]
+    fn message_is_standalone() {
+        let e = outcome(r#"{"tool":"gh::create_issue","transport":{"kind":"timeout","message":"no answer in 30s"}}"#).error.unwrap();
+        assert!(
+            e.message
+                .starts_with("The call to gh::create_issue did not complete"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("transport failure"));
+        assert!(e.message.contains("Cause: no answer in 30s"));
+        assert!(e.message.contains(&e.recovery.guidance));
+    }
+}

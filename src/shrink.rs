@@ -1,0 +1,178 @@
+//! The hard cap on the whole serialized error. When an error is too large, evidence is
+//! shrunk in a fixed order until it fits; the required fields are built from capped parts
+//! and always survive.
+
+use crate::contract::CodeModeCallError;
+use crate::evidence::cut_at;
+use crate::json::{utf16_len, Json, JsonText};
+
+/// Text kept of each later text block by the first shrink step, in UTF-16 code units.
+pub const LATER_TEXT_FLOOR: usize = 512;
+
+/// Text kept of the first text block by the third shrink step.
+pub const FIRST_TEXT_FLOOR: usize = 1024;
+
+/// The shrink steps, in the order they are tried. Each names what it gives up.
+pub const SHRINK_STEPS: &[&str] = &[
+    "trim every text block after the first to 512 characters",
+    "replace structured_content with a marker",
+    "trim the first text block to 1024 characters",
+    "drop every content block after the first (counted in omitted_content_blocks)",
+    "replace parsed_error with a marker",
+    "drop the remaining content block",
+    "keep at most 4 invalid_arguments",
+    "drop the evidence",
+    "drop invalid_arguments and cause",
+];
+
+/// The marker that replaces a structured value dropped to fit the cap.
+pub const DROPPED_MARKER: &str = "[TRUNCATED: removed to fit the error size cap]";
+
+/// Shrink `error` until its JSON is at most `max_bytes` long (or nothing optional is left).
+pub fn fit_to_cap(error: &mut CodeModeCallError, max_bytes: usize) {
+    let mut step = 0;
+    while error.to_json().len() > max_bytes && step < SHRINK_STEPS.len() {
+        apply(error, step);
+        step += 1;
+    }
+}
+
+fn apply(error: &mut CodeModeCallError, step: usize) {
+    if step >= 7 {
+        match step {
+            7 => error.evidence = None,
+            _ => {
+                error.invalid_arguments.clear();
+                error.cause = None;
+            }
+        }
+        return;
+    }
+    if step == 6 {
+        error.invalid_arguments.truncate(4);
+        return;
+    }
+    let Some(evidence) = error.evidence.as_mut() else {
+        return;
+    };
+    let marker = || Json::String(JsonText::whole(DROPPED_MARKER));
+    match step {
+        0 => evidence
+            .content
+            .iter_mut()
+            .skip(1)
+            .for_each(|b| trim_text(b, LATER_TEXT_FLOOR)),
+        1 => {
+            if evidence.structured_content.is_some() {
+                evidence.structured_content = Some(marker());
+            }
+        }
+        2 => evidence
+            .content
+            .iter_mut()
+            .take(1)
+            .for_each(|b| trim_text(b, FIRST_TEXT_FLOOR)),
+        3 => {
+            let dropped = evidence.content.len().saturating_sub(1);
+            evidence.content.truncate(1);
+            evidence.omitted_content_blocks += dropped;
+        }
+        4 => {
+            if evidence.parsed_error.is_some() {
+                evidence.parsed_error = Some(marker());
+            }
+        }
+        _ => {
+            evidence.omitted_content_blocks += evidence.content.len();
+            evidence.content.clear();
+        }
+    }
+}
+
+/// Cut a descriptor's `text` to `cap` units, marking it truncated with its original length.
+fn trim_text(block: &mut Json, cap: usize) {
+    let Json::Object(members) = block else { return };
+    let Some(text) = members
+        .items()
+        .iter()
+        .find(|(k, _)| k == "text")
+        .and_then(|(_, v)| v.as_str())
+    else {
+        return;
+    };
+    let length = utf16_len(text);
+    if length <= cap {
+        return;
+    }
+    let cut = cut_at(text, cap).to_owned();
+    let original = members
+        .items()
+        .iter()
+        .find(|(k, _)| k == "original_length")
+        .and_then(|(_, v)| v.as_f64())
+        .map_or(length as f64, |n| n);
+    let items = members.items_mut();
+    items.retain(|(k, _)| k != "truncated" && k != "original_length");
+    for (k, v) in items.iter_mut() {
+        if k == "text" {
+            *v = Json::String(JsonText::whole(cut.clone()));
+        }
+    }
+    items.push(("truncated".to_owned(), Json::Bool(true)));
+    items.push(("original_length".to_owned(), Json::Number(original)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Normalizer, Policy};
+
+    fn big_report(blocks: usize, chars: usize) -> String {
+        let text = "é".repeat(chars);
+        let block = format!(r#"{{"type":"text","text":"{text}"}}"#);
+        let content = vec![block; blocks].join(",");
+        format!(
+            r#"{{"tool":"a::b","tool_result":{{"content":[{content}],"structuredContent":{{"big":"{text}"}},"isError":true}}}}"#
+        )
+    }
+
+    #[test]
+    fn every_step_keeps_the_error_within_the_cap() {
+        for cap in [4096usize, 8192, 32768] {
+            let policy = Policy::default()
+                .with("max_error_bytes", cap as f64)
+                .unwrap();
+            let e = Normalizer::new(policy)
+                .normalize_json(&big_report(16, 8192))
+                .unwrap()
+                .error
+                .unwrap();
+            let json = e.to_json();
+            assert!(json.len() <= cap, "{} > {cap}", json.len());
+            assert!(json.contains("\"contract_version\":1"));
+            assert!(json.contains("\"recovery\""));
+        }
+    }
+
+    #[test]
+    fn later_blocks_shrink_before_the_first() {
+        let e = Normalizer::default()
+            .normalize_json(&big_report(4, 6000))
+            .unwrap()
+            .error
+            .unwrap();
+        let ev = e.evidence.unwrap();
+        let first = ev.content[0].get("text").and_then(Json::as_str).unwrap();
+        let second = ev.content[1].get("text").and_then(Json::as_str).unwrap();
+        assert!(
+            utf16_len(first) > utf16_len(second),
+            "{} vs {}",
+            utf16_len(first),
+            utf16_len(second)
+        );
+        assert_eq!(
+            ev.content[1].get("original_length"),
+            Some(&Json::Number(6000.0))
+        );
+    }
+}

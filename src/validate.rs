@@ -1,0 +1,336 @@
+//! Argument validation against a tool's `inputSchema`: the JSON Schema subset tools
+//! actually use (`type`, `properties`, `required`, `additionalProperties: false`, `enum`,
+//! `const`, `items`, string lengths, numeric bounds). Each problem names the argument.
+
+use crate::contract::InvalidArgument;
+use crate::json::Json;
+use crate::recognize::{MAX_INVALID_ARGUMENTS, MISSING};
+
+/// Deepest schema level checked.
+pub const MAX_SCHEMA_DEPTH: usize = 16;
+
+/// The problem text for an argument the schema does not allow.
+pub const UNEXPECTED: &str = "unexpected argument";
+
+/// Check `arguments` against `schema`, returning at most [`MAX_INVALID_ARGUMENTS`] problems.
+///
+/// ```
+/// use codemode_errors::json::parse_json;
+/// let schema = parse_json(r#"{"type":"object","properties":{"title":{"type":"string"}},"required":["title"],"additionalProperties":false}"#).unwrap();
+/// let args = parse_json(r#"{"titel":"x"}"#).unwrap();
+/// let problems = codemode_errors::validate::check_arguments(&args, &schema);
+/// assert_eq!(problems[0].path, "title");
+/// assert_eq!(problems[0].problem, "missing required argument");
+/// assert_eq!(problems[1].path, "titel");
+/// ```
+pub fn check_arguments(arguments: &Json, schema: &Json) -> Vec<InvalidArgument> {
+    let mut problems = Vec::new();
+    check(arguments, schema, "", 0, &mut problems);
+    problems.truncate(MAX_INVALID_ARGUMENTS);
+    problems
+}
+
+fn push(problems: &mut Vec<InvalidArgument>, path: &str, problem: String) {
+    if problems.len() < MAX_INVALID_ARGUMENTS {
+        problems.push(InvalidArgument::new(path, problem));
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn check(
+    value: &Json,
+    schema: &Json,
+    path: &str,
+    depth: usize,
+    problems: &mut Vec<InvalidArgument>,
+) {
+    if depth > MAX_SCHEMA_DEPTH
+        || problems.len() >= MAX_INVALID_ARGUMENTS
+        || schema.as_object().is_none()
+    {
+        return;
+    }
+    if let Some(expected) = schema.get("type") {
+        if !type_matches(value, expected) {
+            push(
+                problems,
+                path,
+                format!(
+                    "expected {}, got {}",
+                    describe_type(expected),
+                    value_type(value)
+                ),
+            );
+            return;
+        }
+    }
+    if let Some(options) = schema.get("enum").and_then(Json::as_array) {
+        if !options.items().iter().any(|o| o == value) {
+            let shown: Vec<String> = options
+                .items()
+                .iter()
+                .take(8)
+                .map(|o| o.to_string())
+                .collect();
+            let more = if options.total() > 8 { ", ..." } else { "" };
+            push(
+                problems,
+                path,
+                format!("must be one of {}{more}", shown.join(", ")),
+            );
+        }
+    }
+    if let Some(constant) = schema.get("const") {
+        if constant != value {
+            push(problems, path, format!("must be {constant}"));
+        }
+    }
+    match value {
+        Json::Object(members) => {
+            let properties = schema.get("properties").and_then(Json::as_object);
+            if let Some(required) = schema.get("required").and_then(Json::as_array) {
+                for name in required.items().iter().filter_map(Json::as_str) {
+                    if value.get(name).is_none() {
+                        push(problems, &join(path, name), MISSING.to_owned());
+                    }
+                }
+            }
+            let closed = schema.get("additionalProperties").and_then(Json::as_bool) == Some(false);
+            for (key, member) in members.items() {
+                let sub = properties
+                    .and_then(|p| p.items().iter().find(|(k, _)| k == key))
+                    .map(|(_, s)| s);
+                match sub {
+                    Some(sub) => check(member, sub, &join(path, key), depth + 1, problems),
+                    None if closed => push(problems, &join(path, key), UNEXPECTED.to_owned()),
+                    None => {
+                        if let Some(extra) = schema
+                            .get("additionalProperties")
+                            .filter(|s| s.as_object().is_some())
+                        {
+                            check(member, extra, &join(path, key), depth + 1, problems);
+                        }
+                    }
+                }
+            }
+        }
+        Json::Array(items) => {
+            if let Some(item_schema) = schema.get("items") {
+                for (i, item) in items.items().iter().enumerate() {
+                    check(
+                        item,
+                        item_schema,
+                        &format!("{path}[{i}]"),
+                        depth + 1,
+                        problems,
+                    );
+                }
+            }
+            bound(
+                schema,
+                "minItems",
+                "maxItems",
+                items.total() as f64,
+                "items",
+                path,
+                problems,
+            );
+        }
+        Json::String(text) => {
+            bound(
+                schema,
+                "minLength",
+                "maxLength",
+                text.total_utf16() as f64,
+                "characters",
+                path,
+                problems,
+            );
+        }
+        Json::Number(n) => {
+            if let Some(min) = schema.get("minimum").and_then(Json::as_f64) {
+                if *n < min {
+                    push(
+                        problems,
+                        path,
+                        format!("must be at least {}", Json::Number(min)),
+                    );
+                }
+            }
+            if let Some(max) = schema.get("maximum").and_then(Json::as_f64) {
+                if *n > max {
+                    push(
+                        problems,
+                        path,
+                        format!("must be at most {}", Json::Number(max)),
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn bound(
+    schema: &Json,
+    min_key: &str,
+    max_key: &str,
+    actual: f64,
+    unit: &str,
+    path: &str,
+    problems: &mut Vec<InvalidArgument>,
+) {
+    if let Some(min) = schema.get(min_key).and_then(Json::as_f64) {
+        if actual < min {
+            push(
+                problems,
+                path,
+                format!("must have at least {} {unit}", Json::Number(min)),
+            );
+        }
+    }
+    if let Some(max) = schema.get(max_key).and_then(Json::as_f64) {
+        if actual > max {
+            push(
+                problems,
+                path,
+                format!("must have at most {} {unit}", Json::Number(max)),
+            );
+        }
+    }
+}
+
+fn type_matches(value: &Json, expected: &Json) -> bool {
+    match expected {
+        Json::String(t) => one_type_matches(value, t.head()),
+        Json::Array(types) => types
+            .items()
+            .iter()
+            .filter_map(Json::as_str)
+            .any(|t| one_type_matches(value, t)),
+        _ => true,
+    }
+}
+
+fn one_type_matches(value: &Json, ty: &str) -> bool {
+    match ty {
+        "string" => matches!(value, Json::String(_)),
+        "number" => matches!(value, Json::Number(_)),
+        "integer" => matches!(value, Json::Number(n) if n.fract() == 0.0),
+        "boolean" => matches!(value, Json::Bool(_)),
+        "object" => matches!(value, Json::Object(_)),
+        "array" => matches!(value, Json::Array(_)),
+        "null" => matches!(value, Json::Null),
+        _ => true,
+    }
+}
+
+fn describe_type(expected: &Json) -> String {
+    match expected {
+        Json::String(t) => t.head().to_owned(),
+        Json::Array(types) => types
+            .items()
+            .iter()
+            .filter_map(Json::as_str)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => "a valid value".to_owned(),
+    }
+}
+
+fn value_type(value: &Json) -> &'static str {
+    match value {
+        Json::Number(n) if n.fract() == 0.0 => "integer",
+        other => other.type_name(),
+    }
+}
+
+/// Whether every problem is a missing argument.
+pub fn only_missing(problems: &[InvalidArgument]) -> bool {
+    !problems.is_empty() && problems.iter().all(|p| p.problem == MISSING)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse_json;
+
+    fn problems(args: &str, schema: &str) -> Vec<(String, String)> {
+        check_arguments(&parse_json(args).unwrap(), &parse_json(schema).unwrap())
+            .into_iter()
+            .map(|p| (p.path, p.problem))
+            .collect()
+    }
+
+    const SCHEMA: &str = r#"{"type":"object","properties":{
+        "title":{"type":"string","minLength":1},
+        "count":{"type":"integer","minimum":1,"maximum":10},
+        "state":{"enum":["open","closed"]},
+        "labels":{"type":"array","items":{"type":"string"}},
+        "meta":{"type":"object","properties":{"id":{"type":"number"}},"required":["id"]}
+    },"required":["title"],"additionalProperties":false}"#;
+
+    #[test]
+    fn valid_arguments_have_no_problems() {
+        assert!(problems(
+            r#"{"title":"x","count":3,"state":"open","labels":["a"],"meta":{"id":1}}"#,
+            SCHEMA
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn each_problem_names_its_argument() {
+        let p = problems(
+            r#"{"count":0.5,"state":"new","labels":["a",2],"meta":{},"extra":true}"#,
+            SCHEMA,
+        );
+        let expected: Vec<(String, String)> = [
+            ("title", "missing required argument"),
+            ("count", "expected integer, got number"),
+            ("state", r#"must be one of "open", "closed""#),
+            ("labels[1]", "expected string, got integer"),
+            ("meta.id", "missing required argument"),
+            ("extra", "unexpected argument"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        assert_eq!(p, expected);
+    }
+
+    #[test]
+    fn bounds_are_checked() {
+        let p = problems(r#"{"title":"","count":11}"#, SCHEMA);
+        assert_eq!(
+            p[0],
+            ("title".into(), "must have at least 1 characters".into())
+        );
+        assert_eq!(p[1], ("count".into(), "must be at most 10".into()));
+    }
+
+    #[test]
+    fn non_object_arguments_are_one_problem() {
+        assert_eq!(
+            problems("[1]", SCHEMA),
+            vec![(String::new(), "expected object, got array".into())]
+        );
+    }
+
+    #[test]
+    fn problems_are_capped() {
+        let schema = r#"{"type":"object","additionalProperties":false}"#;
+        let args: Vec<String> = (0..100).map(|i| format!("\"k{i}\":1")).collect();
+        assert_eq!(
+            problems(&format!("{{{}}}", args.join(",")), schema).len(),
+            MAX_INVALID_ARGUMENTS
+        );
+    }
+}
