@@ -4,8 +4,7 @@
 
 use crate::contract::RecoveryAction;
 use crate::contract::{
-    CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Recovery, Safety,
-    SameArguments, SideEffects, CONTRACT_VERSION,
+    CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Recovery, Safety, SameArguments, SideEffects, CONTRACT_VERSION,
 };
 use crate::error::{ErrorCode, ReportError};
 use crate::json::{parse_json, Json};
@@ -24,23 +23,15 @@ use crate::redact::Redactions;
 /// assert_eq!(codemode_errors::parse_call_error(newer).unwrap_err().code(), codemode_errors::ErrorCode::UnsupportedVersion);
 /// ```
 pub fn parse_call_error(message: &str) -> Result<CodeModeCallError, ReportError> {
-    let value = parse_json(message).map_err(|e| {
-        ReportError::new(
-            ErrorCode::InvalidCallError,
-            e.path(),
-            format!("Error.message is not JSON: {}", e.message()),
-        )
-    })?;
+    let value = parse_json(message)
+        .map_err(|e| ReportError::new(ErrorCode::InvalidCallError, e.path(), format!("Error.message is not JSON: {}", e.message())))?;
     call_error_from_value(&value)
 }
 
 /// Read a contract object from a bounded JSON value.
 pub fn call_error_from_value(value: &Json) -> Result<CodeModeCallError, ReportError> {
     if value.as_object().is_none() {
-        return Err(bad(
-            "",
-            format!("a call error is a JSON object, not {}", value.type_name()),
-        ));
+        return Err(bad("", format!("a call error is a JSON object, not {}", value.type_name())));
     }
     match value.get("contract_version") {
         None | Some(Json::Null) => legacy(value),
@@ -64,10 +55,7 @@ fn string(v: &Json, key: &str, path: &str) -> Result<String, ReportError> {
     match v.get(key) {
         Some(Json::String(t)) if !t.head().is_empty() => Ok(t.head().to_owned()),
         Some(Json::String(_)) => Err(bad(&join(path, key), "must not be empty")),
-        Some(other) => Err(bad(
-            &join(path, key),
-            format!("must be a string, not {}", other.type_name()),
-        )),
+        Some(other) => Err(bad(&join(path, key), format!("must be a string, not {}", other.type_name()))),
         None => Err(bad(&join(path, key), "is required")),
     }
 }
@@ -94,10 +82,7 @@ fn count(v: &Json) -> Option<u64> {
 }
 
 fn version_one(v: &Json) -> Result<CodeModeCallError, ReportError> {
-    let r = v
-        .get("recovery")
-        .filter(|r| r.as_object().is_some())
-        .ok_or_else(|| bad("recovery", "is required and must be an object"))?;
+    let r = v.get("recovery").filter(|r| r.as_object().is_some()).ok_or_else(|| bad("recovery", "is required and must be an object"))?;
     let recovery = Recovery {
         action: wire(r, "action", "recovery", RecoveryAction::from_wire)?,
         same_arguments: wire(r, "same_arguments", "recovery", SameArguments::from_wire)?,
@@ -114,15 +99,7 @@ fn version_one(v: &Json) -> Result<CodeModeCallError, ReportError> {
         .get("invalid_arguments")
         .and_then(Json::as_array)
         .map(|a| {
-            a.items()
-                .iter()
-                .filter_map(|p| {
-                    Some(InvalidArgument::new(
-                        p.get("path")?.as_str()?,
-                        p.get("problem")?.as_str()?,
-                    ))
-                })
-                .collect()
+            a.items().iter().filter_map(|p| Some(InvalidArgument::new(p.get("path")?.as_str()?, p.get("problem")?.as_str()?))).collect()
         })
         .unwrap_or_default();
     Ok(CodeModeCallError {
@@ -134,10 +111,7 @@ fn version_one(v: &Json) -> Result<CodeModeCallError, ReportError> {
         recovery,
         side_effects: wire(v, "side_effects", "", SideEffects::from_wire)?,
         original_kind: optional_string(v, "original_kind"),
-        kind_source: v
-            .get("kind_source")
-            .and_then(Json::as_str)
-            .and_then(KindSource::from_wire),
+        kind_source: v.get("kind_source").and_then(Json::as_str).and_then(KindSource::from_wire),
         cause: optional_string(v, "cause"),
         safety,
         dispatched: v.get("dispatched").and_then(Json::as_bool),
@@ -148,24 +122,14 @@ fn version_one(v: &Json) -> Result<CodeModeCallError, ReportError> {
 
 fn evidence(e: &Json) -> Evidence {
     Evidence {
-        content: e
-            .get("content")
-            .and_then(Json::as_array)
-            .map(|a| a.items().to_vec())
-            .unwrap_or_default(),
+        content: e.get("content").and_then(Json::as_array).map(|a| a.items().to_vec()).unwrap_or_default(),
         structured_content: e.get("structured_content").cloned(),
         parsed_error: e.get("parsed_error").cloned(),
-        omitted_content_blocks: e.get("omitted_content_blocks").and_then(count).unwrap_or(0)
-            as usize,
+        omitted_content_blocks: e.get("omitted_content_blocks").and_then(count).unwrap_or(0) as usize,
         redactions: e
             .get("redactions")
             .and_then(Json::as_object)
-            .map(|o| {
-                o.items()
-                    .iter()
-                    .filter_map(|(k, v)| Some((k.clone(), count(v)?)))
-                    .collect()
-            })
+            .map(|o| o.items().iter().filter_map(|(k, v)| Some((k.clone(), count(v)?))).collect())
             .unwrap_or_default(),
     }
 }
@@ -184,12 +148,7 @@ fn legacy(v: &Json) -> Result<CodeModeCallError, ReportError> {
         message,
         tool: optional_string(v, "tool").filter(|t| t.contains("::")),
         origin: Origin::ToolExecution,
-        recovery: Recovery {
-            action,
-            same_arguments: same,
-            guidance: guidance(action, same, None),
-            retry_after_ms: None,
-        },
+        recovery: Recovery { action, same_arguments: same, guidance: guidance(action, same, None), retry_after_ms: None },
         side_effects: SideEffects::Unknown,
         original_kind: canonical.original,
         kind_source: None,
@@ -209,11 +168,7 @@ mod tests {
     #[test]
     fn round_trips_what_the_normalizer_emits() {
         let report = r#"{"tool":"a::b","annotations":{"readOnlyHint":true},"dispatched":true,"tool_result":{"content":[{"type":"text","text":"{\"kind\":\"not_found\",\"message\":\"no such issue\"}"}],"structuredContent":{"x":1},"isError":true}}"#;
-        let e = Normalizer::default()
-            .normalize_json(report)
-            .unwrap()
-            .error
-            .unwrap();
+        let e = Normalizer::default().normalize_json(report).unwrap().error.unwrap();
         let back = parse_call_error(&e.to_json()).unwrap();
         assert_eq!(back, e);
     }
@@ -227,14 +182,8 @@ mod tests {
 
     #[test]
     fn bad_payloads_say_what_is_wrong() {
-        assert_eq!(
-            parse_call_error("not json").unwrap_err().code(),
-            ErrorCode::InvalidCallError
-        );
-        assert_eq!(
-            parse_call_error("[]").unwrap_err().code(),
-            ErrorCode::InvalidCallError
-        );
+        assert_eq!(parse_call_error("not json").unwrap_err().code(), ErrorCode::InvalidCallError);
+        assert_eq!(parse_call_error("[]").unwrap_err().code(), ErrorCode::InvalidCallError);
         let e = parse_call_error(r#"{"contract_version":1,"kind":"x","message":"m","origin":"mars","recovery":{"action":"retry_later","same_arguments":"safe","guidance":"g"},"side_effects":"possible"}"#).unwrap_err();
         assert_eq!(e.path(), "origin");
         let e = parse_call_error(r#"{"contract_version":0,"kind":"x","message":"m"}"#).unwrap_err();

@@ -167,10 +167,7 @@ pub struct Safety {
 impl Safety {
     /// Whether no hint is set.
     pub fn is_empty(&self) -> bool {
-        self.read_only_hint.is_none()
-            && self.destructive_hint.is_none()
-            && self.idempotent_hint.is_none()
-            && self.open_world_hint.is_none()
+        self.read_only_hint.is_none() && self.destructive_hint.is_none() && self.idempotent_hint.is_none() && self.open_world_hint.is_none()
     }
 }
 
@@ -187,10 +184,7 @@ pub struct InvalidArgument {
 impl InvalidArgument {
     /// A problem with the argument at `path`.
     pub fn new(path: impl Into<String>, problem: impl Into<String>) -> Self {
-        InvalidArgument {
-            path: path.into(),
-            problem: problem.into(),
-        }
+        InvalidArgument { path: path.into(), problem: problem.into() }
     }
 }
 
@@ -465,10 +459,7 @@ mod tests {
             assert_eq!(RecoveryAction::from_wire(a.as_str()), Some(*a));
         }
         assert_eq!(SameArguments::ALL.len(), 4);
-        assert_eq!(
-            SideEffects::from_wire("none_expected"),
-            Some(SideEffects::NoneExpected)
-        );
+        assert_eq!(SideEffects::from_wire("none_expected"), Some(SideEffects::NoneExpected));
         assert_eq!(Breaker::from_wire("maybe"), None);
     }
 

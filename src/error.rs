@@ -62,11 +62,7 @@ pub struct ReportError {
 impl ReportError {
     /// A new error; `path` may be empty.
     pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
-        ReportError {
-            code,
-            path: path.into(),
-            message: message.into(),
-        }
+        ReportError { code, path: path.into(), message: message.into() }
     }
 
     /// The kind of problem.

@@ -37,16 +37,8 @@ pub fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> Cap
     let window = utf16_prefix(input.head(), cap.saturating_add(REDACTION_MARGIN));
     let clean = defang_chat_markers(&redact_secrets(&strip_controls(window), counts), counts);
     let fits = utf16_len(&clean) <= cap;
-    let text = if fits {
-        clean
-    } else {
-        cut_at(&clean, cap).to_owned()
-    };
-    CappedText {
-        text,
-        truncated: !fits || !input.is_complete() || window.len() < input.head().len(),
-        original_length: input.total_utf16(),
-    }
+    let text = if fits { clean } else { cut_at(&clean, cap).to_owned() };
+    CappedText { text, truncated: !fits || !input.is_complete() || window.len() < input.head().len(), original_length: input.total_utf16() }
 }
 
 /// Cap `text` at `cap` units without leaving half a redaction marker at the end.
@@ -70,15 +62,11 @@ struct Descriptor(Vec<(String, Json)>);
 
 impl Descriptor {
     fn new(block_type: &str) -> Self {
-        Descriptor(vec![(
-            "type".to_owned(),
-            Json::String(JsonText::whole(block_type)),
-        )])
+        Descriptor(vec![("type".to_owned(), Json::String(JsonText::whole(block_type)))])
     }
 
     fn text(mut self, key: &str, value: String) -> Self {
-        self.0
-            .push((key.to_owned(), Json::String(JsonText::whole(value))));
+        self.0.push((key.to_owned(), Json::String(JsonText::whole(value))));
         self
     }
 
@@ -111,35 +99,20 @@ impl Descriptor {
 
 /// The evidence descriptor for one MCP content block (already known to be an object with
 /// a string `type`). Binary data never passes; `_meta` and `annotations` never pass.
-pub fn describe_block(
-    block: &Json,
-    block_type: &str,
-    policy: &Policy,
-    counts: &mut Redactions,
-) -> Json {
+pub fn describe_block(block: &Json, block_type: &str, policy: &Policy, counts: &mut Redactions) -> Json {
     let text_cap = policy.max_text_chars();
     let str_of = |key: &str| block.get(key).and_then(Json::as_text);
     match block_type {
         "text" => {
             let empty = JsonText::whole("");
-            Descriptor::new("text")
-                .capped(
-                    "text",
-                    capped_text(str_of("text").unwrap_or(&empty), text_cap, counts),
-                )
-                .build()
+            Descriptor::new("text").capped("text", capped_text(str_of("text").unwrap_or(&empty), text_cap, counts)).build()
         }
         "image" | "audio" => {
             let mut d = Descriptor::new(block_type);
             if let Some(mime) = block.get("mimeType").and_then(Json::as_str) {
                 d = d.text("mime_type", label(mime, MAX_LABEL, counts));
             }
-            d.number(
-                "encoded_bytes",
-                str_of("data").map_or(0, JsonText::total_utf16),
-            )
-            .flag("data_omitted")
-            .build()
+            d.number("encoded_bytes", str_of("data").map_or(0, JsonText::total_utf16)).flag("data_omitted").build()
         }
         "resource" => {
             let resource = block.get("resource").unwrap_or(&Json::Null);
@@ -153,28 +126,20 @@ pub fn describe_block(
             if let Some(text) = resource.get("text").and_then(Json::as_text) {
                 d = d.capped("text", capped_text(text, text_cap, counts));
             } else if let Some(blob) = resource.get("blob").and_then(Json::as_text) {
-                d = d
-                    .number("encoded_bytes", blob.total_utf16())
-                    .flag("data_omitted");
+                d = d.number("encoded_bytes", blob.total_utf16()).flag("data_omitted");
             }
             d.build()
         }
         "resource_link" => {
             let mut d = Descriptor::new("resource_link");
-            for (from, to, cap) in [
-                ("uri", "uri", MAX_URI),
-                ("name", "name", MAX_LABEL),
-                ("mimeType", "mime_type", MAX_LABEL),
-            ] {
+            for (from, to, cap) in [("uri", "uri", MAX_URI), ("name", "name", MAX_LABEL), ("mimeType", "mime_type", MAX_LABEL)] {
                 if let Some(v) = block.get(from).and_then(Json::as_str) {
                     d = d.text(to, label(v, cap, counts));
                 }
             }
             d.build()
         }
-        other => Descriptor::new(&label(other, 64, counts))
-            .flag("content_omitted")
-            .build(),
+        other => Descriptor::new(&label(other, 64, counts)).flag("content_omitted").build(),
     }
 }
 
@@ -204,20 +169,12 @@ impl JsonCaps {
 
     /// The caps for `parsed_error`.
     pub fn parsed_error(policy: &Policy) -> Self {
-        JsonCaps {
-            bytes: policy.max_parsed_error_bytes(),
-            ..Self::structured(policy)
-        }
+        JsonCaps { bytes: policy.max_parsed_error_bytes(), ..Self::structured(policy) }
     }
 
     /// Caps that only bound work, for [`redact_json`](crate::Normalizer::redact_json).
     pub fn unbounded() -> Self {
-        JsonCaps {
-            depth: usize::MAX,
-            items: usize::MAX,
-            string_chars: usize::MAX / 2,
-            bytes: usize::MAX / 2,
-        }
+        JsonCaps { depth: usize::MAX, items: usize::MAX, string_chars: usize::MAX / 2, bytes: usize::MAX / 2 }
     }
 }
 
@@ -249,13 +206,7 @@ fn size_of(value: &Json) -> usize {
     s.len()
 }
 
-fn render(
-    value: &Json,
-    caps: JsonCaps,
-    depth: usize,
-    budget: &mut usize,
-    counts: &mut Redactions,
-) -> Json {
+fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts: &mut Redactions) -> Json {
     match value {
         Json::String(text) => {
             let c = capped_text(text, caps.string_chars, counts);
@@ -284,9 +235,7 @@ fn render(
             }
             let dropped = list.total() - items.len();
             if dropped > 0 {
-                let marker = Json::String(JsonText::whole(format!(
-                    "[TRUNCATED: {dropped} more items]"
-                )));
+                let marker = Json::String(JsonText::whole(format!("[TRUNCATED: {dropped} more items]")));
                 *budget = budget.saturating_sub(size_of(&marker) + 1);
                 items.push(marker);
             }
@@ -315,10 +264,7 @@ fn render(
                     render(member, caps, depth + 1, &mut inner, counts)
                 };
                 *budget = budget.saturating_sub(before - inner + key_cost);
-                if members
-                    .iter()
-                    .all(|(k, _): &(String, Json)| *k != clean_key)
-                {
+                if members.iter().all(|(k, _): &(String, Json)| *k != clean_key) {
                     members.push((clean_key, rendered));
                 }
             }
@@ -355,10 +301,7 @@ mod tests {
     #[test]
     fn text_is_capped_after_redaction() {
         let mut c = Redactions::default();
-        let secret = format!(
-            "{}ghp_abcdefghijklmnopqrstuvwxyz0123456789 tail",
-            "a".repeat(90)
-        );
+        let secret = format!("{} ghp_abcdefghijklmnopqrstuvwxyz0123456789 tail", "a".repeat(89));
         let out = capped_text(&text(&secret), 100, &mut c);
         // The token straddles the cut: it is redacted first, then the marker is cut whole.
         assert!(!out.text.contains("ghp_"), "{}", out.text);
@@ -381,16 +324,12 @@ mod tests {
     fn binary_blocks_keep_only_descriptors() {
         let mut c = Redactions::default();
         let p = Policy::default();
-        let block = parse_json(
-            r#"{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","_meta":{"x":1}}"#,
-        )
-        .unwrap();
+        let block = parse_json(r#"{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","_meta":{"x":1}}"#).unwrap();
         let d = describe_block(&block, "image", &p, &mut c).to_string();
-        assert_eq!(
-            d,
-            r#"{"data_omitted":true,"encoded_bytes":12,"mime_type":"image/png","type":"image"}"#
-        );
-        let block = parse_json(r#"{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAAA","mimeType":"application/octet-stream"}}"#).unwrap();
+        assert_eq!(d, r#"{"data_omitted":true,"encoded_bytes":12,"mime_type":"image/png","type":"image"}"#);
+        let block =
+            parse_json(r#"{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAAA","mimeType":"application/octet-stream"}}"#)
+                .unwrap();
         let d = describe_block(&block, "resource", &p, &mut c);
         assert_eq!(d.get("encoded_bytes"), Some(&Json::Number(4.0)));
         assert!(d.get("blob").is_none());
@@ -408,12 +347,7 @@ mod tests {
     fn structured_values_are_redacted_and_capped_with_markers() {
         let mut c = Redactions::default();
         let v = parse_json(r#"{"password":"x","list":[1,2,3,4,5],"deep":{"a":{"b":1}},"s":"abcdefghijklmnopqrstuvwxyz"}"#).unwrap();
-        let caps = JsonCaps {
-            depth: 2,
-            items: 3,
-            string_chars: 16,
-            bytes: 4096,
-        };
+        let caps = JsonCaps { depth: 2, items: 3, string_chars: 16, bytes: 4096 };
         let out = render_json(&v, caps, &mut c).to_string();
         assert_eq!(
             out,
@@ -425,17 +359,10 @@ mod tests {
     #[test]
     fn structured_values_respect_the_byte_cap() {
         let mut c = Redactions::default();
-        let items: Vec<String> = (0..200)
-            .map(|i| format!("\"item number {i} with some padding text\""))
-            .collect();
+        let items: Vec<String> = (0..200).map(|i| format!("\"item number {i} with some padding text\"")).collect();
         let v = parse_json(&format!("[{}]", items.join(","))).unwrap();
         for bytes in [256, 1000, 4096] {
-            let caps = JsonCaps {
-                depth: 8,
-                items: 256,
-                string_chars: 1024,
-                bytes,
-            };
+            let caps = JsonCaps { depth: 8, items: 256, string_chars: 1024, bytes };
             let out = render_json(&v, caps, &mut c).to_string();
             assert!(out.len() <= bytes, "{} > {bytes}", out.len());
             assert!(out.contains("[TRUNCATED:"), "{out}");

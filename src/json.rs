@@ -32,12 +32,7 @@ pub struct InputLimits {
 }
 
 /// The one set of input limits used by every reader.
-pub const INPUT_LIMITS: InputLimits = InputLimits {
-    string_head: 128 * 1024,
-    array_items: 256,
-    object_members: 256,
-    max_depth: 120,
-};
+pub const INPUT_LIMITS: InputLimits = InputLimits { string_head: 128 * 1024, array_items: 256, object_members: 256, max_depth: 120 };
 
 /// A string as the reader kept it: its head and the length of the whole.
 #[derive(Clone, Debug, PartialEq)]
@@ -136,11 +131,7 @@ impl Json {
     /// The member `key` of an object.
     pub fn get(&self, key: &str) -> Option<&Json> {
         match self {
-            Json::Object(members) => members
-                .items()
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v),
+            Json::Object(members) => members.items().iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
         }
     }
@@ -223,10 +214,7 @@ pub fn exact_integer(n: f64) -> Option<i64> {
 /// are two. Continuation bytes are skipped. The loop has no branches worth predicting, so
 /// a 50 MB string costs a few milliseconds.
 pub fn utf16_len(s: &str) -> usize {
-    s.as_bytes()
-        .iter()
-        .map(|&b| usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0))
-        .sum()
+    s.as_bytes().iter().map(|&b| usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0)).sum()
 }
 
 /// The longest prefix of `s` that is at most `max_units` UTF-16 code units long and does
@@ -254,9 +242,7 @@ pub fn utf16_prefix(s: &str, max_units: usize) -> &str {
 /// [`InputLimits::max_depth`] are errors, never panics.
 pub fn parse_json(text: &str) -> Result<Json, ReportError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = BoundedSeed { depth: 0 }
-        .deserialize(&mut de)
-        .map_err(json_syntax_error)?;
+    let value = BoundedSeed { depth: 0 }.deserialize(&mut de).map_err(json_syntax_error)?;
     de.end().map_err(json_syntax_error)?;
     Ok(value)
 }
@@ -267,12 +253,7 @@ fn json_syntax_error(e: serde_json::Error) -> ReportError {
         ReportError::new(
             ErrorCode::TooDeep,
             "",
-            format!(
-                "JSON nests deeper than {} levels (line {}, column {})",
-                INPUT_LIMITS.max_depth,
-                e.line(),
-                e.column()
-            ),
+            format!("JSON nests deeper than {} levels (line {}, column {})", INPUT_LIMITS.max_depth, e.line(), e.column()),
         )
     } else {
         // serde_json's message already ends with "at line L column C".
@@ -326,10 +307,7 @@ impl<'de> Visitor<'de> for BoundedSeed {
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Json, E> {
-        Ok(Json::String(JsonText::from_head(
-            utf16_prefix(v, INPUT_LIMITS.string_head),
-            utf16_len(v),
-        )))
+        Ok(Json::String(JsonText::from_head(utf16_prefix(v, INPUT_LIMITS.string_head), utf16_len(v))))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
@@ -394,9 +372,7 @@ impl<'de> de::Deserialize<'de> for KeyHead {
                 f.write_str("an object key")
             }
             fn visit_str<E>(self, v: &str) -> Result<KeyHead, E> {
-                Ok(KeyHead(
-                    utf16_prefix(v, INPUT_LIMITS.string_head).to_owned(),
-                ))
+                Ok(KeyHead(utf16_prefix(v, INPUT_LIMITS.string_head).to_owned()))
             }
         }
         d.deserialize_str(KeyVisitor)
@@ -412,10 +388,7 @@ impl JsonBuilder {
     /// The string to keep for a host string of `total_utf16` units whose first units are
     /// `head` (the caller reads at most [`InputLimits::string_head`] units).
     pub fn string(head: &str, total_utf16: usize) -> Json {
-        Json::String(JsonText::from_head(
-            utf16_prefix(head, INPUT_LIMITS.string_head),
-            total_utf16,
-        ))
+        Json::String(JsonText::from_head(utf16_prefix(head, INPUT_LIMITS.string_head), total_utf16))
     }
 
     /// A number; non-finite numbers are refused, as JSON has none.
@@ -423,11 +396,7 @@ impl JsonBuilder {
         if n.is_finite() {
             Ok(Json::Number(n))
         } else {
-            Err(ReportError::new(
-                ErrorCode::InvalidJson,
-                path,
-                "number is not finite (NaN or Infinity)",
-            ))
+            Err(ReportError::new(ErrorCode::InvalidJson, path, "number is not finite (NaN or Infinity)"))
         }
     }
 
@@ -451,29 +420,17 @@ impl JsonBuilder {
 
     /// The error for input nested deeper than [`InputLimits::max_depth`].
     pub fn too_deep(path: &str) -> ReportError {
-        ReportError::new(
-            ErrorCode::TooDeep,
-            path,
-            format!("value nests deeper than {} levels", INPUT_LIMITS.max_depth),
-        )
+        ReportError::new(ErrorCode::TooDeep, path, format!("value nests deeper than {} levels", INPUT_LIMITS.max_depth))
     }
 
     /// The error for a string that is not valid UTF-16 (a lone surrogate).
     pub fn lone_surrogate(path: &str) -> ReportError {
-        ReportError::new(
-            ErrorCode::InvalidJson,
-            path,
-            "string contains a lone surrogate (invalid UTF-16)",
-        )
+        ReportError::new(ErrorCode::InvalidJson, path, "string contains a lone surrogate (invalid UTF-16)")
     }
 
     /// The error for a value JSON cannot hold (a function, a symbol, a bigint, undefined).
     pub fn unsupported(path: &str, what: &str) -> ReportError {
-        ReportError::new(
-            ErrorCode::InvalidJson,
-            path,
-            format!("{what} is not a JSON value"),
-        )
+        ReportError::new(ErrorCode::InvalidJson, path, format!("{what} is not a JSON value"))
     }
 }
 
@@ -605,10 +562,7 @@ mod tests {
         let members: Vec<String> = (0..300).map(|i| format!("\"k{i}\":{i}")).collect();
         let v = parse_json(&format!("{{{}}}", members.join(","))).unwrap();
         assert_eq!(v.as_object().unwrap().total(), 300);
-        assert_eq!(
-            v.as_object().unwrap().items().len(),
-            INPUT_LIMITS.object_members
-        );
+        assert_eq!(v.as_object().unwrap().items().len(), INPUT_LIMITS.object_members);
     }
 
     #[test]
@@ -623,19 +577,10 @@ mod tests {
     fn hostile_json_is_a_typed_error() {
         let deep = "[".repeat(100_000);
         assert_eq!(parse_json(&deep).unwrap_err().code(), ErrorCode::TooDeep);
-        assert_eq!(
-            parse_json("1e400").unwrap_err().code(),
-            ErrorCode::InvalidJson
-        );
-        assert_eq!(
-            parse_json(r#""\ud800""#).unwrap_err().code(),
-            ErrorCode::InvalidJson
-        );
+        assert_eq!(parse_json("1e400").unwrap_err().code(), ErrorCode::InvalidJson);
+        assert_eq!(parse_json(r#""\ud800""#).unwrap_err().code(), ErrorCode::InvalidJson);
         assert_eq!(parse_json("{").unwrap_err().code(), ErrorCode::InvalidJson);
-        assert_eq!(
-            parse_json("[1] x").unwrap_err().code(),
-            ErrorCode::InvalidJson
-        );
+        assert_eq!(parse_json("[1] x").unwrap_err().code(), ErrorCode::InvalidJson);
     }
 
     #[test]
@@ -650,10 +595,7 @@ mod tests {
     #[test]
     fn numbers_print_like_javascript_for_whole_values() {
         let mut s = String::new();
-        write_json(
-            &mut s,
-            &parse_json(r#"[1, 1.0, -0, 2.5, 1e21, 12345678901234567890]"#).unwrap(),
-        );
+        write_json(&mut s, &parse_json(r#"[1, 1.0, -0, 2.5, 1e21, 12345678901234567890]"#).unwrap());
         assert_eq!(s, "[1,1,0,2.5,1e21,1.2345678901234567e19]");
     }
 

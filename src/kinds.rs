@@ -34,13 +34,7 @@ pub const STABLE_KINDS: &[&str] = &[
 
 /// Kinds that describe infrastructure; inside a completed tool result they become
 /// `tool_error`, because the upstream answered (rule 4).
-pub const INFRASTRUCTURE_KINDS: &[&str] = &[
-    "upstream_error",
-    "network_error",
-    "server_error",
-    "internal_error",
-    "decode_error",
-];
+pub const INFRASTRUCTURE_KINDS: &[&str] = &["upstream_error", "network_error", "server_error", "internal_error", "decode_error"];
 
 /// The kind for a tool failure with nothing more specific known.
 pub const TOOL_ERROR: &str = "tool_error";
@@ -67,15 +61,9 @@ pub struct CanonicalKind {
 /// kinds included) becomes `tool_error` with the raw value in `original`.
 pub fn canonicalize(raw: &str, counts: &mut Redactions) -> CanonicalKind {
     if is_stable(raw) {
-        return CanonicalKind {
-            kind: raw.to_owned(),
-            original: None,
-        };
+        return CanonicalKind { kind: raw.to_owned(), original: None };
     }
-    CanonicalKind {
-        kind: TOOL_ERROR.to_owned(),
-        original: sanitize_original(raw, counts),
-    }
+    CanonicalKind { kind: TOOL_ERROR.to_owned(), original: sanitize_original(raw, counts) }
 }
 
 /// Sanitize, redact and cap a raw kind for `original_kind`; `None` when nothing is left.
@@ -88,10 +76,7 @@ pub fn sanitize_original(raw: &str, counts: &mut Redactions) -> Option<String> {
 
 /// Whether a host-supplied kind is well formed: 1 to 64 characters of `[a-z0-9_]`.
 pub fn is_well_formed(kind: &str) -> bool {
-    (1..=64).contains(&kind.len())
-        && kind
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    (1..=64).contains(&kind.len()) && kind.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 #[cfg(test)]
@@ -101,32 +86,20 @@ mod tests {
     #[test]
     fn stable_kinds_pass_everything_else_is_tool_error() {
         let mut c = Redactions::default();
-        assert_eq!(
-            canonicalize("not_found", &mut c),
-            CanonicalKind {
-                kind: "not_found".into(),
-                original: None
-            }
-        );
+        assert_eq!(canonicalize("not_found", &mut c), CanonicalKind { kind: "not_found".into(), original: None });
         for infra in INFRASTRUCTURE_KINDS {
             let k = canonicalize(infra, &mut c);
             assert_eq!(k.kind, TOOL_ERROR);
             assert_eq!(k.original.as_deref(), Some(*infra));
         }
-        assert_eq!(
-            canonicalize("Weird\u{7}Kind", &mut c).original.as_deref(),
-            Some("WeirdKind")
-        );
+        assert_eq!(canonicalize("Weird\u{7}Kind", &mut c).original.as_deref(), Some("WeirdKind"));
     }
 
     #[test]
     fn original_kind_is_capped_and_redacted() {
         let mut c = Redactions::default();
         let long = "k".repeat(500);
-        assert_eq!(
-            canonicalize(&long, &mut c).original.unwrap().len(),
-            MAX_ORIGINAL_KIND
-        );
+        assert_eq!(canonicalize(&long, &mut c).original.unwrap().len(), MAX_ORIGINAL_KIND);
         let secret = canonicalize("ghp_abcdefghijklmnopqrstuvwxyz0123456789", &mut c);
         assert_eq!(secret.original.as_deref(), Some("[REDACTED:api_key]"));
     }

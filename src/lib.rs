@@ -49,8 +49,8 @@ pub mod validate;
 
 pub use consumer::{call_error_from_value, parse_call_error};
 pub use contract::{
-    Breaker, CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery,
-    RecoveryAction, Safety, SameArguments, SideEffects, CONTRACT_VERSION,
+    Breaker, CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, RecoveryAction, Safety, SameArguments,
+    SideEffects, CONTRACT_VERSION,
 };
 pub use error::{ErrorCode, ReportError};
 pub use json::{parse_json, Json};
@@ -83,7 +83,5 @@ pub fn redact_text(text: &str) -> String {
 
 /// Redact a JSON value given as text; returns compact JSON with sorted keys.
 pub fn redact_json(value: &str) -> Result<String, ReportError> {
-    Ok(Normalizer::default()
-        .redact_json(&parse_json(value)?)
-        .to_string())
+    Ok(Normalizer::default().redact_json(&parse_json(value)?).to_string())
 }

@@ -2,14 +2,11 @@
 
 use crate::classify::{jsonrpc_code, transport_kind};
 use crate::contract::{
-    Breaker, CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery,
-    SideEffects, CONTRACT_VERSION,
+    Breaker, CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, SideEffects, CONTRACT_VERSION,
 };
 use crate::error::ReportError;
 use crate::evidence::{capped_text, describe_block, render_json, JsonCaps};
-use crate::json::{
-    exact_integer, parse_json, utf16_len, utf16_prefix, Json, JsonBuilder, JsonList, JsonText,
-};
+use crate::json::{exact_integer, parse_json, utf16_len, utf16_prefix, Json, JsonBuilder, JsonList, JsonText};
 use crate::kinds::{canonicalize, is_stable, sanitize_original, TOOL_ERROR};
 use crate::policy::Policy;
 use crate::recognize::{recognize, Recognition, MAX_ARGUMENT_TEXT, MAX_INVALID_ARGUMENTS};
@@ -115,37 +112,18 @@ impl Normalizer {
         let draft = match &report.failure {
             Failure::ToolResult(result) => match self.tool_result(result) {
                 Ok(Some(draft)) => draft,
-                Ok(None) => {
-                    return Outcome {
-                        error: None,
-                        breaker: Breaker::Success,
-                    }
-                }
+                Ok(None) => return Outcome { error: None, breaker: Breaker::Success },
                 Err(draft) => draft,
             },
-            Failure::JsonRpcError {
-                code,
-                message,
-                data,
-            } => self.jsonrpc_error(*code, message, data.as_ref()),
+            Failure::JsonRpcError { code, message, data } => self.jsonrpc_error(*code, message, data.as_ref()),
             Failure::Transport { kind, message } => {
                 let (kind, breaker) = transport_kind(*kind);
-                let mut d = Draft::new(
-                    Origin::UpstreamTransport,
-                    kind,
-                    KindSource::Structured,
-                    breaker,
-                );
+                let mut d = Draft::new(Origin::UpstreamTransport, kind, KindSource::Structured, breaker);
                 d.set_cause(message.head());
                 d
             }
             Failure::Validation(v) => validation(v),
-            Failure::Blocked {
-                origin,
-                kind,
-                message,
-                retry_after_ms,
-            } => {
+            Failure::Blocked { origin, kind, message, retry_after_ms } => {
                 let mut d = Draft::new(*origin, kind, KindSource::Structured, Breaker::None);
                 d.retry_after_ms = *retry_after_ms;
                 d.set_cause(message.head());
@@ -153,10 +131,7 @@ impl Normalizer {
             }
         };
         let breaker = draft.breaker;
-        Outcome {
-            error: Some(self.finish(report, draft)),
-            breaker,
-        }
+        Outcome { error: Some(self.finish(report, draft)), breaker }
     }
 
     fn finish(&self, report: &FailureReport, mut d: Draft) -> CodeModeCallError {
@@ -170,14 +145,7 @@ impl Normalizer {
             retry_after_ms: d.retry_after_ms,
         });
         let effects = side_effects(d.origin, &d.kind, safety, report.dispatched);
-        let message = compose_message(
-            report.tool.as_deref(),
-            d.origin,
-            &d.kind,
-            &recovery,
-            effects,
-            d.cause.as_deref(),
-        );
+        let message = compose_message(report.tool.as_deref(), d.origin, &d.kind, &recovery, effects, d.cause.as_deref());
         d.evidence.redactions = d.counts.to_pairs();
         let mut error = CodeModeCallError {
             contract_version: CONTRACT_VERSION,
@@ -202,32 +170,19 @@ impl Normalizer {
     /// `Ok(None)`: not a failure. `Err`: the upstream sent a malformed result.
     fn tool_result(&self, result: &Json) -> Result<Option<Draft>, Draft> {
         if result.as_object().is_none() {
-            return Err(malformed(
-                "tool_result",
-                &format!("is {}, not a CallToolResult object", result.type_name()),
-            ));
+            return Err(malformed("tool_result", &format!("is {}, not a CallToolResult object", result.type_name())));
         }
         match result.get("resultType") {
             None | Some(Json::Null) => {}
             Some(Json::String(t)) if t.head() == "input_required" => return Ok(None),
             Some(Json::String(_)) => {}
-            Some(other) => {
-                return Err(malformed(
-                    "tool_result.resultType",
-                    &format!("is {}, not a string", other.type_name()),
-                ))
-            }
+            Some(other) => return Err(malformed("tool_result.resultType", &format!("is {}, not a string", other.type_name()))),
         }
         let empty = JsonList::new(Vec::new(), 0);
         let content = match result.get("content") {
             None | Some(Json::Null) => &empty,
             Some(Json::Array(list)) => list,
-            Some(other) => {
-                return Err(malformed(
-                    "tool_result.content",
-                    &format!("is {}, not an array", other.type_name()),
-                ))
-            }
+            Some(other) => return Err(malformed("tool_result.content", &format!("is {}, not an array", other.type_name()))),
         };
         let shown = &content.items()[..content.items().len().min(self.policy.max_content_blocks())];
         let mut types = Vec::with_capacity(shown.len());
@@ -235,76 +190,36 @@ impl Normalizer {
             match block.get("type") {
                 Some(Json::String(t)) => types.push(t.head()),
                 Some(other) => {
-                    return Err(malformed(
-                        &format!("tool_result.content[{i}].type"),
-                        &format!("is {}, not a string", other.type_name()),
-                    ))
+                    return Err(malformed(&format!("tool_result.content[{i}].type"), &format!("is {}, not a string", other.type_name())))
                 }
-                None if block.as_object().is_some() => {
-                    return Err(malformed(
-                        &format!("tool_result.content[{i}]"),
-                        "has no `type`",
-                    ))
-                }
+                None if block.as_object().is_some() => return Err(malformed(&format!("tool_result.content[{i}]"), "has no `type`")),
                 None => {
-                    return Err(malformed(
-                        &format!("tool_result.content[{i}]"),
-                        &format!("is {}, not a content block", block.type_name()),
-                    ))
+                    return Err(malformed(&format!("tool_result.content[{i}]"), &format!("is {}, not a content block", block.type_name())))
                 }
             }
         }
         match result.get("isError") {
             None | Some(Json::Null) | Some(Json::Bool(false)) => return Ok(None),
             Some(Json::Bool(true)) => {}
-            Some(other) => {
-                return Err(malformed(
-                    "tool_result.isError",
-                    &format!("is {}, not a boolean", other.type_name()),
-                ))
-            }
+            Some(other) => return Err(malformed("tool_result.isError", &format!("is {}, not a boolean", other.type_name()))),
         }
 
-        let mut d = Draft::new(
-            Origin::ToolExecution,
-            TOOL_ERROR,
-            KindSource::Default,
-            Breaker::Success,
-        );
+        let mut d = Draft::new(Origin::ToolExecution, TOOL_ERROR, KindSource::Default, Breaker::Success);
         for (block, ty) in shown.iter().zip(&types) {
-            d.evidence
-                .content
-                .push(describe_block(block, ty, &self.policy, &mut d.counts));
+            d.evidence.content.push(describe_block(block, ty, &self.policy, &mut d.counts));
         }
         d.evidence.omitted_content_blocks = content.total() - shown.len();
-        let structured = result
-            .get("structuredContent")
-            .filter(|v| !matches!(v, Json::Null));
+        let structured = result.get("structuredContent").filter(|v| !matches!(v, Json::Null));
         if let Some(sc) = structured {
-            d.evidence.structured_content = Some(render_json(
-                sc,
-                JsonCaps::structured(&self.policy),
-                &mut d.counts,
-            ));
+            d.evidence.structured_content = Some(render_json(sc, JsonCaps::structured(&self.policy), &mut d.counts));
         }
 
-        let first_text = shown
-            .iter()
-            .zip(&types)
-            .find(|(_, t)| **t == "text")
-            .and_then(|(b, _)| b.get("text"))
-            .and_then(Json::as_text);
+        let first_text = shown.iter().zip(&types).find(|(_, t)| **t == "text").and_then(|(b, _)| b.get("text")).and_then(Json::as_text);
         let parsed_from_text = first_text.and_then(|t| self.error_object_in_text(t));
-        let found = structured
-            .and_then(error_object)
-            .or(parsed_from_text.as_ref().and_then(error_object));
+        let found = structured.and_then(error_object).or(parsed_from_text.as_ref().and_then(error_object));
         let mut recognition_text = first_text.map(JsonText::head).unwrap_or("");
         if let Some(err) = found {
-            d.evidence.parsed_error = Some(render_json(
-                err,
-                JsonCaps::parsed_error(&self.policy),
-                &mut d.counts,
-            ));
+            d.evidence.parsed_error = Some(render_json(err, JsonCaps::parsed_error(&self.policy), &mut d.counts));
             if let Some(raw) = err.get("kind").and_then(Json::as_str) {
                 let c = canonicalize(raw, &mut d.counts);
                 d.kind = c.kind;
@@ -321,39 +236,23 @@ impl Normalizer {
                 d.sharpen(found);
             }
         }
-        let cause = if recognition_text.is_empty() {
-            "the tool reported isError without any text"
-        } else {
-            recognition_text
-        };
+        let cause = if recognition_text.is_empty() { "the tool reported isError without any text" } else { recognition_text };
         d.set_cause(cause);
         Ok(Some(d))
     }
 
     /// A JSON error object in a text block: only blocks within the parse cap are tried.
     fn error_object_in_text(&self, text: &JsonText) -> Option<Json> {
-        if !text.is_complete()
-            || text.total_utf16() > self.policy.max_parse_chars()
-            || !text.head().trim_start().starts_with('{')
-        {
+        if !text.is_complete() || text.total_utf16() > self.policy.max_parse_chars() || !text.head().trim_start().starts_with('{') {
             return None;
         }
-        parse_json(text.head())
-            .ok()
-            .filter(|v| v.as_object().is_some())
+        parse_json(text.head()).ok().filter(|v| v.as_object().is_some())
     }
 
     fn jsonrpc_error(&self, code: i64, message: &JsonText, data: Option<&Json>) -> Draft {
         let mut d = match jsonrpc_code(code) {
-            Some((kind, origin, breaker)) => {
-                Draft::new(origin, kind, KindSource::Structured, breaker)
-            }
-            None => Draft::new(
-                Origin::ToolExecution,
-                TOOL_ERROR,
-                KindSource::Default,
-                Breaker::Success,
-            ),
+            Some((kind, origin, breaker)) => Draft::new(origin, kind, KindSource::Structured, breaker),
+            None => Draft::new(Origin::ToolExecution, TOOL_ERROR, KindSource::Default, Breaker::Success),
         };
         let data_kind = data.and_then(|v| v.get("kind")).and_then(Json::as_str);
         match data_kind {
@@ -364,12 +263,9 @@ impl Normalizer {
             Some(k) => d.original_kind = sanitize_original(k, &mut d.counts),
             None => {}
         }
-        d.retry_after_ms = data
-            .and_then(|v| v.get("retry_after_ms"))
-            .and_then(retry_after);
+        d.retry_after_ms = data.and_then(|v| v.get("retry_after_ms")).and_then(retry_after);
         // Recognition may sharpen the generic readings of a code, never a specific one.
-        let generic = d.kind_source == KindSource::Default
-            || (data_kind.is_none_or(|k| !is_stable(k)) && matches!(code, -32602 | -32603));
+        let generic = d.kind_source == KindSource::Default || (data_kind.is_none_or(|k| !is_stable(k)) && matches!(code, -32602 | -32603));
         if generic {
             if let Some(found) = recognize(message.head()) {
                 if found.kind == "unknown_tool" && matches!(code, -32602 | -32601) {
@@ -386,19 +282,12 @@ impl Normalizer {
                 }
             }
         }
-        let mut members = vec![
-            ("code".to_owned(), Json::Number(code as f64)),
-            ("message".to_owned(), Json::String(message.clone())),
-        ];
+        let mut members = vec![("code".to_owned(), Json::Number(code as f64)), ("message".to_owned(), Json::String(message.clone()))];
         if let Some(data) = data {
             members.push(("data".to_owned(), data.clone()));
         }
         let object = JsonBuilder::object(members, if data.is_some() { 3 } else { 2 });
-        d.evidence.parsed_error = Some(render_json(
-            &object,
-            JsonCaps::parsed_error(&self.policy),
-            &mut d.counts,
-        ));
+        d.evidence.parsed_error = Some(render_json(&object, JsonCaps::parsed_error(&self.policy), &mut d.counts));
         let head = utf16_prefix(message.head(), MAX_CAUSE * 2);
         d.set_cause(&format!("JSON-RPC error {code}: {head}"));
         d
@@ -430,12 +319,7 @@ impl Normalizer {
 
 /// The outcome for a result the upstream sent malformed.
 fn malformed(path: &str, problem: &str) -> Draft {
-    let mut d = Draft::new(
-        Origin::UpstreamTransport,
-        "decode_error",
-        KindSource::Structured,
-        Breaker::Failure,
-    );
+    let mut d = Draft::new(Origin::UpstreamTransport, "decode_error", KindSource::Structured, Breaker::Failure);
     d.set_cause(&format!("malformed tool result: {path} {problem}"));
     d
 }
@@ -443,10 +327,7 @@ fn malformed(path: &str, problem: &str) -> Draft {
 /// The structured error object in a value: its `error` member when that is an object,
 /// else the value itself when it carries a `kind` or `message`.
 fn error_object(value: &Json) -> Option<&Json> {
-    let carries = |v: &Json| {
-        v.get("kind").and_then(Json::as_str).is_some()
-            || v.get("message").and_then(Json::as_str).is_some()
-    };
+    let carries = |v: &Json| v.get("kind").and_then(Json::as_str).is_some() || v.get("message").and_then(Json::as_str).is_some();
     match value.get("error") {
         Some(inner) if inner.as_object().is_some() && carries(inner) => Some(inner),
         _ if value.as_object().is_some() && carries(value) => Some(value),
@@ -455,10 +336,7 @@ fn error_object(value: &Json) -> Option<&Json> {
 }
 
 fn retry_after(v: &Json) -> Option<u64> {
-    v.as_f64()
-        .and_then(exact_integer)
-        .and_then(|n| u64::try_from(n).ok())
-        .filter(|n| *n <= MAX_RETRY_AFTER_MS)
+    v.as_f64().and_then(exact_integer).and_then(|n| u64::try_from(n).ok()).filter(|n| *n <= MAX_RETRY_AFTER_MS)
 }
 
 fn validation(v: &ValidationFailure) -> Draft {
@@ -474,12 +352,7 @@ fn validation(v: &ValidationFailure) -> Draft {
     } else {
         "invalid_param"
     };
-    let mut d = Draft::new(
-        Origin::Validation,
-        kind,
-        KindSource::Structured,
-        Breaker::None,
-    );
+    let mut d = Draft::new(Origin::Validation, kind, KindSource::Structured, Breaker::None);
     d.invalid_arguments = problems
         .into_iter()
         .map(|p| {
@@ -491,24 +364,12 @@ fn validation(v: &ValidationFailure) -> Draft {
         .collect();
     let summary = match &v.message {
         Some(m) => m.head().to_owned(),
-        None if d.invalid_arguments.is_empty() => {
-            "the arguments do not satisfy the tool's input schema".to_owned()
-        }
+        None if d.invalid_arguments.is_empty() => "the arguments do not satisfy the tool's input schema".to_owned(),
         None => d
             .invalid_arguments
             .iter()
             .take(4)
-            .map(|a| {
-                format!(
-                    "{}: {}",
-                    if a.path.is_empty() {
-                        "(arguments)"
-                    } else {
-                        &a.path
-                    },
-                    a.problem
-                )
-            })
+            .map(|a| format!("{}: {}", if a.path.is_empty() { "(arguments)" } else { &a.path }, a.problem))
             .collect::<Vec<_>>()
             .join("; "),
     };
@@ -562,10 +423,7 @@ pub fn compose_message(
         SideEffects::Possible => "It may have partially completed: check its effects before repeating anything that changes state.",
         SideEffects::Unknown => "Whether it changed anything is unknown: check before repeating anything that changes state.",
     };
-    let mut message = format!(
-        "{subject} {what} (kind: {kind}). {} {effects}",
-        recovery.guidance
-    );
+    let mut message = format!("{subject} {what} (kind: {kind}). {} {effects}", recovery.guidance);
     if let Some(c) = cause {
         message.push_str(" Cause: ");
         message.push_str(c);
@@ -588,10 +446,7 @@ mod tests {
             r#"{"tool_result":{"content":[],"isError":false}}"#,
             r#"{"tool_result":{"resultType":"input_required","inputRequests":{}}}"#,
         ] {
-            assert_eq!(
-                outcome(r).to_json(),
-                r#"{"error":null,"breaker":"success"}"#
-            );
+            assert_eq!(outcome(r).to_json(), r#"{"error":null,"breaker":"success"}"#);
         }
     }
 
@@ -602,10 +457,7 @@ mod tests {
         );
         assert_eq!(o.breaker, Breaker::Success);
         let e = o.error.unwrap();
-        assert_eq!(
-            (e.kind.as_str(), e.original_kind.as_deref(), e.origin),
-            ("tool_error", Some("network_error"), Origin::ToolExecution)
-        );
+        assert_eq!((e.kind.as_str(), e.original_kind.as_deref(), e.origin), ("tool_error", Some("network_error"), Origin::ToolExecution));
     }
 
     #[test]
@@ -620,12 +472,7 @@ mod tests {
     #[test]
     fn message_is_standalone() {
         let e = outcome(r#"{"tool":"gh::create_issue","transport":{"kind":"timeout","message":"no answer in 30s"}}"#).error.unwrap();
-        assert!(
-            e.message
-                .starts_with("The call to gh::create_issue did not complete"),
-            "{}",
-            e.message
-        );
+        assert!(e.message.starts_with("The call to gh::create_issue did not complete"), "{}", e.message);
         assert!(e.message.contains("transport failure"));
         assert!(e.message.contains("Cause: no answer in 30s"));
         assert!(e.message.contains(&e.recovery.guidance));

@@ -35,34 +35,10 @@ pub const CAPS: &[CapSpec] = &[
         max: 65536,
         doc: "UTF-16 code units kept of each text block and embedded text resource",
     },
-    CapSpec {
-        name: "max_structured_bytes",
-        default: 8192,
-        min: 256,
-        max: 65536,
-        doc: "serialized bytes of evidence.structured_content",
-    },
-    CapSpec {
-        name: "max_parsed_error_bytes",
-        default: 4096,
-        min: 256,
-        max: 65536,
-        doc: "serialized bytes of evidence.parsed_error",
-    },
-    CapSpec {
-        name: "max_error_bytes",
-        default: 32768,
-        min: 4096,
-        max: 1048576,
-        doc: "serialized bytes of the whole error object",
-    },
-    CapSpec {
-        name: "max_json_depth",
-        default: 8,
-        min: 1,
-        max: 32,
-        doc: "nesting levels kept in structured evidence",
-    },
+    CapSpec { name: "max_structured_bytes", default: 8192, min: 256, max: 65536, doc: "serialized bytes of evidence.structured_content" },
+    CapSpec { name: "max_parsed_error_bytes", default: 4096, min: 256, max: 65536, doc: "serialized bytes of evidence.parsed_error" },
+    CapSpec { name: "max_error_bytes", default: 32768, min: 4096, max: 1048576, doc: "serialized bytes of the whole error object" },
+    CapSpec { name: "max_json_depth", default: 8, min: 1, max: 32, doc: "nesting levels kept in structured evidence" },
     CapSpec {
         name: "max_json_items",
         default: 32,
@@ -141,19 +117,14 @@ impl Policy {
     /// Parse a policy from a JSON object of cap names to whole numbers. Missing caps keep
     /// their defaults; unknown names and out-of-range values are errors.
     pub fn from_json(text: &str) -> Result<Self, ReportError> {
-        let value = parse_json(text)
-            .map_err(|e| ReportError::new(ErrorCode::InvalidPolicy, e.path(), e.message()))?;
+        let value = parse_json(text).map_err(|e| ReportError::new(ErrorCode::InvalidPolicy, e.path(), e.message()))?;
         Self::from_value(&value)
     }
 
     /// Build a policy from an already-read JSON value.
     pub fn from_value(value: &Json) -> Result<Self, ReportError> {
         let members = value.as_object().ok_or_else(|| {
-            ReportError::new(
-                ErrorCode::InvalidPolicy,
-                "",
-                format!("a policy is a JSON object, not {}", value.type_name()),
-            )
+            ReportError::new(ErrorCode::InvalidPolicy, "", format!("a policy is a JSON object, not {}", value.type_name()))
         })?;
         let mut policy = Policy::default();
         for (key, v) in members.items() {
@@ -169,10 +140,7 @@ impl Policy {
             return Err(ReportError::new(
                 ErrorCode::InvalidPolicy,
                 name,
-                format!(
-                    "unknown policy setting; expected one of {}",
-                    known.join(", ")
-                ),
+                format!("unknown policy setting; expected one of {}", known.join(", ")),
             ));
         };
         let spec = &CAPS[idx];
@@ -189,19 +157,12 @@ impl Policy {
 
     /// The policy as a JSON object with every cap, for display and round trips.
     pub fn to_json(&self) -> String {
-        let parts: Vec<String> = CAPS
-            .iter()
-            .zip(self.values)
-            .map(|(c, v)| format!("\"{}\":{}", c.name, v))
-            .collect();
+        let parts: Vec<String> = CAPS.iter().zip(self.values).map(|(c, v)| format!("\"{}\":{}", c.name, v)).collect();
         format!("{{{}}}", parts.join(","))
     }
 }
 
-const _: () = assert!(
-    131072 <= INPUT_LIMITS.string_head,
-    "parse cap must fit the reader's string head"
-);
+const _: () = assert!(131072 <= INPUT_LIMITS.string_head, "parse cap must fit the reader's string head");
 
 #[cfg(test)]
 mod tests {
@@ -233,13 +194,7 @@ mod tests {
         assert!(e.to_string().contains("from 4096 to 1048576"), "{e}");
         let e = Policy::from_json(r#"{"max_text_chars": 100.5}"#).unwrap_err();
         assert_eq!(e.path(), "max_text_chars");
-        assert_eq!(
-            Policy::from_json("[]").unwrap_err().code(),
-            ErrorCode::InvalidPolicy
-        );
-        assert_eq!(
-            Policy::from_json("{").unwrap_err().code(),
-            ErrorCode::InvalidPolicy
-        );
+        assert_eq!(Policy::from_json("[]").unwrap_err().code(), ErrorCode::InvalidPolicy);
+        assert_eq!(Policy::from_json("{").unwrap_err().code(), ErrorCode::InvalidPolicy);
     }
 }

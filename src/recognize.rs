@@ -66,12 +66,7 @@ pub const RECOGNITION_RULES: &[RecognitionRule] = &[
         kind: "",
         advice: None,
     },
-    RecognitionRule {
-        name: "errno",
-        pattern: r"\b(?P<status>ENOENT|EACCES|EPERM|ENOTDIR|EISDIR|ETIMEDOUT)\b",
-        kind: "",
-        advice: None,
-    },
+    RecognitionRule { name: "errno", pattern: r"\b(?P<status>ENOENT|EACCES|EPERM|ENOTDIR|EISDIR|ETIMEDOUT)\b", kind: "", advice: None },
     RecognitionRule {
         name: "rate_limit_text",
         pattern: r"(?i)\brate[ -]?limit(?:ed)?\b|\btoo many requests\b",
@@ -119,20 +114,12 @@ pub struct Recognition {
 
 fn compiled() -> &'static [(&'static RecognitionRule, Regex)] {
     static RULES: OnceLock<Vec<(&'static RecognitionRule, Regex)>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        RECOGNITION_RULES
-            .iter()
-            .filter_map(|r| Regex::new(r.pattern).ok().map(|re| (r, re)))
-            .collect()
-    })
+    RULES.get_or_init(|| RECOGNITION_RULES.iter().filter_map(|r| Regex::new(r.pattern).ok().map(|re| (r, re))).collect())
 }
 
 fn retry_after_regex() -> Option<&'static Regex> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"(?i)retry[ -]after[\x22']?[ \t]*[:=]?[ \t]*(?P<secs>[0-9]{1,7})\b").ok()
-    })
-    .as_ref()
+    RE.get_or_init(|| Regex::new(r"(?i)retry[ -]after[\x22']?[ \t]*[:=]?[ \t]*(?P<secs>[0-9]{1,7})\b").ok()).as_ref()
 }
 
 /// Recognize well-known failure text. Reads at most [`RECOGNITION_WINDOW`] units.
@@ -144,11 +131,7 @@ pub fn recognize(text: &str) -> Option<Recognition> {
         };
         let (kind, advice) = match caps.name("status") {
             Some(status) => {
-                let key = if status.as_str().starts_with('5') {
-                    "5xx"
-                } else {
-                    status.as_str()
-                };
+                let key = if status.as_str().starts_with('5') { "5xx" } else { status.as_str() };
                 match STATUS_KINDS.iter().find(|(s, _, _)| *s == key) {
                     Some((_, kind, advice)) => (*kind, *advice),
                     None => continue,
@@ -156,18 +139,10 @@ pub fn recognize(text: &str) -> Option<Recognition> {
             }
             None => (rule.kind, rule.advice),
         };
-        let mut found = Recognition {
-            rule: rule.name,
-            kind,
-            advice,
-            retry_after_ms: retry_after_ms(text),
-            invalid_arguments: Vec::new(),
-        };
+        let mut found = Recognition { rule: rule.name, kind, advice, retry_after_ms: retry_after_ms(text), invalid_arguments: Vec::new() };
         if rule.name == "sdk_input_validation" {
             found.invalid_arguments = sdk_argument_problems(text);
-            if !found.invalid_arguments.is_empty()
-                && found.invalid_arguments.iter().all(|a| a.problem == MISSING)
-            {
+            if !found.invalid_arguments.is_empty() && found.invalid_arguments.iter().all(|a| a.problem == MISSING) {
                 found.kind = "missing_param";
             }
         }
@@ -179,11 +154,7 @@ pub fn recognize(text: &str) -> Option<Recognition> {
 /// A `Retry-After` in seconds, as milliseconds.
 pub fn retry_after_ms(text: &str) -> Option<u64> {
     let caps = retry_after_regex()?.captures(text)?;
-    caps.name("secs")?
-        .as_str()
-        .parse::<u64>()
-        .ok()
-        .map(|s| s * 1000)
+    caps.name("secs")?.as_str().parse::<u64>().ok().map(|s| s * 1000)
 }
 
 /// The problem text for an absent required argument.
@@ -204,10 +175,7 @@ pub fn sdk_argument_problems(text: &str) -> Vec<InvalidArgument> {
 }
 
 fn clean(text: &str) -> String {
-    let one_line: String = strip_controls(utf16_prefix(text, MAX_ARGUMENT_TEXT * 2))
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let one_line: String = strip_controls(utf16_prefix(text, MAX_ARGUMENT_TEXT * 2)).split_whitespace().collect::<Vec<_>>().join(" ");
     utf16_prefix(&one_line, MAX_ARGUMENT_TEXT).to_owned()
 }
 
@@ -226,35 +194,22 @@ fn zod_issues(text: &str) -> Vec<InvalidArgument> {
     };
     let mut out = Vec::new();
     for issue in issues.items() {
-        let message = issue
-            .get("message")
-            .and_then(Json::as_str)
-            .unwrap_or("invalid value");
+        let message = issue.get("message").and_then(Json::as_str).unwrap_or("invalid value");
         let code = issue.get("code").and_then(Json::as_str).unwrap_or("");
         if code == "unrecognized_keys" {
             if let Some(keys) = issue.get("keys").and_then(Json::as_array) {
                 let base = zod_path(issue);
                 for k in keys.items().iter().filter_map(Json::as_str) {
-                    let path = if base.is_empty() {
-                        k.to_owned()
-                    } else {
-                        format!("{base}.{k}")
-                    };
+                    let path = if base.is_empty() { k.to_owned() } else { format!("{base}.{k}") };
                     out.push(InvalidArgument::new(clean(&path), "unexpected argument"));
                 }
                 continue;
             }
         }
         let received = issue.get("received").and_then(Json::as_str).unwrap_or("");
-        let missing = code == "invalid_type"
-            && (received == "undefined"
-                || message.contains("received undefined")
-                || message == "Required");
-        let problem = if missing {
-            MISSING.to_owned()
-        } else {
-            clean(message)
-        };
+        let missing =
+            code == "invalid_type" && (received == "undefined" || message.contains("received undefined") || message == "Required");
+        let problem = if missing { MISSING.to_owned() } else { clean(message) };
         out.push(InvalidArgument::new(clean(&zod_path(issue)), problem));
     }
     out
@@ -262,12 +217,7 @@ fn zod_issues(text: &str) -> Vec<InvalidArgument> {
 
 fn zod_path(issue: &Json) -> String {
     let mut path = String::new();
-    for part in issue
-        .get("path")
-        .and_then(Json::as_array)
-        .map(|a| a.items())
-        .unwrap_or_default()
-    {
+    for part in issue.get("path").and_then(Json::as_array).map(|a| a.items()).unwrap_or_default() {
         match part {
             Json::Number(n) => path.push_str(&format!("[{n}]")),
             Json::String(s) => {
@@ -284,32 +234,26 @@ fn zod_path(issue: &Json) -> String {
 
 fn jsonschema_required(text: &str) -> Vec<InvalidArgument> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(re) = RE
-        .get_or_init(|| Regex::new(r"'(?P<name>[^'\n]{1,100})' is a required property").ok())
-        .as_ref()
-    else {
+    let Some(re) = RE.get_or_init(|| Regex::new(r"'(?P<name>[^'\n]{1,100})' is a required property").ok()).as_ref() else {
         return Vec::new();
     };
-    re.captures_iter(text)
-        .map(|c| InvalidArgument::new(clean(&c["name"]), MISSING))
-        .collect()
+    re.captures_iter(text).map(|c| InvalidArgument::new(clean(&c["name"]), MISSING)).collect()
 }
 
 fn pydantic_errors(text: &str) -> Vec<InvalidArgument> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
     let Some(re) = RE
-        .get_or_init(|| Regex::new(r"(?m)^(?P<loc>[A-Za-z_][A-Za-z0-9_.\[\]]{0,100})\r?\n[ \t]+(?P<msg>[^\n\[]{1,200}?)[ \t]*\[type=(?P<ty>[a-z_]+)").ok())
+        .get_or_init(|| {
+            Regex::new(r"(?m)^(?P<loc>[A-Za-z_][A-Za-z0-9_.\[\]]{0,100})\r?\n[ \t]+(?P<msg>[^\n\[]{1,200}?)[ \t]*\[type=(?P<ty>[a-z_]+)")
+                .ok()
+        })
         .as_ref()
     else {
         return Vec::new();
     };
     re.captures_iter(text)
         .map(|c| {
-            let problem = if &c["ty"] == "missing" {
-                MISSING.to_owned()
-            } else {
-                clean(&c["msg"])
-            };
+            let problem = if &c["ty"] == "missing" { MISSING.to_owned() } else { clean(&c["msg"]) };
             InvalidArgument::new(clean(&c["loc"]), problem)
         })
         .collect()
@@ -345,14 +289,8 @@ mod tests {
 ]"#;
         let r = recognize(text).unwrap();
         assert_eq!(r.kind, "invalid_param");
-        assert_eq!(
-            r.invalid_arguments[0],
-            InvalidArgument::new("title", MISSING)
-        );
-        assert_eq!(
-            r.invalid_arguments[1],
-            InvalidArgument::new("labels[0]", "Expected array, received string")
-        );
+        assert_eq!(r.invalid_arguments[0], InvalidArgument::new("title", MISSING));
+        assert_eq!(r.invalid_arguments[1], InvalidArgument::new("labels[0]", "Expected array, received string"));
     }
 
     #[test]
@@ -360,77 +298,36 @@ mod tests {
         let text = r#"Input validation error: Invalid arguments for tool echo: [{"expected":"string","code":"invalid_type","path":["message"],"message":"Invalid input: expected string, received undefined"}]"#;
         let r = recognize(text).unwrap();
         assert_eq!(r.kind, "missing_param");
-        assert_eq!(
-            r.invalid_arguments,
-            vec![InvalidArgument::new("message", MISSING)]
-        );
+        assert_eq!(r.invalid_arguments, vec![InvalidArgument::new("message", MISSING)]);
     }
 
     #[test]
     fn python_sdk_messages_name_each_argument() {
         let r = recognize("Input validation error: 'path' is a required property").unwrap();
-        assert_eq!(
-            r.invalid_arguments,
-            vec![InvalidArgument::new("path", MISSING)]
-        );
+        assert_eq!(r.invalid_arguments, vec![InvalidArgument::new("path", MISSING)]);
         let text = "Error executing tool add: 2 validation errors for addArguments\na\n  Field required [type=missing, input_value={}, input_type=dict]\nb\n  Input should be a valid integer [type=int_parsing, input_value='x', input_type=str]";
         let r = recognize(text).unwrap();
         assert_eq!(
             r.invalid_arguments,
-            vec![
-                InvalidArgument::new("a", MISSING),
-                InvalidArgument::new("b", "Input should be a valid integer")
-            ]
+            vec![InvalidArgument::new("a", MISSING), InvalidArgument::new("b", "Input should be a valid integer")]
         );
     }
 
     /// (text, rule, kind)
     const CASES: &[(&str, &str, &str)] = &[
-        (
-            "Tool get_weather not found",
-            "tool_not_found",
-            "unknown_tool",
-        ),
+        ("Tool get_weather not found", "tool_not_found", "unknown_tool"),
         ("Unknown tool: frobnicate", "tool_not_found", "unknown_tool"),
-        (
-            "Access denied - path outside allowed directories: /etc/passwd not in /tmp",
-            "path_outside_allowed",
-            "path_traversal",
-        ),
-        (
-            "GitHub API error: HTTP/1.1 401 Unauthorized",
-            "http_status",
-            "auth_failed",
-        ),
-        (
-            "request failed with status code 403",
-            "http_status",
-            "forbidden",
-        ),
+        ("Access denied - path outside allowed directories: /etc/passwd not in /tmp", "path_outside_allowed", "path_traversal"),
+        ("GitHub API error: HTTP/1.1 401 Unauthorized", "http_status", "auth_failed"),
+        ("request failed with status code 403", "http_status", "forbidden"),
         ("404 Not Found: /repos/x", "http_reason", "not_found"),
         ("409 Conflict", "http_reason", "conflict"),
-        (
-            "429 Too Many Requests; Retry-After: 30",
-            "http_reason",
-            "rate_limited",
-        ),
+        ("429 Too Many Requests; Retry-After: 30", "http_reason", "rate_limited"),
         ("upstream said HTTP/2 503", "http_status", "tool_error"),
-        (
-            "ENOENT: no such file or directory, open '/x'",
-            "errno",
-            "not_found",
-        ),
-        (
-            "EACCES: permission denied, open '/root'",
-            "errno",
-            "permission_denied",
-        ),
+        ("ENOENT: no such file or directory, open '/x'", "errno", "not_found"),
+        ("EACCES: permission denied, open '/root'", "errno", "permission_denied"),
         ("connect ETIMEDOUT 10.0.0.1:443", "errno", "timeout"),
-        (
-            "You have hit the rate limit",
-            "rate_limit_text",
-            "rate_limited",
-        ),
+        ("You have hit the rate limit", "rate_limit_text", "rate_limited"),
     ];
 
     #[test]
@@ -451,12 +348,7 @@ mod tests {
 
     #[test]
     fn ordinary_text_is_not_recognized() {
-        for text in [
-            "the total was 404 items",
-            "Division by zero",
-            "file 500.txt is empty",
-            "status: ok",
-        ] {
+        for text in ["the total was 404 items", "Division by zero", "file 500.txt is empty", "status: ok"] {
             assert_eq!(recognize(text), None, "{text}");
         }
     }

@@ -1,8 +1,6 @@
 //! Recovery advice and side effects (rules 11-13), as tables keyed by kind.
 
-use crate::contract::{
-    Origin, Recovery, RecoveryAction as A, Safety, SameArguments as S, SideEffects,
-};
+use crate::contract::{Origin, Recovery, RecoveryAction as A, Safety, SameArguments as S, SideEffects};
 
 /// The advice for one kind: next move and whether the exact call may be repeated.
 pub type Advice = (A, S);
@@ -53,12 +51,7 @@ pub const ADVICE_BY_KIND: &[(&str, Advice)] = &[
 ];
 
 /// Kinds that mean the tool or object was not found: discovery failures.
-pub const DISCOVERY_KINDS: &[&str] = &[
-    "unknown_tool",
-    "snippet_not_found",
-    "unknown_instance",
-    "invalid_code_mode_id",
-];
+pub const DISCOVERY_KINDS: &[&str] = &["unknown_tool", "snippet_not_found", "unknown_instance", "invalid_code_mode_id"];
 
 /// Advice for a kind not in the table, by origin.
 pub fn default_advice(origin: Origin) -> Advice {
@@ -73,10 +66,7 @@ pub fn default_advice(origin: Origin) -> Advice {
 
 /// Advice for `kind`.
 pub fn advice_for(kind: &str, origin: Origin) -> Advice {
-    ADVICE_BY_KIND
-        .iter()
-        .find(|(k, _)| *k == kind)
-        .map_or_else(|| default_advice(origin), |(_, a)| *a)
+    ADVICE_BY_KIND.iter().find(|(k, _)| *k == kind).map_or_else(|| default_advice(origin), |(_, a)| *a)
 }
 
 /// The facts recovery advice is computed from.
@@ -99,33 +89,20 @@ pub struct AdviceInput<'a> {
 /// Compute recovery advice. Annotations may raise `discouraged` to `conditional`, never to
 /// `safe`; only `dispatched: false` makes a transient failure `safe` to repeat.
 pub fn recovery(input: AdviceInput<'_>) -> Recovery {
-    let (action, mut same) = input
-        .override_advice
-        .unwrap_or_else(|| advice_for(input.kind, input.origin));
-    let hinted_repeatable =
-        input.safety.read_only_hint == Some(true) || input.safety.idempotent_hint == Some(true);
+    let (action, mut same) = input.override_advice.unwrap_or_else(|| advice_for(input.kind, input.origin));
+    let hinted_repeatable = input.safety.read_only_hint == Some(true) || input.safety.idempotent_hint == Some(true);
     if same == S::Discouraged && hinted_repeatable {
         same = S::Conditional;
     }
     if action == A::RetryLater && input.dispatched == Some(false) {
         same = S::Safe;
     }
-    Recovery {
-        action,
-        same_arguments: same,
-        guidance: guidance(action, same, input.retry_after_ms),
-        retry_after_ms: input.retry_after_ms,
-    }
+    Recovery { action, same_arguments: same, guidance: guidance(action, same, input.retry_after_ms), retry_after_ms: input.retry_after_ms }
 }
 
 /// Side effects: conservative (rule 12). Only facts lower them: the call never left the
 /// gateway, it was stopped before it ran, or the tool says it is read-only.
-pub fn side_effects(
-    origin: Origin,
-    kind: &str,
-    safety: Safety,
-    dispatched: Option<bool>,
-) -> SideEffects {
+pub fn side_effects(origin: Origin, kind: &str, safety: Safety, dispatched: Option<bool>) -> SideEffects {
     if dispatched == Some(false) {
         return SideEffects::NoneExpected;
     }
@@ -153,7 +130,9 @@ pub fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> String {
         A::Rediscover => "The tool or object named does not exist; look up what is available and use a real name.",
         A::ReduceWork => "The call went over a size or budget limit; ask for less (fewer items, a smaller range, pagination).",
         A::StartDependency => "A dependency this call needs is not running; it must be started before the call can work.",
-        A::InspectAndEscalate => "Something outside the call's control failed; report the error with its evidence instead of retrying in a loop.",
+        A::InspectAndEscalate => {
+            "Something outside the call's control failed; report the error with its evidence instead of retrying in a loop."
+        }
         A::DoNotRetry => "The call is not permitted or was cancelled; choose another approach or ask the user.",
     };
     let wait = match retry_after_ms {
@@ -174,55 +153,33 @@ mod tests {
     use super::*;
 
     fn input(kind: &str, origin: Origin) -> AdviceInput<'_> {
-        AdviceInput {
-            kind,
-            origin,
-            override_advice: None,
-            safety: Safety::default(),
-            dispatched: None,
-            retry_after_ms: None,
-        }
+        AdviceInput { kind, origin, override_advice: None, safety: Safety::default(), dispatched: None, retry_after_ms: None }
     }
 
     #[test]
     fn every_kind_in_the_table_is_listed_once() {
         for (i, (k, _)) in ADVICE_BY_KIND.iter().enumerate() {
-            assert!(
-                ADVICE_BY_KIND[i + 1..].iter().all(|(o, _)| o != k),
-                "{k} twice"
-            );
+            assert!(ADVICE_BY_KIND[i + 1..].iter().all(|(o, _)| o != k), "{k} twice");
         }
         for k in crate::kinds::STABLE_KINDS {
-            assert!(
-                ADVICE_BY_KIND.iter().any(|(t, _)| t == k),
-                "stable kind {k} has no advice"
-            );
+            assert!(ADVICE_BY_KIND.iter().any(|(t, _)| t == k), "stable kind {k} has no advice");
         }
     }
 
     #[test]
     fn families_follow_the_contract_table() {
         let r = recovery(input("missing_param", Origin::Validation));
-        assert_eq!(
-            (r.action, r.same_arguments),
-            (A::ReviseAndRetry, S::Discouraged)
-        );
+        assert_eq!((r.action, r.same_arguments), (A::ReviseAndRetry, S::Discouraged));
         let r = recovery(input("not_found", Origin::ToolExecution));
         assert_eq!((r.action, r.same_arguments), (A::Rediscover, S::Never));
         let r = recovery(input("rate_limited", Origin::ToolExecution));
-        assert_eq!(
-            (r.action, r.same_arguments),
-            (A::RetryLater, S::Conditional)
-        );
+        assert_eq!((r.action, r.same_arguments), (A::RetryLater, S::Conditional));
         let r = recovery(input("oauth_needs_reauth", Origin::ToolExecution));
         assert_eq!((r.action, r.same_arguments), (A::Reauthenticate, S::Never));
         let r = recovery(input("cancelled", Origin::UpstreamTransport));
         assert_eq!((r.action, r.same_arguments), (A::DoNotRetry, S::Never));
         let r = recovery(input("internal_error", Origin::CodeMode));
-        assert_eq!(
-            (r.action, r.same_arguments),
-            (A::InspectAndEscalate, S::Discouraged)
-        );
+        assert_eq!((r.action, r.same_arguments), (A::InspectAndEscalate, S::Discouraged));
     }
 
     #[test]
@@ -251,38 +208,14 @@ mod tests {
     #[test]
     fn side_effects_are_conservative() {
         let none = Safety::default();
-        let ro = Safety {
-            read_only_hint: Some(true),
-            ..Safety::default()
-        };
-        assert_eq!(
-            side_effects(Origin::ToolExecution, "tool_error", none, None),
-            SideEffects::Possible
-        );
-        assert_eq!(
-            side_effects(Origin::ToolExecution, "tool_error", ro, None),
-            SideEffects::NoneExpected
-        );
-        assert_eq!(
-            side_effects(Origin::UpstreamTransport, "timeout", none, Some(true)),
-            SideEffects::Possible
-        );
-        assert_eq!(
-            side_effects(Origin::UpstreamTransport, "timeout", none, Some(false)),
-            SideEffects::NoneExpected
-        );
-        assert_eq!(
-            side_effects(Origin::CodeMode, "internal_error", none, None),
-            SideEffects::Unknown
-        );
-        assert_eq!(
-            side_effects(Origin::CodeMode, "unknown_tool", none, None),
-            SideEffects::NoneExpected
-        );
-        assert_eq!(
-            side_effects(Origin::Budget, "budget_exceeded", none, None),
-            SideEffects::NoneExpected
-        );
+        let ro = Safety { read_only_hint: Some(true), ..Safety::default() };
+        assert_eq!(side_effects(Origin::ToolExecution, "tool_error", none, None), SideEffects::Possible);
+        assert_eq!(side_effects(Origin::ToolExecution, "tool_error", ro, None), SideEffects::NoneExpected);
+        assert_eq!(side_effects(Origin::UpstreamTransport, "timeout", none, Some(true)), SideEffects::Possible);
+        assert_eq!(side_effects(Origin::UpstreamTransport, "timeout", none, Some(false)), SideEffects::NoneExpected);
+        assert_eq!(side_effects(Origin::CodeMode, "internal_error", none, None), SideEffects::Unknown);
+        assert_eq!(side_effects(Origin::CodeMode, "unknown_tool", none, None), SideEffects::NoneExpected);
+        assert_eq!(side_effects(Origin::Budget, "budget_exceeded", none, None), SideEffects::NoneExpected);
     }
 
     #[test]

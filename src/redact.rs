@@ -64,11 +64,7 @@ pub const SECRET_RULES: &[SecretRule] = &[
         pattern: r"(?s)-----BEGIN[ A-Z0-9]*PRIVATE KEY-----.*?(?:-----END[ A-Z0-9]*PRIVATE KEY-----|\z)",
         hints: &["private key-----"],
     },
-    SecretRule {
-        family: "jwt",
-        pattern: r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
-        hints: &["eyj"],
-    },
+    SecretRule { family: "jwt", pattern: r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", hints: &["eyj"] },
     SecretRule {
         family: "api_key",
         // Provider tokens with documented prefixes.
@@ -116,16 +112,8 @@ pub const SECRET_RULES: &[SecretRule] = &[
         pattern: r#"(?i)(?P<pre>\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:bearer|basic|token|digest|negotiate|apikey)[ \t]+)?)[^\s"',;]+"#,
         hints: &["authorization"],
     },
-    SecretRule {
-        family: "authorization",
-        pattern: r"(?i)(?P<pre>\bbearer[ \t]+)[A-Za-z0-9._~+/=-]{8,}",
-        hints: &["bearer"],
-    },
-    SecretRule {
-        family: "cookie",
-        pattern: r"(?im)(?P<pre>^[ \t]*(?:set-)?cookie[ \t]*:[ \t]*)[^\r\n]+",
-        hints: &["cookie"],
-    },
+    SecretRule { family: "authorization", pattern: r"(?P<pre>\b(?:Bearer|BEARER)[ \t]+)[A-Za-z0-9._~+/=-]{8,}", hints: &["bearer "] },
+    SecretRule { family: "cookie", pattern: r"(?im)(?P<pre>^[ \t]*(?:set-)?cookie[ \t]*:[ \t]*)[^\r\n]+", hints: &["cookie"] },
     SecretRule {
         family: "url_credentials",
         pattern: r#"(?i)(?P<pre>\b[a-z][a-z0-9+.-]{1,15}://)[^\s/?#@:"'<>]+:[^\s/?#@"'<>]+(?P<post>@)"#,
@@ -169,14 +157,8 @@ const SECRET_KEY_WORDS: &[&str] = &[
 ];
 
 /// Adjacent word pairs that make a key name a secret.
-const SECRET_KEY_PAIRS: &[(&str, &str)] = &[
-    ("api", "key"),
-    ("access", "key"),
-    ("private", "key"),
-    ("secret", "key"),
-    ("session", "id"),
-    ("client", "secret"),
-];
+const SECRET_KEY_PAIRS: &[(&str, &str)] =
+    &[("api", "key"), ("access", "key"), ("private", "key"), ("secret", "key"), ("session", "id"), ("client", "secret")];
 
 /// Key names (as snake_case words) that contain a secret word but name no secret.
 const SECRET_KEY_ALLOWLIST: &[&str] = &[
@@ -206,9 +188,7 @@ pub fn is_secret_key(key: &str) -> bool {
         return false;
     }
     words.iter().any(|w| SECRET_KEY_WORDS.contains(&w.as_str()))
-        || words
-            .windows(2)
-            .any(|p| SECRET_KEY_PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
+        || words.windows(2).any(|p| SECRET_KEY_PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
 }
 
 /// Split a key into lowercase words at separators and camelCase humps.
@@ -251,14 +231,7 @@ struct CompiledRule {
 fn compiled_rules() -> &'static [CompiledRule] {
     static RULES: OnceLock<Vec<CompiledRule>> = OnceLock::new();
     RULES.get_or_init(|| {
-        SECRET_RULES
-            .iter()
-            .filter_map(|rule| {
-                Regex::new(rule.pattern)
-                    .ok()
-                    .map(|regex| CompiledRule { rule, regex })
-            })
-            .collect()
+        SECRET_RULES.iter().filter_map(|rule| Regex::new(rule.pattern).ok().map(|regex| CompiledRule { rule, regex })).collect()
     })
 }
 
@@ -300,7 +273,8 @@ fn apply_rule(compiled: &CompiledRule, text: &str, counts: &mut Redactions) -> O
         let pre_end = caps.name("pre").map_or(whole.start(), |m| m.end());
         let post_start = caps.name("post").map_or(whole.end(), |m| m.start());
         let secret = &text[pre_end..post_start];
-        if !counts_as_secret(&caps, secret) {
+        let followed_by_marker = text[whole.end()..].trim_start().starts_with(MARKER_PREFIX);
+        if followed_by_marker || !counts_as_secret(&caps, secret) {
             // Resume right after the key so an overlapping `key: value` is still seen.
             at = next_start(text, pre_end.max(whole.start() + 1));
             continue;
@@ -401,10 +375,7 @@ mod tests {
         for (input, expected, family) in CASES {
             let (out, counts) = redact(input);
             assert_eq!(&out, expected, "input: {input}");
-            assert!(
-                counts.get(family) >= 1,
-                "family {family} not counted for {input}"
-            );
+            assert!(counts.get(family) >= 1, "family {family} not counted for {input}");
         }
     }
 
@@ -424,28 +395,10 @@ mod tests {
 
     #[test]
     fn secret_key_names_in_every_case_style() {
-        for k in [
-            "password",
-            "apiKey",
-            "API_KEY",
-            "x-api-key",
-            "client_secret",
-            "refreshToken",
-            "AWS_SECRET_ACCESS_KEY",
-            "sessionId",
-        ] {
+        for k in ["password", "apiKey", "API_KEY", "x-api-key", "client_secret", "refreshToken", "AWS_SECRET_ACCESS_KEY", "sessionId"] {
             assert!(is_secret_key(k), "{k}");
         }
-        for k in [
-            "max_tokens",
-            "token_type",
-            "sort_key",
-            "author",
-            "key",
-            "monkey",
-            "tokens",
-            "primaryKey",
-        ] {
+        for k in ["max_tokens", "token_type", "sort_key", "author", "key", "monkey", "tokens", "primaryKey"] {
             assert!(!is_secret_key(k), "{k}");
         }
     }

@@ -22,15 +22,7 @@ pub const MAX_TOOL_NAME: usize = 256;
 pub const MAX_RETRY_AFTER_MS: u64 = 86_400_000;
 
 /// The failure tags, in the order the docs list them.
-pub const FAILURE_TAGS: &[&str] = &[
-    "tool_result",
-    "jsonrpc_error",
-    "transport",
-    "validation",
-    "policy",
-    "budget",
-    "code_mode",
-];
+pub const FAILURE_TAGS: &[&str] = &["tool_result", "jsonrpc_error", "transport", "validation", "policy", "budget", "code_mode"];
 
 /// What failed, tagged by its key in the report.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,10 +115,7 @@ impl TransportKind {
 
     /// The wire name.
     pub fn as_str(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .find(|(k, _)| *k == self)
-            .map_or("other", |(_, n)| n)
+        Self::ALL.iter().find(|(k, _)| *k == self).map_or("other", |(_, n)| n)
     }
 
     /// The kind with this wire name.
@@ -153,12 +142,7 @@ pub struct FailureReport {
 impl FailureReport {
     /// A report of `failure` with nothing else known.
     pub fn new(failure: Failure) -> Self {
-        FailureReport {
-            tool: None,
-            annotations: Safety::default(),
-            dispatched: None,
-            failure,
-        }
+        FailureReport { tool: None, annotations: Safety::default(), dispatched: None, failure }
     }
 
     /// Parse a report from JSON text.
@@ -168,15 +152,8 @@ impl FailureReport {
 
     /// Read a report from a bounded JSON value.
     pub fn from_value(value: &Json) -> Result<Self, ReportError> {
-        let members = value.as_object().ok_or_else(|| {
-            invalid(
-                "",
-                format!(
-                    "a failure report is a JSON object, not {}",
-                    value.type_name()
-                ),
-            )
-        })?;
+        let members =
+            value.as_object().ok_or_else(|| invalid("", format!("a failure report is a JSON object, not {}", value.type_name())))?;
         let mut tool = None;
         let mut annotations = Safety::default();
         let mut dispatched = None;
@@ -201,26 +178,17 @@ impl FailureReport {
                 other => {
                     return Err(invalid(
                         other,
-                        format!("unknown report field; expected tool, annotations, dispatched or one failure tag ({})", FAILURE_TAGS.join(", ")),
+                        format!(
+                            "unknown report field; expected tool, annotations, dispatched or one failure tag ({})",
+                            FAILURE_TAGS.join(", ")
+                        ),
                     ))
                 }
             }
         }
-        let (_, failure) = failure.ok_or_else(|| {
-            invalid(
-                "",
-                format!(
-                    "a report needs exactly one failure: one of {}",
-                    FAILURE_TAGS.join(", ")
-                ),
-            )
-        })?;
-        Ok(FailureReport {
-            tool,
-            annotations,
-            dispatched,
-            failure,
-        })
+        let (_, failure) =
+            failure.ok_or_else(|| invalid("", format!("a report needs exactly one failure: one of {}", FAILURE_TAGS.join(", "))))?;
+        Ok(FailureReport { tool, annotations, dispatched, failure })
     }
 }
 
@@ -232,41 +200,18 @@ fn parse_tool(v: &Json) -> Result<Option<String>, ReportError> {
     let name = match v {
         Json::Null => return Ok(None),
         Json::String(t) => t,
-        other => {
-            return Err(invalid(
-                "tool",
-                format!(
-                    "must be a string \"namespace::name\", not {}",
-                    other.type_name()
-                ),
-            ))
-        }
+        other => return Err(invalid("tool", format!("must be a string \"namespace::name\", not {}", other.type_name()))),
     };
     if name.total_utf16() > MAX_TOOL_NAME {
-        return Err(invalid(
-            "tool",
-            format!(
-                "is {} characters long; the limit is {MAX_TOOL_NAME}",
-                name.total_utf16()
-            ),
-        ));
+        return Err(invalid("tool", format!("is {} characters long; the limit is {MAX_TOOL_NAME}", name.total_utf16())));
     }
     let text = name.head();
-    if text
-        .chars()
-        .any(|c| c.is_control() || crate::sanitize::is_stripped(c))
-    {
+    if text.chars().any(|c| c.is_control() || crate::sanitize::is_stripped(c)) {
         return Err(invalid("tool", "contains control or invisible characters"));
     }
     match text.split_once("::") {
         Some((ns, n)) if !ns.is_empty() && !n.is_empty() => Ok(Some(text.to_owned())),
-        _ => Err(invalid(
-            "tool",
-            format!(
-                "must be fully qualified as \"namespace::name\", got {:?}",
-                text
-            ),
-        )),
+        _ => Err(invalid("tool", format!("must be fully qualified as \"namespace::name\", got {:?}", text))),
     }
 }
 
@@ -280,33 +225,21 @@ fn parse_annotations(v: &Json) -> Result<Safety, ReportError> {
             idempotent_hint: v.get("idempotentHint").and_then(Json::as_bool),
             open_world_hint: v.get("openWorldHint").and_then(Json::as_bool),
         }),
-        other => Err(invalid(
-            "annotations",
-            format!(
-                "must be an object of MCP ToolAnnotations, not {}",
-                other.type_name()
-            ),
-        )),
+        other => Err(invalid("annotations", format!("must be an object of MCP ToolAnnotations, not {}", other.type_name()))),
     }
 }
 
 fn object<'a>(tag: &str, v: &'a Json) -> Result<&'a Json, ReportError> {
     match v {
         Json::Object(_) => Ok(v),
-        other => Err(invalid(
-            tag,
-            format!("must be an object, not {}", other.type_name()),
-        )),
+        other => Err(invalid(tag, format!("must be an object, not {}", other.type_name()))),
     }
 }
 
 fn required_text(tag: &str, v: &Json, key: &str) -> Result<JsonText, ReportError> {
     match v.get(key) {
         Some(Json::String(t)) => Ok(t.clone()),
-        Some(other) => Err(invalid(
-            &format!("{tag}.{key}"),
-            format!("must be a string, not {}", other.type_name()),
-        )),
+        Some(other) => Err(invalid(&format!("{tag}.{key}"), format!("must be a string, not {}", other.type_name()))),
         None => Err(invalid(&format!("{tag}.{key}"), "is required")),
     }
 }
@@ -318,44 +251,25 @@ fn parse_failure(tag: &str, v: &Json) -> Result<Failure, ReportError> {
         "jsonrpc_error" => {
             let v = object(tag, v)?;
             let code = match v.get("code") {
-                Some(c) => c
-                    .as_f64()
-                    .and_then(exact_integer)
-                    .ok_or_else(|| invalid("jsonrpc_error.code", "must be an integer"))?,
+                Some(c) => c.as_f64().and_then(exact_integer).ok_or_else(|| invalid("jsonrpc_error.code", "must be an integer"))?,
                 None => return Err(invalid("jsonrpc_error.code", "is required")),
             };
             let message = match v.get("message") {
                 Some(Json::String(t)) => t.clone(),
                 _ => JsonText::whole(""),
             };
-            Ok(Failure::JsonRpcError {
-                code,
-                message,
-                data: v.get("data").cloned(),
-            })
+            Ok(Failure::JsonRpcError { code, message, data: v.get("data").cloned() })
         }
         "transport" => {
             let v = object(tag, v)?;
             let kind_text = required_text(tag, v, "kind")?;
             let kind = TransportKind::from_wire(kind_text.head()).ok_or_else(|| {
                 let names: Vec<&str> = TransportKind::ALL.iter().map(|(_, n)| *n).collect();
-                invalid(
-                    "transport.kind",
-                    format!(
-                        "unknown transport kind {:?}; expected one of {}",
-                        kind_text.head(),
-                        names.join(", ")
-                    ),
-                )
+                invalid("transport.kind", format!("unknown transport kind {:?}; expected one of {}", kind_text.head(), names.join(", ")))
             })?;
             let message = match v.get("message") {
                 Some(Json::String(t)) => t.clone(),
-                Some(other) => {
-                    return Err(invalid(
-                        "transport.message",
-                        format!("must be a string, not {}", other.type_name()),
-                    ))
-                }
+                Some(other) => return Err(invalid("transport.message", format!("must be a string, not {}", other.type_name()))),
                 None => JsonText::whole(""),
             };
             Ok(Failure::Transport { kind, message })
@@ -370,78 +284,45 @@ fn parse_failure(tag: &str, v: &Json) -> Result<Failure, ReportError> {
             };
             let kind = required_text(tag, v, "kind")?;
             if !is_well_formed(kind.head()) || !kind.is_complete() {
-                return Err(invalid(
-                    &format!("{tag}.kind"),
-                    "must be 1 to 64 characters of lowercase letters, digits and underscores",
-                ));
+                return Err(invalid(&format!("{tag}.kind"), "must be 1 to 64 characters of lowercase letters, digits and underscores"));
             }
             let message = required_text(tag, v, "message")?;
             let retry_after_ms = match v.get("retry_after_ms") {
                 None | Some(Json::Null) => None,
-                Some(n) => Some(
-                    n.as_i64()
-                        .and_then(|n| u64::try_from(n).ok())
-                        .filter(|n| *n <= MAX_RETRY_AFTER_MS)
-                        .ok_or_else(|| invalid(&format!("{tag}.retry_after_ms"), format!("must be a whole number of milliseconds from 0 to {MAX_RETRY_AFTER_MS}")))?,
-                ),
+                Some(n) => Some(n.as_i64().and_then(|n| u64::try_from(n).ok()).filter(|n| *n <= MAX_RETRY_AFTER_MS).ok_or_else(|| {
+                    invalid(
+                        &format!("{tag}.retry_after_ms"),
+                        format!("must be a whole number of milliseconds from 0 to {MAX_RETRY_AFTER_MS}"),
+                    )
+                })?),
             };
-            Ok(Failure::Blocked {
-                origin,
-                kind: kind.head().to_owned(),
-                message,
-                retry_after_ms,
-            })
+            Ok(Failure::Blocked { origin, kind: kind.head().to_owned(), message, retry_after_ms })
         }
     }
 }
 
 fn parse_validation(v: &Json) -> Result<ValidationFailure, ReportError> {
-    let mut out = ValidationFailure {
-        arguments: v.get("arguments").cloned(),
-        input_schema: v.get("input_schema").cloned(),
-        ..Default::default()
-    };
+    let mut out =
+        ValidationFailure { arguments: v.get("arguments").cloned(), input_schema: v.get("input_schema").cloned(), ..Default::default() };
     if let Some(m) = v.get("message") {
-        out.message = Some(
-            m.as_text()
-                .cloned()
-                .ok_or_else(|| invalid("validation.message", "must be a string"))?,
-        );
+        out.message = Some(m.as_text().cloned().ok_or_else(|| invalid("validation.message", "must be a string"))?);
     }
     if let Some(problems) = v.get("problems") {
-        let list = problems
-            .as_array()
-            .ok_or_else(|| invalid("validation.problems", "must be an array of {path, problem}"))?;
+        let list = problems.as_array().ok_or_else(|| invalid("validation.problems", "must be an array of {path, problem}"))?;
         for (i, p) in list.items().iter().enumerate() {
             let at = format!("validation.problems[{i}]");
-            let path = p
-                .get("path")
-                .and_then(Json::as_str)
-                .ok_or_else(|| invalid(&at, "needs a string `path`"))?;
-            let problem = p
-                .get("problem")
-                .and_then(Json::as_str)
-                .ok_or_else(|| invalid(&at, "needs a string `problem`"))?;
+            let path = p.get("path").and_then(Json::as_str).ok_or_else(|| invalid(&at, "needs a string `path`"))?;
+            let problem = p.get("problem").and_then(Json::as_str).ok_or_else(|| invalid(&at, "needs a string `problem`"))?;
             out.problems.push(InvalidArgument::new(path, problem));
         }
     }
     let has_check = out.arguments.is_some() && out.input_schema.is_some();
     if !has_check && out.problems.is_empty() && out.message.is_none() {
-        return Err(invalid(
-            "validation",
-            "needs `arguments` with `input_schema`, or `problems`, or a `message`",
-        ));
+        return Err(invalid("validation", "needs `arguments` with `input_schema`, or `problems`, or a `message`"));
     }
     if out.input_schema.is_some() != out.arguments.is_some() {
-        let missing = if out.arguments.is_none() {
-            "arguments"
-        } else {
-            "input_schema"
-        };
-        return Err(invalid(
-            &format!("validation.{missing}"),
-            "is required when the other is given",
-        ));
+        let missing = if out.arguments.is_none() { "arguments" } else { "input_schema" };
+        return Err(invalid(&format!("validation.{missing}"), "is required when the other is given"));
     }
     Ok(out)
 }
@@ -463,64 +344,27 @@ mod tests {
         assert_eq!(r.tool.as_deref(), Some("gh::create_issue"));
         assert_eq!(r.annotations.read_only_hint, Some(true));
         assert_eq!(r.dispatched, Some(false));
-        assert!(matches!(
-            r.failure,
-            Failure::Transport {
-                kind: TransportKind::Timeout,
-                ..
-            }
-        ));
+        assert!(matches!(r.failure, Failure::Transport { kind: TransportKind::Timeout, .. }));
     }
 
     #[test]
     fn report_errors_name_the_field() {
-        assert!(err(r#"{"tool":"a::b"}"#)
-            .message()
-            .contains("exactly one failure"));
-        assert_eq!(
-            err(r#"{"policy":{"kind":"x","message":"m"},"budget":{"kind":"y","message":"m"}}"#)
-                .path(),
-            "budget"
-        );
+        assert!(err(r#"{"tool":"a::b"}"#).message().contains("exactly one failure"));
+        assert_eq!(err(r#"{"policy":{"kind":"x","message":"m"},"budget":{"kind":"y","message":"m"}}"#).path(), "budget");
         assert_eq!(err(r#"{"frobnicate":{}}"#).path(), "frobnicate");
-        assert_eq!(
-            err(r#"{"transport":{"kind":"gremlins"}}"#).path(),
-            "transport.kind"
-        );
-        assert_eq!(
-            err(r#"{"tool":"create_issue","transport":{"kind":"dns"}}"#).path(),
-            "tool"
-        );
-        assert_eq!(
-            err(r#"{"policy":{"kind":"Bad Kind","message":"m"}}"#).path(),
-            "policy.kind"
-        );
-        assert_eq!(
-            err(r#"{"budget":{"kind":"budget_exceeded","message":"m","retry_after_ms":-1}}"#)
-                .path(),
-            "budget.retry_after_ms"
-        );
-        assert_eq!(
-            err(r#"{"jsonrpc_error":{"code":1.5,"message":"m"}}"#).path(),
-            "jsonrpc_error.code"
-        );
+        assert_eq!(err(r#"{"transport":{"kind":"gremlins"}}"#).path(), "transport.kind");
+        assert_eq!(err(r#"{"tool":"create_issue","transport":{"kind":"dns"}}"#).path(), "tool");
+        assert_eq!(err(r#"{"policy":{"kind":"Bad Kind","message":"m"}}"#).path(), "policy.kind");
+        assert_eq!(err(r#"{"budget":{"kind":"budget_exceeded","message":"m","retry_after_ms":-1}}"#).path(), "budget.retry_after_ms");
+        assert_eq!(err(r#"{"jsonrpc_error":{"code":1.5,"message":"m"}}"#).path(), "jsonrpc_error.code");
         assert_eq!(err(r#"{"validation":{}}"#).path(), "validation");
         assert_eq!(err("[]").code(), ErrorCode::InvalidReport);
-        assert_eq!(
-            err(r#"{"dispatched":"yes","transport":{"kind":"dns"}}"#).path(),
-            "dispatched"
-        );
+        assert_eq!(err(r#"{"dispatched":"yes","transport":{"kind":"dns"}}"#).path(), "dispatched");
     }
 
     #[test]
     fn overlong_tool_names_are_refused() {
         let long = format!("ns::{}", "a".repeat(300));
-        assert_eq!(
-            err(&format!(
-                r#"{{"tool":"{long}","transport":{{"kind":"dns"}}}}"#
-            ))
-            .path(),
-            "tool"
-        );
+        assert_eq!(err(&format!(r#"{{"tool":"{long}","transport":{{"kind":"dns"}}}}"#)).path(), "tool");
     }
 }

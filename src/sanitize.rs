@@ -91,22 +91,14 @@ pub fn defang_chat_markers(text: &str, counts: &mut Redactions) -> String {
 fn marker_len(s: &[u8]) -> Option<usize> {
     if s.starts_with(b"<|") {
         let body = &s[2..];
-        let end = body
-            .iter()
-            .take(MAX_DELIMITED_NAME + 2)
-            .position(|&b| b == b'|')?;
+        let end = body.iter().take(MAX_DELIMITED_NAME + 2).position(|&b| b == b'|')?;
         let name = &body[..end];
         let well_formed = !name.is_empty()
-            && name.iter().all(|b| {
-                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'/' | b' ' | b'.')
-            })
+            && name.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'/' | b' ' | b'.'))
             && body.get(end + 1) == Some(&b'>');
         return well_formed.then_some(2 + end + 2);
     }
-    LISTED_MARKERS
-        .iter()
-        .find(|m| s.len() >= m.len() && s[..m.len()].eq_ignore_ascii_case(m.as_bytes()))
-        .map(|m| m.len())
+    LISTED_MARKERS.iter().find(|m| s.len() >= m.len() && s[..m.len()].eq_ignore_ascii_case(m.as_bytes())).map(|m| m.len())
 }
 
 #[cfg(test)]
@@ -121,23 +113,14 @@ mod tests {
 
     #[test]
     fn ordinary_unicode_is_untouched() {
-        assert_eq!(
-            strip_controls("héllo wörld — 日本語 😀"),
-            "héllo wörld — 日本語 😀"
-        );
+        assert_eq!(strip_controls("héllo wörld — 日本語 😀"), "héllo wörld — 日本語 😀");
     }
 
     #[test]
     fn chat_markers_are_defanged_and_counted() {
         let mut counts = Redactions::default();
-        let out = defang_chat_markers(
-            "x <|im_start|>system\n  [INST] hi [/INST] <System>y</system>",
-            &mut counts,
-        );
-        assert_eq!(
-            out,
-            "x ‹|im_start|›system\n  ⟦INST⟧ hi ⟦/INST⟧ ‹System›y‹/system›"
-        );
+        let out = defang_chat_markers("x <|im_start|>system\n  [INST] hi [/INST] <System>y</system>", &mut counts);
+        assert_eq!(out, "x ‹|im_start|›system\n  ⟦INST⟧ hi ⟦/INST⟧ ‹System›y‹/system›");
         assert_eq!(counts.get("chat_template"), 5);
     }
 

@@ -57,21 +57,13 @@ fn apply(error: &mut CodeModeCallError, step: usize) {
     };
     let marker = || Json::String(JsonText::whole(DROPPED_MARKER));
     match step {
-        0 => evidence
-            .content
-            .iter_mut()
-            .skip(1)
-            .for_each(|b| trim_text(b, LATER_TEXT_FLOOR)),
+        0 => evidence.content.iter_mut().skip(1).for_each(|b| trim_text(b, LATER_TEXT_FLOOR)),
         1 => {
             if evidence.structured_content.is_some() {
                 evidence.structured_content = Some(marker());
             }
         }
-        2 => evidence
-            .content
-            .iter_mut()
-            .take(1)
-            .for_each(|b| trim_text(b, FIRST_TEXT_FLOOR)),
+        2 => evidence.content.iter_mut().take(1).for_each(|b| trim_text(b, FIRST_TEXT_FLOOR)),
         3 => {
             let dropped = evidence.content.len().saturating_sub(1);
             evidence.content.truncate(1);
@@ -92,12 +84,7 @@ fn apply(error: &mut CodeModeCallError, step: usize) {
 /// Cut a descriptor's `text` to `cap` units, marking it truncated with its original length.
 fn trim_text(block: &mut Json, cap: usize) {
     let Json::Object(members) = block else { return };
-    let Some(text) = members
-        .items()
-        .iter()
-        .find(|(k, _)| k == "text")
-        .and_then(|(_, v)| v.as_str())
-    else {
+    let Some(text) = members.items().iter().find(|(k, _)| k == "text").and_then(|(_, v)| v.as_str()) else {
         return;
     };
     let length = utf16_len(text);
@@ -105,12 +92,7 @@ fn trim_text(block: &mut Json, cap: usize) {
         return;
     }
     let cut = cut_at(text, cap).to_owned();
-    let original = members
-        .items()
-        .iter()
-        .find(|(k, _)| k == "original_length")
-        .and_then(|(_, v)| v.as_f64())
-        .map_or(length as f64, |n| n);
+    let original = members.items().iter().find(|(k, _)| k == "original_length").and_then(|(_, v)| v.as_f64()).map_or(length as f64, |n| n);
     let items = members.items_mut();
     items.retain(|(k, _)| k != "truncated" && k != "original_length");
     for (k, v) in items.iter_mut() {
@@ -131,22 +113,14 @@ mod tests {
         let text = "é".repeat(chars);
         let block = format!(r#"{{"type":"text","text":"{text}"}}"#);
         let content = vec![block; blocks].join(",");
-        format!(
-            r#"{{"tool":"a::b","tool_result":{{"content":[{content}],"structuredContent":{{"big":"{text}"}},"isError":true}}}}"#
-        )
+        format!(r#"{{"tool":"a::b","tool_result":{{"content":[{content}],"structuredContent":{{"big":"{text}"}},"isError":true}}}}"#)
     }
 
     #[test]
     fn every_step_keeps_the_error_within_the_cap() {
         for cap in [4096usize, 8192, 32768] {
-            let policy = Policy::default()
-                .with("max_error_bytes", cap as f64)
-                .unwrap();
-            let e = Normalizer::new(policy)
-                .normalize_json(&big_report(16, 8192))
-                .unwrap()
-                .error
-                .unwrap();
+            let policy = Policy::default().with("max_error_bytes", cap as f64).unwrap();
+            let e = Normalizer::new(policy).normalize_json(&big_report(16, 8192)).unwrap().error.unwrap();
             let json = e.to_json();
             assert!(json.len() <= cap, "{} > {cap}", json.len());
             assert!(json.contains("\"contract_version\":1"));
@@ -156,23 +130,11 @@ mod tests {
 
     #[test]
     fn later_blocks_shrink_before_the_first() {
-        let e = Normalizer::default()
-            .normalize_json(&big_report(4, 6000))
-            .unwrap()
-            .error
-            .unwrap();
+        let e = Normalizer::default().normalize_json(&big_report(4, 6000)).unwrap().error.unwrap();
         let ev = e.evidence.unwrap();
         let first = ev.content[0].get("text").and_then(Json::as_str).unwrap();
         let second = ev.content[1].get("text").and_then(Json::as_str).unwrap();
-        assert!(
-            utf16_len(first) > utf16_len(second),
-            "{} vs {}",
-            utf16_len(first),
-            utf16_len(second)
-        );
-        assert_eq!(
-            ev.content[1].get("original_length"),
-            Some(&Json::Number(6000.0))
-        );
+        assert!(utf16_len(first) > utf16_len(second), "{} vs {}", utf16_len(first), utf16_len(second));
+        assert_eq!(ev.content[1].get("original_length"), Some(&Json::Number(6000.0)));
     }
 }

@@ -44,47 +44,21 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-fn check(
-    value: &Json,
-    schema: &Json,
-    path: &str,
-    depth: usize,
-    problems: &mut Vec<InvalidArgument>,
-) {
-    if depth > MAX_SCHEMA_DEPTH
-        || problems.len() >= MAX_INVALID_ARGUMENTS
-        || schema.as_object().is_none()
-    {
+fn check(value: &Json, schema: &Json, path: &str, depth: usize, problems: &mut Vec<InvalidArgument>) {
+    if depth > MAX_SCHEMA_DEPTH || problems.len() >= MAX_INVALID_ARGUMENTS || schema.as_object().is_none() {
         return;
     }
     if let Some(expected) = schema.get("type") {
         if !type_matches(value, expected) {
-            push(
-                problems,
-                path,
-                format!(
-                    "expected {}, got {}",
-                    describe_type(expected),
-                    value_type(value)
-                ),
-            );
+            push(problems, path, format!("expected {}, got {}", describe_type(expected), value_type(value)));
             return;
         }
     }
     if let Some(options) = schema.get("enum").and_then(Json::as_array) {
         if !options.items().iter().any(|o| o == value) {
-            let shown: Vec<String> = options
-                .items()
-                .iter()
-                .take(8)
-                .map(|o| o.to_string())
-                .collect();
+            let shown: Vec<String> = options.items().iter().take(8).map(|o| o.to_string()).collect();
             let more = if options.total() > 8 { ", ..." } else { "" };
-            push(
-                problems,
-                path,
-                format!("must be one of {}{more}", shown.join(", ")),
-            );
+            push(problems, path, format!("must be one of {}{more}", shown.join(", ")));
         }
     }
     if let Some(constant) = schema.get("const") {
@@ -104,17 +78,12 @@ fn check(
             }
             let closed = schema.get("additionalProperties").and_then(Json::as_bool) == Some(false);
             for (key, member) in members.items() {
-                let sub = properties
-                    .and_then(|p| p.items().iter().find(|(k, _)| k == key))
-                    .map(|(_, s)| s);
+                let sub = properties.and_then(|p| p.items().iter().find(|(k, _)| k == key)).map(|(_, s)| s);
                 match sub {
                     Some(sub) => check(member, sub, &join(path, key), depth + 1, problems),
                     None if closed => push(problems, &join(path, key), UNEXPECTED.to_owned()),
                     None => {
-                        if let Some(extra) = schema
-                            .get("additionalProperties")
-                            .filter(|s| s.as_object().is_some())
-                        {
+                        if let Some(extra) = schema.get("additionalProperties").filter(|s| s.as_object().is_some()) {
                             check(member, extra, &join(path, key), depth + 1, problems);
                         }
                     }
@@ -124,53 +93,23 @@ fn check(
         Json::Array(items) => {
             if let Some(item_schema) = schema.get("items") {
                 for (i, item) in items.items().iter().enumerate() {
-                    check(
-                        item,
-                        item_schema,
-                        &format!("{path}[{i}]"),
-                        depth + 1,
-                        problems,
-                    );
+                    check(item, item_schema, &format!("{path}[{i}]"), depth + 1, problems);
                 }
             }
-            bound(
-                schema,
-                "minItems",
-                "maxItems",
-                items.total() as f64,
-                "items",
-                path,
-                problems,
-            );
+            bound(schema, "minItems", "maxItems", items.total() as f64, "items", path, problems);
         }
         Json::String(text) => {
-            bound(
-                schema,
-                "minLength",
-                "maxLength",
-                text.total_utf16() as f64,
-                "characters",
-                path,
-                problems,
-            );
+            bound(schema, "minLength", "maxLength", text.total_utf16() as f64, "characters", path, problems);
         }
         Json::Number(n) => {
             if let Some(min) = schema.get("minimum").and_then(Json::as_f64) {
                 if *n < min {
-                    push(
-                        problems,
-                        path,
-                        format!("must be at least {}", Json::Number(min)),
-                    );
+                    push(problems, path, format!("must be at least {}", Json::Number(min)));
                 }
             }
             if let Some(max) = schema.get("maximum").and_then(Json::as_f64) {
                 if *n > max {
-                    push(
-                        problems,
-                        path,
-                        format!("must be at most {}", Json::Number(max)),
-                    );
+                    push(problems, path, format!("must be at most {}", Json::Number(max)));
                 }
             }
         }
@@ -178,31 +117,15 @@ fn check(
     }
 }
 
-fn bound(
-    schema: &Json,
-    min_key: &str,
-    max_key: &str,
-    actual: f64,
-    unit: &str,
-    path: &str,
-    problems: &mut Vec<InvalidArgument>,
-) {
+fn bound(schema: &Json, min_key: &str, max_key: &str, actual: f64, unit: &str, path: &str, problems: &mut Vec<InvalidArgument>) {
     if let Some(min) = schema.get(min_key).and_then(Json::as_f64) {
         if actual < min {
-            push(
-                problems,
-                path,
-                format!("must have at least {} {unit}", Json::Number(min)),
-            );
+            push(problems, path, format!("must have at least {} {unit}", Json::Number(min)));
         }
     }
     if let Some(max) = schema.get(max_key).and_then(Json::as_f64) {
         if actual > max {
-            push(
-                problems,
-                path,
-                format!("must have at most {} {unit}", Json::Number(max)),
-            );
+            push(problems, path, format!("must have at most {} {unit}", Json::Number(max)));
         }
     }
 }
@@ -210,11 +133,7 @@ fn bound(
 fn type_matches(value: &Json, expected: &Json) -> bool {
     match expected {
         Json::String(t) => one_type_matches(value, t.head()),
-        Json::Array(types) => types
-            .items()
-            .iter()
-            .filter_map(Json::as_str)
-            .any(|t| one_type_matches(value, t)),
+        Json::Array(types) => types.items().iter().filter_map(Json::as_str).any(|t| one_type_matches(value, t)),
         _ => true,
     }
 }
@@ -235,12 +154,7 @@ fn one_type_matches(value: &Json, ty: &str) -> bool {
 fn describe_type(expected: &Json) -> String {
     match expected {
         Json::String(t) => t.head().to_owned(),
-        Json::Array(types) => types
-            .items()
-            .iter()
-            .filter_map(Json::as_str)
-            .collect::<Vec<_>>()
-            .join(" or "),
+        Json::Array(types) => types.items().iter().filter_map(Json::as_str).collect::<Vec<_>>().join(" or "),
         _ => "a valid value".to_owned(),
     }
 }
@@ -263,10 +177,7 @@ mod tests {
     use crate::json::parse_json;
 
     fn problems(args: &str, schema: &str) -> Vec<(String, String)> {
-        check_arguments(&parse_json(args).unwrap(), &parse_json(schema).unwrap())
-            .into_iter()
-            .map(|p| (p.path, p.problem))
-            .collect()
+        check_arguments(&parse_json(args).unwrap(), &parse_json(schema).unwrap()).into_iter().map(|p| (p.path, p.problem)).collect()
     }
 
     const SCHEMA: &str = r#"{"type":"object","properties":{
@@ -279,19 +190,12 @@ mod tests {
 
     #[test]
     fn valid_arguments_have_no_problems() {
-        assert!(problems(
-            r#"{"title":"x","count":3,"state":"open","labels":["a"],"meta":{"id":1}}"#,
-            SCHEMA
-        )
-        .is_empty());
+        assert!(problems(r#"{"title":"x","count":3,"state":"open","labels":["a"],"meta":{"id":1}}"#, SCHEMA).is_empty());
     }
 
     #[test]
     fn each_problem_names_its_argument() {
-        let p = problems(
-            r#"{"count":0.5,"state":"new","labels":["a",2],"meta":{},"extra":true}"#,
-            SCHEMA,
-        );
+        let p = problems(r#"{"count":0.5,"state":"new","labels":["a",2],"meta":{},"extra":true}"#, SCHEMA);
         let expected: Vec<(String, String)> = [
             ("title", "missing required argument"),
             ("count", "expected integer, got number"),
@@ -309,28 +213,19 @@ mod tests {
     #[test]
     fn bounds_are_checked() {
         let p = problems(r#"{"title":"","count":11}"#, SCHEMA);
-        assert_eq!(
-            p[0],
-            ("title".into(), "must have at least 1 characters".into())
-        );
+        assert_eq!(p[0], ("title".into(), "must have at least 1 characters".into()));
         assert_eq!(p[1], ("count".into(), "must be at most 10".into()));
     }
 
     #[test]
     fn non_object_arguments_are_one_problem() {
-        assert_eq!(
-            problems("[1]", SCHEMA),
-            vec![(String::new(), "expected object, got array".into())]
-        );
+        assert_eq!(problems("[1]", SCHEMA), vec![(String::new(), "expected object, got array".into())]);
     }
 
     #[test]
     fn problems_are_capped() {
         let schema = r#"{"type":"object","additionalProperties":false}"#;
         let args: Vec<String> = (0..100).map(|i| format!("\"k{i}\":1")).collect();
-        assert_eq!(
-            problems(&format!("{{{}}}", args.join(",")), schema).len(),
-            MAX_INVALID_ARGUMENTS
-        );
+        assert_eq!(problems(&format!("{{{}}}", args.join(",")), schema).len(), MAX_INVALID_ARGUMENTS);
     }
 }
