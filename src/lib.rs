@@ -33,6 +33,7 @@
 pub mod classify;
 pub mod consumer;
 pub mod contract;
+pub mod envelope;
 pub mod error;
 pub mod evidence;
 pub mod json;
@@ -45,6 +46,7 @@ pub mod redact;
 pub mod report;
 pub mod sanitize;
 pub mod shrink;
+pub mod thrown;
 pub mod validate;
 
 pub use consumer::{call_error_from_value, parse_call_error};

@@ -1,1 +1,62 @@
-fn main() {}
+//! `cargo xtask <command>`: every build step, so two commands set everything up.
+//!
+//! - `demo`: normalize the sample failures in `examples/failures/` on every surface.
+//! - `test`: install what the tests need, then run every test of every surface.
+//! - `bless`: rewrite the expected outcomes of `tests/vectors/` from the native core.
+//! - `bench`: run the benchmarks whose figures `docs/PERFORMANCE.md` records.
+
+mod component;
+mod js;
+mod util;
+
+use util::{run, Ctx, Result};
+
+fn main() {
+    let ctx = Ctx::new();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("demo") => demo(&ctx),
+        Some("test") => test(&ctx),
+        Some("bless") => bless(&ctx),
+        Some("bench") => bench(&ctx),
+        Some("serve-demo") => js::serve(&ctx),
+        _ => Err("usage: cargo xtask demo|test|bless|bench|serve-demo".into()),
+    };
+    if let Err(e) = result {
+        eprintln!("xtask: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// The tools every surface needs, installed once.
+fn setup() -> Result {
+    util::ensure_rust_targets()?;
+    util::ensure_wasm_bindgen()
+}
+
+fn demo(ctx: &Ctx) -> Result {
+    setup()?;
+    run(ctx.cargo().args(["run", "--quiet", "--example", "normalize_failures", "--", "examples/failures"]))?;
+    component::demo(ctx)?;
+    js::demo(ctx)
+}
+
+fn test(ctx: &Ctx) -> Result {
+    setup()?;
+    // Surfaces build their artifacts first: the host embeds the component.
+    component::build(ctx)?;
+    run(ctx.cargo().args(["test", "--workspace", "--exclude", "codemode-errors-guest", "--exclude", "codemode-errors-js"]))?;
+    component::test(ctx)?;
+    js::test(ctx)
+}
+
+fn bless(ctx: &Ctx) -> Result {
+    run(ctx.cargo().args(["test", "--test", "vectors"]).env("BLESS", "1"))
+}
+
+fn bench(ctx: &Ctx) -> Result {
+    setup()?;
+    run(ctx.cargo().args(["bench", "-p", "codemode-errors"]))?;
+    component::bench(ctx)?;
+    js::bench(ctx)
+}
