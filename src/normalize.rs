@@ -288,8 +288,14 @@ impl Normalizer {
         }
         let object = JsonBuilder::object(members, if data.is_some() { 3 } else { 2 });
         d.evidence.parsed_error = Some(render_json(&object, JsonCaps::parsed_error(&self.policy), &mut d.counts));
+        // The SDKs already prefix "MCP error <code>:"; do not say it twice.
         let head = utf16_prefix(message.head(), MAX_CAUSE * 2);
-        d.set_cause(&format!("JSON-RPC error {code}: {head}"));
+        let sdk_prefix = format!("MCP error {code}:");
+        if head.starts_with(&sdk_prefix) {
+            d.set_cause(head);
+        } else {
+            d.set_cause(&format!("JSON-RPC error {code}: {head}"));
+        }
         d
     }
 
