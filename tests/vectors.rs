@@ -147,6 +147,7 @@ fn run_vector(path: &Path, text: &str, bless: bool, schemas: &Schemas) -> Result
         return Err("exactly one of `expected` and `expected_error` is required".into());
     }
 
+    let max_error_bytes = policy.max_error_bytes();
     let result = Normalizer::new(policy).normalize_json(&input);
     let mut problems = Vec::new();
 
@@ -154,13 +155,17 @@ fn run_vector(path: &Path, text: &str, bless: bool, schemas: &Schemas) -> Result
     if let Ok(outcome) = &result {
         if let Some(error) = &outcome.error {
             let json = error.to_json();
+            if json.len() > max_error_bytes {
+                problems.push(format!("the native error is {} bytes, over max_error_bytes {max_error_bytes}", json.len()));
+            }
             let value: Value = serde_json::from_str(&json).map_err(|e| format!("the core emitted invalid JSON: {e}"))?;
             for p in schemas.problems(&value) {
                 problems.push(format!("native output violates {p}"));
             }
+            // The consumer reads it back to the same bytes (struct equality is a property test).
             match parse_call_error(&json) {
-                Ok(back) if &back == error => {}
-                Ok(back) => problems.push(format!("parse_call_error does not round-trip: {back:?}")),
+                Ok(back) if back.to_json() == json => {}
+                Ok(back) => problems.push(format!("parse_call_error does not round-trip: {}", first_difference(&json, &back.to_json()))),
                 Err(e) => problems.push(format!("parse_call_error refused the native output: {e}")),
             }
         }
@@ -191,6 +196,10 @@ fn run_vector(path: &Path, text: &str, bless: bool, schemas: &Schemas) -> Result
             Some(error @ Value::Object(_)) => {
                 for p in schemas.problems(error) {
                     problems.push(format!("expected.error violates {p}"));
+                }
+                let size = serde_json::to_string(error).expect("error serializes").len();
+                if size > max_error_bytes {
+                    problems.push(format!("expected.error is {size} bytes, over max_error_bytes {max_error_bytes}"));
                 }
             }
             _ => problems.push("`expected.error` must be an object or null".into()),
