@@ -1,0 +1,222 @@
+//! # codemode-errors-js
+//!
+//! The WebAssembly half of the `codemode-errors` npm package. It adapts JavaScript values
+//! to the `codemode-errors` core and nothing more: every rule (classification, caps,
+//! redaction, recovery advice, argument checks) lives in the core. The hand-written
+//! JavaScript layer in `js-package/src/` turns these exports into the public API.
+//!
+//! Every export returns JSON text produced by the core (the exact bytes are the contract);
+//! the JavaScript layer parses it. Bad input becomes a `TypeError` carrying the core's
+//! `code` and `path`, never a panic: a trap would poison the instance.
+
+#![warn(missing_docs)]
+
+mod error;
+mod walk;
+
+use codemode_errors::json::{Json, JsonBuilder};
+use codemode_errors::{Failure, FailureReport, Outcome, Policy, ReportError};
+use js_sys::{Array, JsString};
+use wasm_bindgen::prelude::*;
+
+type JsResult<T> = Result<T, JsValue>;
+
+fn js<T>(result: Result<T, ReportError>) -> JsResult<T> {
+    result.map_err(|e| error::to_js(&e))
+}
+
+/// A normalizer bound to one policy, reused across calls.
+///
+/// ```js
+/// const n = new Normalizer({ max_text_chars: 2048 });
+/// const outcomeJson = n.normalize(report); // the core's Outcome::to_json() bytes
+/// ```
+#[wasm_bindgen(js_name = Normalizer)]
+pub struct JsNormalizer {
+    inner: codemode_errors::Normalizer,
+}
+
+#[wasm_bindgen(js_class = Normalizer)]
+impl JsNormalizer {
+    /// A normalizer for `policy`: `undefined`/`null` for the defaults, a policy object of
+    /// cap names to whole numbers, or the same as JSON text.
+    #[wasm_bindgen(constructor)]
+    pub fn new(policy: JsValue) -> JsResult<JsNormalizer> {
+        Ok(JsNormalizer { inner: codemode_errors::Normalizer::new(js(read_policy(&policy))?) })
+    }
+
+    /// The outcome of `report` (a failure report object, or its JSON text) as JSON text.
+    pub fn normalize(&self, report: &JsValue) -> JsResult<String> {
+        Ok(js(self.outcome(report))?.to_json())
+    }
+
+    /// `[errorJson | null, breaker]` for `report`: what a sandbox rejects with and what
+    /// the upstream's circuit breaker should count.
+    pub fn verdict(&self, report: &JsValue) -> JsResult<Array> {
+        Ok(verdict(&js(self.outcome(report))?))
+    }
+
+    /// Sanitize and redact free text (no cap).
+    #[wasm_bindgen(js_name = redactText)]
+    pub fn redact_text(&self, text: &str) -> String {
+        self.inner.redact_text(text)
+    }
+
+    /// A redacted copy of a JSON value, as compact JSON with sorted keys.
+    #[wasm_bindgen(js_name = redactJson)]
+    pub fn redact_json(&self, value: &JsValue) -> JsResult<String> {
+        Ok(self.inner.redact_json(&js(walk::read(value))?).to_string())
+    }
+
+    /// The policy in force, every cap included, as JSON text.
+    pub fn policy(&self) -> String {
+        self.inner.policy().to_json()
+    }
+
+    fn outcome(&self, report: &JsValue) -> Result<Outcome, ReportError> {
+        match report.dyn_ref::<JsString>() {
+            Some(text) => self.inner.normalize_json(&String::from(text)),
+            None => self.inner.normalize_value(&walk::read(report)?),
+        }
+    }
+}
+
+/// One tool as a sandbox calls it: the report header (`tool`, `annotations`,
+/// `dispatched`) checked once, then a verdict for each way a call can end.
+#[wasm_bindgen]
+pub struct CallSite {
+    normalizer: codemode_errors::Normalizer,
+    members: Vec<(String, Json)>,
+}
+
+#[wasm_bindgen]
+impl CallSite {
+    /// A call site for `header` (`{tool, annotations, dispatched}`, each optional) under
+    /// `policy`. The header is checked by the core's report reader now, so later verdicts
+    /// cannot fail on it.
+    #[wasm_bindgen(constructor)]
+    pub fn new(header: &JsValue, policy: &JsValue) -> JsResult<CallSite> {
+        let normalizer = codemode_errors::Normalizer::new(js(read_policy(policy))?);
+        let members = match js(walk::read_optional(header))? {
+            None => Vec::new(),
+            Some(Json::Object(list)) => list.items().to_vec(),
+            Some(other) => {
+                return Err(error::to_js(&ReportError::new(
+                    codemode_errors::ErrorCode::InvalidReport,
+                    "",
+                    format!("a call site header is an object of tool, annotations and dispatched, not {}", other.type_name()),
+                )))
+            }
+        };
+        let site = CallSite { normalizer, members };
+        // The placeholder failure only lets the core's reader check the header members.
+        js(site.report("code_mode", object(vec![("kind", string("unknown")), ("message", string(""))])).map(|_| ()))?;
+        Ok(site)
+    }
+
+    /// `[errorJson | null, breaker]` for a `CallToolResult` the call returned. Fails only
+    /// when the result cannot be read as JSON (the caller treats that as a thrown error).
+    pub fn result(&self, result: &JsValue) -> JsResult<Array> {
+        let report = js(self.report("tool_result", js(walk::read(result))?))?;
+        Ok(verdict(&self.normalizer.normalize(&report)))
+    }
+
+    /// `[errorJson, breaker]` for an exception the call threw, classified by the core's
+    /// `thrown::failure_from_thrown` from its `name`, `code`, `message` and `data`. Never
+    /// fails on the error itself: a `code` or `data` that cannot be read as JSON is left out.
+    pub fn thrown(&self, name: &str, code: &JsValue, message: &JsValue, data: &JsValue) -> JsResult<Array> {
+        let code = walk::read_optional(code).ok().flatten();
+        let data = walk::read_optional(data).ok().flatten();
+        let message = message.dyn_ref::<JsString>().map(walk::lossy_head).unwrap_or_default();
+        let failure = codemode_errors::thrown::failure_from_thrown(name, code.as_ref(), &message, data.as_ref());
+        // The header was checked when the call site was built, so this cannot fail.
+        let report = js(self.report_with(failure))?;
+        Ok(verdict(&self.normalizer.normalize(&report)))
+    }
+
+    /// `[errorJson, breaker]` when `args` do not satisfy `inputSchema` (checked by the core's
+    /// `validate::check_arguments`), `undefined` when they do.
+    #[wasm_bindgen(js_name = invalidArguments)]
+    pub fn invalid_arguments(&self, args: &JsValue, input_schema: &JsValue) -> JsResult<Option<Array>> {
+        let args = js(walk::read(args))?;
+        let schema = js(walk::read(input_schema))?;
+        let problems = codemode_errors::validate::check_arguments(&args, &schema);
+        if problems.is_empty() {
+            return Ok(None);
+        }
+        let listed: Vec<Json> = problems.iter().map(|p| object(vec![("path", string(&p.path)), ("problem", string(&p.problem))])).collect();
+        let count = listed.len();
+        let report = js(self.report("validation", object(vec![("problems", JsonBuilder::array(listed, count))])))?;
+        Ok(Some(verdict(&self.normalizer.normalize(&report))))
+    }
+}
+
+impl CallSite {
+    /// The report of this header with one failure member, read by the core.
+    fn report(&self, tag: &str, failure: Json) -> Result<FailureReport, ReportError> {
+        let mut members = self.members.clone();
+        members.push((tag.to_owned(), failure));
+        let total = members.len();
+        FailureReport::from_value(&JsonBuilder::object(members, total))
+    }
+
+    /// The report of this header with an already classified failure.
+    fn report_with(&self, failure: Failure) -> Result<FailureReport, ReportError> {
+        let mut report = self.report("code_mode", object(vec![("kind", string("unknown")), ("message", string(""))]))?;
+        report.failure = failure;
+        Ok(report)
+    }
+}
+
+/// Read back a contract object: from `Error.message` JSON text, or from an object that
+/// already holds it. A tolerant reader (the core's `parse_call_error`): unknown fields
+/// are ignored, legacy `{kind, message}` payloads are upgraded, newer versions refused.
+/// Returns the object as the core's JSON text.
+#[wasm_bindgen(js_name = parseCallError)]
+pub fn parse_call_error(error: &JsValue) -> JsResult<String> {
+    Ok(js(call_error(error))?.to_json())
+}
+
+/// The MCP `CallToolResult` for an uncaught failure (the core's
+/// `envelope::mcp_error_envelope`), as JSON text; `error` as for [`parse_call_error`],
+/// `trace` an optional execution trace object.
+#[wasm_bindgen(js_name = mcpErrorEnvelope)]
+pub fn mcp_error_envelope(error: &JsValue, trace: &JsValue) -> JsResult<String> {
+    let error = js(call_error(error))?;
+    let trace = js(walk::read_optional(trace))?;
+    Ok(codemode_errors::envelope::mcp_error_envelope(&error, trace.as_ref()))
+}
+
+fn call_error(error: &JsValue) -> Result<codemode_errors::CodeModeCallError, ReportError> {
+    match error.dyn_ref::<JsString>() {
+        Some(text) => codemode_errors::parse_call_error(&String::from(text)),
+        None => codemode_errors::call_error_from_value(&walk::read(error)?),
+    }
+}
+
+/// The policy for a JavaScript value, with reading errors reported as policy errors (as
+/// the core's `Policy::from_json` reports JSON errors).
+fn read_policy(policy: &JsValue) -> Result<Policy, ReportError> {
+    if let Some(text) = policy.dyn_ref::<JsString>() {
+        return Policy::from_json(&String::from(text));
+    }
+    match walk::read_optional(policy) {
+        Ok(None) => Ok(Policy::default()),
+        Ok(Some(value)) => Policy::from_value(&value),
+        Err(e) => Err(ReportError::new(codemode_errors::ErrorCode::InvalidPolicy, e.path(), e.message())),
+    }
+}
+
+fn verdict(outcome: &Outcome) -> Array {
+    let error = outcome.error.as_ref().map_or(JsValue::NULL, |e| JsValue::from_str(&e.to_json()));
+    Array::of2(&error, &JsValue::from_str(outcome.breaker.as_str()))
+}
+
+fn string(text: &str) -> Json {
+    JsonBuilder::string(text, codemode_errors::json::utf16_len(text))
+}
+
+fn object(members: Vec<(&str, Json)>) -> Json {
+    let total = members.len();
+    JsonBuilder::object(members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), total)
+}

@@ -1,0 +1,235 @@
+//! Reading a JavaScript value into the core's bounded tree.
+//!
+//! The walk reads only what [`INPUT_LIMITS`] lets the core keep: the first
+//! `string_head` UTF-16 units of each string, the first `array_items` items of each
+//! array and the first `object_members` members of each object. Everything past those is
+//! counted, never copied into WebAssembly memory, so a 50 MB text block or ten thousand
+//! content blocks cost about what capped input costs. [`JsonBuilder`] turns what was read
+//! into the same tree the core's JSON text reader builds.
+//!
+//! Values JSON has no room for follow `JSON.stringify` where it is lenient and well
+//! defined (`undefined` members are absent, `undefined` array items are `null`) and are
+//! refused where it would silently drop something that is most likely a bug (functions,
+//! symbols) or throw (bigints).
+
+use codemode_errors::json::{InputLimits, Json, JsonBuilder, INPUT_LIMITS};
+use codemode_errors::ReportError;
+use js_sys::{Array, JsString};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+
+const LIMITS: InputLimits = INPUT_LIMITS;
+
+// Reads that a getter or a Proxy trap can make throw are imported with `catch`, so a
+// hostile value becomes a typed error instead of an exception unwinding through Rust.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn own_keys(object: &JsValue) -> Result<Array, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
+    fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// Read `value` into a bounded tree, or say what in it JSON cannot hold and where.
+pub fn read(value: &JsValue) -> Result<Json, ReportError> {
+    if value.is_undefined() {
+        return Err(JsonBuilder::unsupported("", "undefined"));
+    }
+    Walker.value(value, 0).map_err(Failure::into_report_error)
+}
+
+/// Read `value` unless it is `undefined` or `null`.
+pub fn read_optional(value: &JsValue) -> Result<Option<Json>, ReportError> {
+    if value.is_undefined() || value.is_null() {
+        Ok(None)
+    } else {
+        read(value).map(Some)
+    }
+}
+
+/// One step of the path to a failing value, kept only while a failure unwinds.
+enum Step {
+    Key(String),
+    Index(u32),
+}
+
+/// What went wrong, and the steps to it collected innermost first.
+struct Failure {
+    problem: Problem,
+    steps: Vec<Step>,
+}
+
+enum Problem {
+    TooDeep,
+    LoneSurrogate,
+    NotFinite(f64),
+    Unsupported(&'static str),
+}
+
+impl Failure {
+    fn new(problem: Problem) -> Self {
+        Failure { problem, steps: Vec::new() }
+    }
+
+    fn at(mut self, step: Step) -> Self {
+        self.steps.push(step);
+        self
+    }
+
+    /// The core's error for this problem, with the path written the way the core writes
+    /// paths (`tool_result.content[2].type`).
+    fn into_report_error(self) -> ReportError {
+        let mut path = String::new();
+        for step in self.steps.iter().rev() {
+            match step {
+                Step::Key(k) => {
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(k);
+                }
+                Step::Index(i) => {
+                    path.push('[');
+                    path.push_str(&i.to_string());
+                    path.push(']');
+                }
+            }
+        }
+        match self.problem {
+            Problem::TooDeep => JsonBuilder::too_deep(&path),
+            Problem::LoneSurrogate => JsonBuilder::lone_surrogate(&path),
+            Problem::NotFinite(n) => match JsonBuilder::number(n, &path) {
+                Err(e) => e,
+                Ok(_) => JsonBuilder::unsupported(&path, "a number that is not finite"),
+            },
+            Problem::Unsupported(what) => JsonBuilder::unsupported(&path, what),
+        }
+    }
+}
+
+struct Walker;
+
+impl Walker {
+    fn value(&self, v: &JsValue, depth: usize) -> Result<Json, Failure> {
+        if v.is_null() || v.is_undefined() {
+            // Top-level `undefined` is refused by `read`; inside arrays it is `null`.
+            return Ok(Json::Null);
+        }
+        if let Some(b) = v.as_bool() {
+            return Ok(Json::Bool(b));
+        }
+        if let Some(n) = v.as_f64() {
+            return if n.is_finite() { Ok(Json::Number(n)) } else { Err(Failure::new(Problem::NotFinite(n))) };
+        }
+        if let Some(s) = v.dyn_ref::<JsString>() {
+            return string(s).map(|(head, total)| JsonBuilder::string(&head, total));
+        }
+        if v.is_bigint() {
+            return Err(Failure::new(Problem::Unsupported("a bigint")));
+        }
+        if v.is_symbol() {
+            return Err(Failure::new(Problem::Unsupported("a symbol")));
+        }
+        if v.is_function() {
+            return Err(Failure::new(Problem::Unsupported("a function")));
+        }
+        // Containers: one more level of nesting, checked before any of it is read.
+        let depth = depth + 1;
+        if depth > LIMITS.max_depth {
+            return Err(Failure::new(Problem::TooDeep));
+        }
+        if Array::is_array(v) {
+            self.array(v, depth)
+        } else {
+            self.object(v, depth)
+        }
+    }
+
+    fn array(&self, array: &JsValue, depth: usize) -> Result<Json, Failure> {
+        let length = get(array, &JsValue::from_str("length")).map_err(|_| throws())?;
+        // An array's length is a whole number below 2^32; a Proxy may claim anything else.
+        let total = length.as_f64().filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n)).map_or(0, |n| n as u32);
+        let kept = total.min(LIMITS.array_items as u32);
+        let mut items = Vec::with_capacity(kept as usize);
+        for i in 0..kept {
+            let item = get(array, &JsValue::from(i)).map_err(|_| throws().at(Step::Index(i)))?;
+            items.push(self.value(&item, depth).map_err(|f| f.at(Step::Index(i)))?);
+        }
+        Ok(JsonBuilder::array(items, total as usize))
+    }
+
+    fn object(&self, object: &JsValue, depth: usize) -> Result<Json, Failure> {
+        let keys = own_keys(object).map_err(|_| throws())?;
+        let count = keys.length();
+        let mut members = Vec::with_capacity(count.min(LIMITS.object_members as u32) as usize);
+        let mut total = 0usize;
+        let mut next = 0u32;
+        while next < count && members.len() < LIMITS.object_members {
+            let key_value = keys.get(next);
+            next += 1;
+            let key_js = key_value.unchecked_ref::<JsString>();
+            let key = match string(key_js) {
+                Ok((head, _)) => head,
+                Err(f) => return Err(f.at(Step::Key(String::from(key_js)))),
+            };
+            let member = get(object, &key_value).map_err(|_| throws().at(Step::Key(key.clone())))?;
+            if member.is_undefined() {
+                // `JSON.stringify` leaves such members out; so does the tree.
+                continue;
+            }
+            let value = self.value(&member, depth).map_err(|f| f.at(Step::Key(key.clone())))?;
+            members.push((key, value));
+            total += 1;
+        }
+        // Members past the cap are counted by key, without reading their values.
+        total += (count - next) as usize;
+        Ok(JsonBuilder::object(members, total))
+    }
+}
+
+/// The kept head of a string and its whole length in UTF-16 units. Reads at most
+/// `string_head` units; a lone surrogate inside the head is refused.
+fn string(s: &JsString) -> Result<(String, usize), Failure> {
+    let (head, total) = head(s);
+    let text = String::from(&head);
+    // Crossing into Rust replaces lone surrogates with U+FFFD, so only text holding
+    // U+FFFD needs the exact check.
+    if text.contains('\u{FFFD}') && !head.is_well_formed() {
+        return Err(Failure::new(Problem::LoneSurrogate));
+    }
+    Ok((text, total))
+}
+
+/// The kept head of a string with lone surrogates replaced by U+FFFD, for free text that
+/// must never be refused (the message of a thrown error).
+pub fn lossy_head(s: &JsString) -> String {
+    String::from(&head(s).0)
+}
+
+/// At most `string_head` units of `s` and its whole length. A surrogate pair cut by the
+/// cap is left out whole, as the core's text reader does.
+fn head(s: &JsString) -> (JsString, usize) {
+    let total = s.length();
+    let cap = LIMITS.string_head as u32;
+    let head = if total <= cap {
+        s.clone()
+    } else if is_high_surrogate(s.char_code_at(cap - 1)) && is_low_surrogate(s.char_code_at(cap)) {
+        s.slice(0, cap - 1)
+    } else {
+        s.slice(0, cap)
+    };
+    (head, total as usize)
+}
+
+fn throws() -> Failure {
+    Failure::new(Problem::Unsupported("a value whose properties throw when read"))
+}
+
+fn is_high_surrogate(unit: f64) -> bool {
+    (0xD800 as f64..=0xDBFF as f64).contains(&unit)
+}
+
+fn is_low_surrogate(unit: f64) -> bool {
+    (0xDC00 as f64..=0xDFFF as f64).contains(&unit)
+}
