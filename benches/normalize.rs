@@ -10,7 +10,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 
 /// A gateway budget block: no evidence to process.
 pub fn small_report() -> String {
-    r#"{"tool":"search::web","budget":{"kind":"quota_exceeded","message":"code-mode run exceeded 50 tool calls","retry_after_ms":60000}}"#.to_owned()
+    r#"{"tool":"search::web","budget":{"kind":"quota_exceeded","message":"code-mode run exceeded 50 tool calls","retry_after_ms":60000}}"#
+        .to_owned()
 }
 
 /// A typical tool failure: two text blocks (about 1 KB), one with a token, annotations.
@@ -57,11 +58,15 @@ fn naive(report: &str, patterns: &[regex_lite::Regex]) -> String {
 
 fn bench(c: &mut Criterion) {
     let normalizer = Normalizer::new(Policy::default());
-    let patterns: Vec<regex_lite::Regex> =
-        [r"gh[pousr]_[A-Za-z0-9]{36}", r"sk-[A-Za-z0-9_-]{20,}", r"(?i)bearer [A-Za-z0-9._-]+", r"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"]
-            .iter()
-            .map(|p| regex_lite::Regex::new(p).expect("valid pattern"))
-            .collect();
+    let patterns: Vec<regex_lite::Regex> = [
+        r"gh[pousr]_[A-Za-z0-9]{36}",
+        r"sk-[A-Za-z0-9_-]{20,}",
+        r"(?i)bearer [A-Za-z0-9._-]+",
+        r"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+",
+    ]
+    .iter()
+    .map(|p| regex_lite::Regex::new(p).expect("valid pattern"))
+    .collect();
 
     let mut group = c.benchmark_group("normalize");
     for (name, report) in [("small", small_report()), ("typical", typical_report()), ("large", large_report())] {

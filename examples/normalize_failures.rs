@@ -35,7 +35,13 @@ fn show(normalizer: &Normalizer, path: &Path) {
             match outcome.error {
                 None => println!("   not a failure: the call completed\n"),
                 Some(e) => {
-                    println!("   kind {} ({}), origin {}, side effects {}", e.kind, e.kind_source.map_or("-", |s| s.as_str()), e.origin, e.side_effects);
+                    println!(
+                        "   kind {} ({}), origin {}, side effects {}",
+                        e.kind,
+                        e.kind_source.map_or("-", |s| s.as_str()),
+                        e.origin,
+                        e.side_effects
+                    );
                     println!("   recovery {} / same arguments {}", e.recovery.action, e.recovery.same_arguments);
                     println!("   message: {}", e.message);
                     for a in &e.invalid_arguments {

@@ -45,6 +45,7 @@ pub mod recovery;
 pub mod redact;
 pub mod report;
 pub mod sanitize;
+pub mod scan;
 pub mod shrink;
 pub mod thrown;
 pub mod validate;

@@ -236,8 +236,14 @@ impl Normalizer {
                 d.sharpen(found);
             }
         }
-        let cause = if recognition_text.is_empty() { "the tool reported isError without any text" } else { recognition_text };
-        d.set_cause(cause);
+        let structured_message = found.and_then(|e| e.get("message")).and_then(Json::as_str);
+        // A cause from the first text block reuses its evidence, already sanitized and redacted.
+        let first_evidence = types.iter().position(|t| *t == "text").and_then(|i| d.evidence.content[i].get("text")).and_then(Json::as_str);
+        match (structured_message, first_evidence) {
+            (Some(m), _) => d.set_cause(m),
+            (None, Some(t)) if !t.trim().is_empty() => d.cause = Some(one_line(t, MAX_CAUSE, false)),
+            _ => d.set_cause("the tool reported isError without any text"),
+        }
         Ok(Some(d))
     }
 
@@ -385,16 +391,41 @@ fn validation(v: &ValidationFailure) -> Draft {
 
 /// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.
 fn short_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
-    let window = JsonText::from_head(utf16_prefix(text, cap * 4), utf16_len(text));
-    let c = capped_text(&window, cap * 4, counts);
-    let one_line = c.text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if utf16_len(&one_line) > cap {
-        format!("{}…", crate::evidence::cut_at(&one_line, cap - 1))
-    } else if c.truncated {
-        format!("{one_line}…")
-    } else {
-        one_line
+    // Twice the cap leaves room for whitespace that collapses; redaction still sees a margin.
+    let window = JsonText::from_head(utf16_prefix(text, cap * 2), utf16_len(text));
+    let c = capped_text(&window, cap * 2, counts);
+    one_line(&c.text, cap, c.truncated)
+}
+
+/// Collapse whitespace to single spaces and cap at `cap` units, ending in `…` when cut.
+/// Reads only as far as the cap.
+fn one_line(text: &str, cap: usize, truncated: bool) -> String {
+    let mut out = String::with_capacity(cap.min(text.len()) + 4);
+    let mut units = 0;
+    let mut pending_space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        let needed = c.len_utf16() + usize::from(pending_space);
+        if units + needed > cap.saturating_sub(1) {
+            let cut = crate::evidence::cut_at(&out, cap - 1).len();
+            out.truncate(cut);
+            out.push('…');
+            return out;
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        out.push(c);
+        units += needed;
     }
+    if truncated {
+        out.push('…');
+    }
+    out
 }
 
 fn short_cause(text: &str, counts: &mut Redactions) -> Option<String> {

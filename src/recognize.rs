@@ -1,11 +1,9 @@
 //! Recognition of well-known failure text, used only when no structured kind exists.
 //!
-//! Rules are data: a pattern, the kind it means and optionally its own advice. Recognition
-//! sharpens `kind` and advice; it never changes `origin` or lowers `side_effects`.
-
-use std::sync::OnceLock;
-
-use regex_lite::Regex;
+//! Rules are data: a matcher, the kind it means and optionally its own advice. Matchers are
+//! small hand-written scanners over a bounded window (substring searches, no regex
+//! engine), so recognition costs a few microseconds. Recognition sharpens `kind` and
+//! advice; it never changes `origin` or lowers `side_effects`.
 
 use crate::contract::{InvalidArgument, RecoveryAction as A, SameArguments as S};
 use crate::json::{parse_json, utf16_prefix, Json};
@@ -21,14 +19,32 @@ pub const MAX_INVALID_ARGUMENTS: usize = 32;
 /// Longest argument path or problem kept, in UTF-16 code units.
 pub const MAX_ARGUMENT_TEXT: usize = 200;
 
+/// A text and its ASCII-lowercased copy (same byte offsets), for case-insensitive search.
+pub struct Haystack<'a> {
+    /// The text as written.
+    pub text: &'a str,
+    /// `text` with ASCII letters lowercased.
+    pub lower: String,
+}
+
+/// What a matcher found: a plain hit, or a status (HTTP code, errno name) to map through
+/// [`STATUS_KINDS`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// The rule's own kind applies.
+    Plain,
+    /// The kind depends on this status.
+    Status(String),
+}
+
 /// One recognition rule.
 #[derive(Debug)]
 pub struct RecognitionRule {
     /// A short name, for tests and docs.
     pub name: &'static str,
-    /// The pattern; a group named `status` carries an HTTP status or errno to map further.
-    pub pattern: &'static str,
-    /// The kind a match means (`""` when the `status` group decides).
+    /// Finds the rule's text.
+    pub matcher: fn(&Haystack<'_>) -> Option<Hit>,
+    /// The kind a plain hit means.
     pub kind: &'static str,
     /// Advice that replaces the kind's own, when the text says more than the kind.
     pub advice: Option<Advice>,
@@ -36,52 +52,22 @@ pub struct RecognitionRule {
 
 /// The rules, first match wins.
 pub const RECOGNITION_RULES: &[RecognitionRule] = &[
-    RecognitionRule {
-        name: "sdk_input_validation",
-        pattern: r"(?i)input validation error|invalid arguments for tool|validation errors? for |is a required property|\[type=missing",
-        kind: "invalid_param",
-        advice: None,
-    },
-    RecognitionRule {
-        name: "tool_not_found",
-        pattern: r"(?i)\bunknown tool\b|\btool\b[^\n]{0,200}?\bnot found\b",
-        kind: "unknown_tool",
-        advice: None,
-    },
+    RecognitionRule { name: "sdk_input_validation", matcher: sdk_validation, kind: "invalid_param", advice: None },
+    RecognitionRule { name: "tool_not_found", matcher: tool_not_found, kind: "unknown_tool", advice: None },
     RecognitionRule {
         name: "path_outside_allowed",
-        pattern: r"(?i)path outside (?:of )?(?:the )?allowed director|not in (?:the )?allowed director|outside (?:of )?(?:the )?allowed (?:roots|paths)",
+        matcher: path_outside_allowed,
         kind: "path_traversal",
         advice: Some((A::ReviseAndRetry, S::Never)),
     },
-    RecognitionRule {
-        name: "http_status",
-        pattern: r"(?i)\b(?:HTTP/[0-9.]+[ \t]+|status(?:[ _]code)?[ \t]*[:=]?[ \t]*)(?P<status>[1-5][0-9][0-9])\b",
-        kind: "",
-        advice: None,
-    },
-    RecognitionRule {
-        name: "http_reason",
-        pattern: r"(?i)\b(?P<status>401|403|404|409|429|500|502|503|504)[ \t]+(?:unauthorized|forbidden|not found|conflict|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out)\b",
-        kind: "",
-        advice: None,
-    },
-    RecognitionRule { name: "errno", pattern: r"\b(?P<status>ENOENT|EACCES|EPERM|ENOTDIR|EISDIR|ETIMEDOUT)\b", kind: "", advice: None },
-    RecognitionRule {
-        name: "rate_limit_text",
-        pattern: r"(?i)\brate[ -]?limit(?:ed)?\b|\btoo many requests\b",
-        kind: "rate_limited",
-        advice: None,
-    },
-    RecognitionRule {
-        name: "permission_text",
-        pattern: r"(?i)\bpermission denied\b|\baccess denied\b",
-        kind: "permission_denied",
-        advice: None,
-    },
+    RecognitionRule { name: "http_status", matcher: http_status, kind: "", advice: None },
+    RecognitionRule { name: "http_reason", matcher: http_reason, kind: "", advice: None },
+    RecognitionRule { name: "errno", matcher: errno, kind: "", advice: None },
+    RecognitionRule { name: "rate_limit_text", matcher: rate_limit_text, kind: "rate_limited", advice: None },
+    RecognitionRule { name: "permission_text", matcher: permission_text, kind: "permission_denied", advice: None },
 ];
 
-/// What a `status` group value means: (status, kind, advice override).
+/// What a status means: (status, kind, advice override).
 pub const STATUS_KINDS: &[(&str, &str, Option<Advice>)] = &[
     ("401", "auth_failed", None),
     ("403", "forbidden", None),
@@ -95,6 +81,30 @@ pub const STATUS_KINDS: &[(&str, &str, Option<Advice>)] = &[
     ("ENOTDIR", "invalid_param", None),
     ("EISDIR", "invalid_param", None),
     ("ETIMEDOUT", "timeout", None),
+];
+
+/// Texts of the MCP SDKs' argument-validation errors (lowercase).
+const SDK_VALIDATION_TEXTS: &[&str] = &[
+    "input validation error",
+    "invalid arguments for tool",
+    "validation error for ",
+    "validation errors for ",
+    "is a required property",
+    "[type=missing",
+];
+
+/// HTTP reason phrases recognized after a status code (lowercase).
+const REASONS: &[(&str, &str)] = &[
+    ("401", "unauthorized"),
+    ("403", "forbidden"),
+    ("404", "not found"),
+    ("409", "conflict"),
+    ("429", "too many requests"),
+    ("500", "internal server error"),
+    ("502", "bad gateway"),
+    ("503", "service unavailable"),
+    ("504", "gateway timeout"),
+    ("504", "gateway time-out"),
 ];
 
 /// What recognition found.
@@ -112,34 +122,23 @@ pub struct Recognition {
     pub invalid_arguments: Vec<InvalidArgument>,
 }
 
-fn compiled() -> &'static [(&'static RecognitionRule, Regex)] {
-    static RULES: OnceLock<Vec<(&'static RecognitionRule, Regex)>> = OnceLock::new();
-    RULES.get_or_init(|| RECOGNITION_RULES.iter().filter_map(|r| Regex::new(r.pattern).ok().map(|re| (r, re))).collect())
-}
-
-fn retry_after_regex() -> Option<&'static Regex> {
-    static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"(?i)retry[ -]after[\x22']?[ \t]*[:=]?[ \t]*(?P<secs>[0-9]{1,7})\b").ok()).as_ref()
-}
-
 /// Recognize well-known failure text. Reads at most [`RECOGNITION_WINDOW`] units.
 pub fn recognize(text: &str) -> Option<Recognition> {
     let text = utf16_prefix(text, RECOGNITION_WINDOW);
-    for (rule, re) in compiled() {
-        let Some(caps) = re.captures(text) else {
-            continue;
-        };
-        let (kind, advice) = match caps.name("status") {
-            Some(status) => {
-                let key = if status.as_str().starts_with('5') { "5xx" } else { status.as_str() };
+    let hay = Haystack { text, lower: text.to_ascii_lowercase() };
+    for rule in RECOGNITION_RULES {
+        let Some(hit) = (rule.matcher)(&hay) else { continue };
+        let (kind, advice) = match hit {
+            Hit::Plain => (rule.kind, rule.advice),
+            Hit::Status(status) => {
+                let key = if status.starts_with('5') { "5xx" } else { status.as_str() };
                 match STATUS_KINDS.iter().find(|(s, _, _)| *s == key) {
                     Some((_, kind, advice)) => (*kind, *advice),
                     None => continue,
                 }
             }
-            None => (rule.kind, rule.advice),
         };
-        let mut found = Recognition { rule: rule.name, kind, advice, retry_after_ms: retry_after_ms(text), invalid_arguments: Vec::new() };
+        let mut found = Recognition { rule: rule.name, kind, advice, retry_after_ms: retry_after(&hay), invalid_arguments: Vec::new() };
         if rule.name == "sdk_input_validation" {
             found.invalid_arguments = sdk_argument_problems(text);
             if !found.invalid_arguments.is_empty() && found.invalid_arguments.iter().all(|a| a.problem == MISSING) {
@@ -151,10 +150,180 @@ pub fn recognize(text: &str) -> Option<Recognition> {
     None
 }
 
-/// A `Retry-After` in seconds, as milliseconds.
+/// A `Retry-After` in seconds (header or prose), as milliseconds.
 pub fn retry_after_ms(text: &str) -> Option<u64> {
-    let caps = retry_after_regex()?.captures(text)?;
-    caps.name("secs")?.as_str().parse::<u64>().ok().map(|s| s * 1000)
+    let text = utf16_prefix(text, RECOGNITION_WINDOW);
+    retry_after(&Haystack { text, lower: text.to_ascii_lowercase() })
+}
+
+fn retry_after(hay: &Haystack<'_>) -> Option<u64> {
+    let bytes = hay.lower.as_bytes();
+    for needle in ["retry-after", "retry after"] {
+        for (at, _) in hay.lower.match_indices(needle) {
+            let mut i = at + needle.len();
+            if matches!(bytes.get(i), Some(b'"' | b'\'')) {
+                i += 1;
+            }
+            i = skip_blanks(bytes, i);
+            if matches!(bytes.get(i), Some(b':' | b'=')) {
+                i = skip_blanks(bytes, i + 1);
+            }
+            let end = digits_end(bytes, i);
+            if (1..=7).contains(&(end - i)) && !bytes.get(end).is_some_and(u8::is_ascii_alphanumeric) {
+                return hay.text[i..end].parse::<u64>().ok().map(|s| s * 1000);
+            }
+        }
+    }
+    None
+}
+
+fn skip_blanks(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+fn digits_end(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    i
+}
+
+fn word_before(bytes: &[u8], i: usize) -> bool {
+    i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')
+}
+
+fn word_after(bytes: &[u8], i: usize) -> bool {
+    i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+}
+
+/// Occurrences of `word` in the lowercase text that stand alone as a word.
+fn whole_words<'a>(hay: &'a Haystack<'_>, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let bytes = hay.lower.as_bytes();
+    hay.lower.match_indices(word).map(|(i, _)| i).filter(move |&i| !word_before(bytes, i) && !word_after(bytes, i + word.len()))
+}
+
+fn sdk_validation(hay: &Haystack<'_>) -> Option<Hit> {
+    SDK_VALIDATION_TEXTS.iter().any(|t| hay.lower.contains(t)).then_some(Hit::Plain)
+}
+
+/// `Unknown tool`, or `tool … not found` within 200 bytes on one line.
+fn tool_not_found(hay: &Haystack<'_>) -> Option<Hit> {
+    if whole_words(hay, "unknown tool").next().is_some() {
+        return Some(Hit::Plain);
+    }
+    for at in whole_words(hay, "tool") {
+        let rest = &hay.lower[at..];
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        let window = &line.as_bytes()[..line.len().min(204 + "not found".len())];
+        if let Some(p) = window.windows(9).position(|w| w == b"not found") {
+            if !word_after(window, p + 9) {
+                return Some(Hit::Plain);
+            }
+        }
+    }
+    None
+}
+
+/// "path outside (the) allowed directories", "not in allowed directories", "outside allowed roots".
+fn path_outside_allowed(hay: &Haystack<'_>) -> Option<Hit> {
+    hay.lower
+        .lines()
+        .any(|line| {
+            let allowed = ["allowed director", "allowed roots", "allowed paths"].iter().any(|a| line.contains(a));
+            allowed && (line.contains("outside") || line.contains("not in"))
+        })
+        .then_some(Hit::Plain)
+}
+
+/// `HTTP/1.1 404`, `status: 404`, `status code 404`, `status_code=404`.
+fn http_status(hay: &Haystack<'_>) -> Option<Hit> {
+    let bytes = hay.lower.as_bytes();
+    let code_at = |i: usize| {
+        let end = digits_end(bytes, i);
+        (end - i == 3 && (b'1'..=b'5').contains(&bytes[i]) && !word_after(bytes, end)).then(|| hay.text[i..end].to_owned())
+    };
+    for (at, _) in hay.lower.match_indices("http/") {
+        if word_before(bytes, at) {
+            continue;
+        }
+        let mut i = at + 5;
+        while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
+            i += 1;
+        }
+        let code = skip_blanks(bytes, i);
+        if code > i {
+            if let Some(c) = code_at(code) {
+                return Some(Hit::Status(c));
+            }
+        }
+    }
+    for at in hay.lower.match_indices("status").map(|(i, _)| i).filter(|&i| !word_before(bytes, i)) {
+        let mut i = at + "status".len();
+        for suffix in [" code", "_code", "code"] {
+            if hay.lower[i..].starts_with(suffix) {
+                i += suffix.len();
+                break;
+            }
+        }
+        i = skip_blanks(bytes, i);
+        if matches!(bytes.get(i), Some(b':' | b'=')) {
+            i = skip_blanks(bytes, i + 1);
+        }
+        if let Some(c) = code_at(i) {
+            return Some(Hit::Status(c));
+        }
+    }
+    None
+}
+
+/// `404 Not Found`, `429 Too Many Requests`, `503 Service Unavailable`, ...
+fn http_reason(hay: &Haystack<'_>) -> Option<Hit> {
+    let bytes = hay.lower.as_bytes();
+    let mut i = 0;
+    while i + 3 <= bytes.len() {
+        let end = digits_end(bytes, i);
+        if end == i {
+            i += 1;
+            continue;
+        }
+        if end - i == 3 && !word_before(bytes, i) {
+            let code = &hay.lower[i..end];
+            let r = skip_blanks(bytes, end);
+            let hit = r > end
+                && REASONS
+                    .iter()
+                    .any(|(c, reason)| *c == code && hay.lower[r..].starts_with(reason) && !word_after(bytes, r + reason.len()));
+            if hit {
+                return Some(Hit::Status(code.to_owned()));
+            }
+        }
+        i = end;
+    }
+    None
+}
+
+/// Node errno names, upper case as Node prints them.
+fn errno(hay: &Haystack<'_>) -> Option<Hit> {
+    let bytes = hay.text.as_bytes();
+    STATUS_KINDS.iter().filter(|(s, _, _)| s.starts_with('E')).find_map(|(name, _, _)| {
+        hay.text
+            .match_indices(name)
+            .any(|(i, _)| !word_before(bytes, i) && !word_after(bytes, i + name.len()))
+            .then(|| Hit::Status((*name).to_owned()))
+    })
+}
+
+fn rate_limit_text(hay: &Haystack<'_>) -> Option<Hit> {
+    let bytes = hay.lower.as_bytes();
+    let rate = ["rate limit", "rate-limit", "ratelimit"].iter().any(|w| hay.lower.match_indices(w).any(|(i, _)| !word_before(bytes, i)));
+    (rate || whole_words(hay, "too many requests").next().is_some()).then_some(Hit::Plain)
+}
+
+fn permission_text(hay: &Haystack<'_>) -> Option<Hit> {
+    ["permission denied", "access denied"].iter().any(|w| whole_words(hay, w).next().is_some()).then_some(Hit::Plain)
 }
 
 /// The problem text for an absent required argument.
@@ -232,42 +401,49 @@ fn zod_path(issue: &Json) -> String {
     path
 }
 
+/// Python SDK (jsonschema): `'name' is a required property`.
 fn jsonschema_required(text: &str) -> Vec<InvalidArgument> {
-    static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(re) = RE.get_or_init(|| Regex::new(r"'(?P<name>[^'\n]{1,100})' is a required property").ok()).as_ref() else {
-        return Vec::new();
-    };
-    re.captures_iter(text).map(|c| InvalidArgument::new(clean(&c["name"]), MISSING)).collect()
+    const TAIL: &str = "' is a required property";
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices(TAIL) {
+        let before = &text[..at];
+        let Some(open) = before.rfind(['\'', '\n']) else { continue };
+        let name = &before[open + 1..];
+        if before[open..].starts_with('\'') && !name.is_empty() && name.len() <= 100 {
+            out.push(InvalidArgument::new(clean(name), MISSING));
+        }
+    }
+    out
 }
 
+/// Python SDK (pydantic): a location line, then an indented message ending `[type=...`.
 fn pydantic_errors(text: &str) -> Vec<InvalidArgument> {
-    static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(re) = RE
-        .get_or_init(|| {
-            Regex::new(r"(?m)^(?P<loc>[A-Za-z_][A-Za-z0-9_.\[\]]{0,100})\r?\n[ \t]+(?P<msg>[^\n\[]{1,200}?)[ \t]*\[type=(?P<ty>[a-z_]+)")
-                .ok()
-        })
-        .as_ref()
-    else {
-        return Vec::new();
-    };
-    re.captures_iter(text)
-        .map(|c| {
-            let problem = if &c["ty"] == "missing" { MISSING.to_owned() } else { clean(&c["msg"]) };
-            InvalidArgument::new(clean(&c["loc"]), problem)
-        })
-        .collect()
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for pair in lines.windows(2) {
+        let (loc, detail) = (pair[0].trim_end(), pair[1]);
+        let loc_ok = !loc.is_empty()
+            && loc.len() <= 100
+            && loc.as_bytes()[0].is_ascii_alphabetic() | (loc.as_bytes()[0] == b'_')
+            && loc.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'[' | b']'));
+        if !loc_ok || !detail.starts_with([' ', '\t']) {
+            continue;
+        }
+        let Some(ty_at) = detail.find("[type=") else { continue };
+        let message = detail[..ty_at].trim();
+        let ty: String = detail[ty_at + 6..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+        if message.is_empty() || ty.is_empty() {
+            continue;
+        }
+        let problem = if ty == "missing" { MISSING.to_owned() } else { clean(message) };
+        out.push(InvalidArgument::new(clean(loc), problem));
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_rule_compiles() {
-        assert_eq!(compiled().len(), RECOGNITION_RULES.len());
-        assert!(retry_after_regex().is_some());
-    }
 
     #[test]
     fn ts_sdk_zod_messages_name_each_argument() {

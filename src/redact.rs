@@ -1,15 +1,16 @@
 //! Secret redaction: the baseline rules, kept as data.
 //!
-//! Each [`SecretRule`] names a family, a pattern, and literal hints that must appear
-//! (ASCII case-insensitively) before the pattern is run at all, so ordinary text costs a
-//! few substring scans. A match becomes `[REDACTED:<family>]`; the text around the
-//! secret that helps a reader (a header name, a URL scheme, quotes) is kept. Every
-//! redaction is counted by family; the secret itself is never recorded.
+//! Each [`SecretRule`] names a family, literal hints of which one must occur (ASCII
+//! case-insensitively) before the rule runs at all, and a scanner from [`crate::scan`]
+//! that finds the secret spans. A span becomes `[REDACTED:<family>]`; the text around
+//! it that helps a reader (a header name, a URL scheme, quotes) is kept. Every redaction
+//! is counted by family; the secret itself is never recorded. The scanners are plain
+//! byte loops: redaction runs on every text block, so it must cost little.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::ops::Range;
 
-use regex_lite::{Captures, Regex};
+use crate::scan;
 
 /// Redaction counts by family, as shown in `evidence.redactions`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,92 +50,24 @@ impl Redactions {
 pub struct SecretRule {
     /// The family named in the marker and the counts.
     pub family: &'static str,
-    /// The pattern. A group named `pre` is kept before the marker, `post` after it; a group
-    /// named `key` must name a secret (see [`is_secret_key`]) for the match to count.
-    pub pattern: &'static str,
-    /// Lowercase literals of which at least one must occur for the rule to run.
+    /// Lowercase literals of which at least one must occur for the rule to run (none: the
+    /// rule always runs; its scanner is a single pass anyway).
     pub hints: &'static [&'static str],
+    /// Finds the byte ranges of the secrets (the parts to replace) in a text.
+    pub scan: fn(&str) -> Vec<Range<usize>>,
 }
 
-/// The baseline rules, applied in this order.
+/// The baseline rules, applied in this order (each sees the previous one's output).
 pub const SECRET_RULES: &[SecretRule] = &[
-    SecretRule {
-        family: "private_key",
-        // A whole PEM block across lines; an unterminated block is redacted to the end.
-        pattern: r"(?s)-----BEGIN[ A-Z0-9]*PRIVATE KEY-----.*?(?:-----END[ A-Z0-9]*PRIVATE KEY-----|\z)",
-        hints: &["private key-----"],
-    },
-    SecretRule { family: "jwt", pattern: r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", hints: &["eyj"] },
-    SecretRule {
-        family: "api_key",
-        // Provider tokens with documented prefixes.
-        pattern: concat!(
-            r"\b(?:sk-[A-Za-z0-9_-]{20,}",
-            r"|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}",
-            r"|glpat-[A-Za-z0-9_-]{20,}",
-            r"|xox[abposr]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}",
-            r"|(?:AKIA|ASIA)[A-Z0-9]{16}",
-            r"|AIza[A-Za-z0-9_-]{35}",
-            r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}",
-            r"|npm_[A-Za-z0-9]{36}",
-            r"|pypi-[A-Za-z0-9_-]{50,}",
-            r"|hf_[A-Za-z0-9]{30,}",
-            r"|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}",
-            r"|dop_v1_[a-f0-9]{64}",
-            r"|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})"
-        ),
-        hints: &[
-            "sk-",
-            "ghp_",
-            "gho_",
-            "ghu_",
-            "ghs_",
-            "ghr_",
-            "github_pat_",
-            "glpat-",
-            "xox",
-            "xapp-",
-            "akia",
-            "asia",
-            "aiza",
-            "_live_",
-            "_test_",
-            "npm_",
-            "pypi-",
-            "hf_",
-            "sg.",
-            "dop_v1_",
-            "shp",
-        ],
-    },
-    SecretRule {
-        family: "authorization",
-        pattern: r#"(?i)(?P<pre>\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:bearer|basic|token|digest|negotiate|apikey)[ \t]+)?)[^\s"',;]+"#,
-        hints: &["authorization"],
-    },
-    SecretRule { family: "authorization", pattern: r"(?P<pre>\b(?:Bearer|BEARER)[ \t]+)[A-Za-z0-9._~+/=-]{8,}", hints: &["bearer "] },
-    SecretRule { family: "cookie", pattern: r"(?im)(?P<pre>^[ \t]*(?:set-)?cookie[ \t]*:[ \t]*)[^\r\n]+", hints: &["cookie"] },
-    SecretRule {
-        family: "url_credentials",
-        pattern: r#"(?i)(?P<pre>\b[a-z][a-z0-9+.-]{1,15}://)[^\s/?#@:"'<>]+:[^\s/?#@"'<>]+(?P<post>@)"#,
-        hints: &["://"],
-    },
-    SecretRule {
-        family: "url_query",
-        pattern: concat!(
-            r#"(?i)(?P<pre>[?&](?:access_token|refresh_token|id_token|token|api_key|apikey|api-key|key|secret"#,
-            r#"|client_secret|password|passwd|pwd|sig|signature|x-amz-signature|x-amz-credential"#,
-            r#"|x-amz-security-token|x-goog-signature|x-goog-credential|auth|code|session|sessionid|sid)=)"#,
-            r#"[^&#\s"'<>]+"#
-        ),
-        hints: &["?", "&"],
-    },
-    SecretRule {
-        family: "secret_field",
-        // `key=value`, `key: value` and JSON members; `key` is checked by `is_secret_key`.
-        pattern: r#"(?P<pre>(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,63})["']?[ \t]*[:=][ \t]*)(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s,;&"'<>{}()\[\]]+)"#,
-        hints: &[":", "="],
-    },
+    SecretRule { family: "private_key", hints: &["private key-----"], scan: scan::private_keys },
+    SecretRule { family: "jwt", hints: &["eyj"], scan: scan::jwts },
+    SecretRule { family: "api_key", hints: &[], scan: scan::provider_tokens },
+    SecretRule { family: "authorization", hints: &["authorization"], scan: scan::authorization_values },
+    SecretRule { family: "authorization", hints: &["bearer"], scan: scan::bearer_tokens },
+    SecretRule { family: "cookie", hints: &["cookie"], scan: scan::cookie_headers },
+    SecretRule { family: "url_credentials", hints: &["://"], scan: scan::url_credentials },
+    SecretRule { family: "url_query", hints: &["?", "&"], scan: scan::secret_query_values },
+    SecretRule { family: "secret_field", hints: &[":", "="], scan: scan::secret_field_values },
 ];
 
 /// Words that make a key name a secret, wherever they stand in the name.
@@ -182,6 +115,12 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
 
 /// Whether a key name (any case style: `apiKey`, `API_KEY`, `x-api-key`) names a secret.
 pub fn is_secret_key(key: &str) -> bool {
+    // Every secret word and pair contains one of these stems; most keys have none.
+    const STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential", "cookie", "auth", "bearer", "session", "signature"];
+    let lower = key.to_ascii_lowercase();
+    if !STEMS.iter().any(|s| lower.contains(s)) {
+        return false;
+    }
     let words = key_words(key);
     let joined = words.join("_");
     if SECRET_KEY_ALLOWLIST.contains(&joined.as_str()) {
@@ -223,18 +162,6 @@ pub fn marker(family: &str) -> String {
 
 const MARKER_PREFIX: &str = "[REDACTED:";
 
-struct CompiledRule {
-    rule: &'static SecretRule,
-    regex: Regex,
-}
-
-fn compiled_rules() -> &'static [CompiledRule] {
-    static RULES: OnceLock<Vec<CompiledRule>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        SECRET_RULES.iter().filter_map(|rule| Regex::new(rule.pattern).ok().map(|regex| CompiledRule { rule, regex })).collect()
-    })
-}
-
 /// Redact every secret in `text`, counting each redaction in `counts`.
 ///
 /// ```
@@ -246,11 +173,11 @@ fn compiled_rules() -> &'static [CompiledRule] {
 pub fn redact_secrets(text: &str, counts: &mut Redactions) -> String {
     let mut current = text.to_owned();
     let mut lower = current.to_ascii_lowercase();
-    for compiled in compiled_rules() {
-        if !compiled.rule.hints.iter().any(|h| lower.contains(h)) {
+    for rule in SECRET_RULES {
+        if !rule.hints.is_empty() && !rule.hints.iter().any(|h| lower.contains(h)) {
             continue;
         }
-        if let Some(next) = apply_rule(compiled, &current, counts) {
+        if let Some(next) = apply_rule(rule, &current, counts) {
             current = next;
             lower = current.to_ascii_lowercase();
         }
@@ -259,69 +186,26 @@ pub fn redact_secrets(text: &str, counts: &mut Redactions) -> String {
 }
 
 /// Apply one rule; `None` when nothing was redacted.
-fn apply_rule(compiled: &CompiledRule, text: &str, counts: &mut Redactions) -> Option<String> {
-    let family = compiled.rule.family;
+fn apply_rule(rule: &SecretRule, text: &str, counts: &mut Redactions) -> Option<String> {
+    let spans = (rule.scan)(text);
     let mut out = String::new();
     let mut copied = 0;
-    let mut at = 0;
-    let mut changed = false;
-    while at <= text.len() {
-        let Some(caps) = compiled.regex.captures_at(text, at) else {
-            break;
-        };
-        let whole = caps.get(0)?;
-        let pre_end = caps.name("pre").map_or(whole.start(), |m| m.end());
-        let post_start = caps.name("post").map_or(whole.end(), |m| m.start());
-        let secret = &text[pre_end..post_start];
-        let followed_by_marker = text[whole.end()..].trim_start().starts_with(MARKER_PREFIX);
-        if followed_by_marker || !counts_as_secret(&caps, secret) {
-            // Resume right after the key so an overlapping `key: value` is still seen.
-            at = next_start(text, pre_end.max(whole.start() + 1));
+    for span in spans {
+        let secret = &text[span.clone()];
+        let already = secret.starts_with(MARKER_PREFIX) || text[span.end..].trim_start().starts_with(MARKER_PREFIX);
+        if span.start < copied || secret.is_empty() || already {
             continue;
         }
-        out.push_str(&text[copied..pre_end]);
-        let (open, close) = quotes_of(secret);
-        out.push_str(open);
-        out.push_str(&marker(family));
-        out.push_str(close);
-        out.push_str(&text[post_start..whole.end()]);
-        counts.add(family);
-        changed = true;
-        copied = whole.end();
-        at = next_start(text, whole.end().max(whole.start() + 1));
+        out.push_str(&text[copied..span.start]);
+        out.push_str(&marker(rule.family));
+        counts.add(rule.family);
+        copied = span.end;
     }
-    if !changed {
+    if copied == 0 && out.is_empty() {
         return None;
     }
     out.push_str(&text[copied..]);
     Some(out)
-}
-
-fn counts_as_secret(caps: &Captures<'_>, secret: &str) -> bool {
-    let (open, close) = quotes_of(secret);
-    let inner = &secret[open.len()..secret.len() - close.len()];
-    if inner.is_empty() || inner.starts_with(MARKER_PREFIX) {
-        return false;
-    }
-    caps.name("key").is_none_or(|k| is_secret_key(k.as_str()))
-}
-
-/// The quotes around a quoted secret, which the redaction keeps.
-fn quotes_of(secret: &str) -> (&'static str, &'static str) {
-    for q in ["\"", "'"] {
-        if secret.len() >= 2 && secret.starts_with(q) && secret.ends_with(q) {
-            return (q, q);
-        }
-    }
-    ("", "")
-}
-
-/// The first char boundary at or after `i`.
-fn next_start(text: &str, mut i: usize) -> usize {
-    while i < text.len() && !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]
@@ -331,11 +215,6 @@ mod tests {
     fn redact(text: &str) -> (String, Redactions) {
         let mut counts = Redactions::default();
         (redact_secrets(text, &mut counts), counts)
-    }
-
-    #[test]
-    fn every_rule_compiles() {
-        assert_eq!(compiled_rules().len(), SECRET_RULES.len());
     }
 
     /// One planted secret per family: (input, expected output, family).

@@ -19,7 +19,9 @@ pub fn is_stripped(c: char) -> bool {
 
 /// Remove every stripped character from `text`.
 pub fn strip_controls(text: &str) -> String {
-    if !text.chars().any(is_stripped) {
+    // Printable ASCII, tab and newline are never stripped: the common case is one byte scan.
+    let plain_ascii = text.bytes().all(|b| (0x20..0x7F).contains(&b) || b == b'\t' || b == b'\n');
+    if plain_ascii || !text.chars().any(is_stripped) {
         return text.to_owned();
     }
     text.chars().filter(|c| !is_stripped(*c)).collect()

@@ -1,0 +1,511 @@
+//! The secret scanners behind [`crate::redact::SECRET_RULES`]: each finds the byte ranges
+//! of one family of secrets. They are hand-written byte loops (every pattern starts from a
+//! literal found with a substring search), so a text costs a few linear passes.
+//!
+//! Ranges cover only the secret itself; what surrounds it (a header name, a scheme, the
+//! quotes of a JSON string) stays readable.
+
+use std::ops::Range;
+
+use crate::redact::is_secret_key;
+
+/// Characters that continue a word for boundary checks.
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Whether a token may start at `i` (no word character right before it).
+fn boundary_before(bytes: &[u8], i: usize) -> bool {
+    i == 0 || !is_word(bytes[i - 1])
+}
+
+/// End of the run of bytes from `start` that satisfy `class`.
+fn run_end(bytes: &[u8], start: usize, class: impl Fn(u8) -> bool) -> usize {
+    let mut i = start;
+    while i < bytes.len() && class(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+fn skip_blanks(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// Every start position of `needle` in `hay`.
+fn positions<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    hay.match_indices(needle).map(|(i, _)| i)
+}
+
+/// Whether `bytes[i..]` starts with `word`, ASCII case-insensitively.
+fn starts_with_ci(bytes: &[u8], i: usize, word: &str) -> bool {
+    bytes.len() >= i + word.len() && bytes[i..i + word.len()].eq_ignore_ascii_case(word.as_bytes())
+}
+
+fn base64url(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// Whole PEM private-key blocks, across lines; an unterminated block runs to the end.
+pub fn private_keys(text: &str) -> Vec<Range<usize>> {
+    const TAIL: &str = "PRIVATE KEY-----";
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(found) = text[from..].find("-----BEGIN") {
+        let start = from + found;
+        let label_start = start + "-----BEGIN".len();
+        let label_end = run_end(bytes, label_start, |b| b == b' ' || b.is_ascii_uppercase() || b.is_ascii_digit());
+        if !text[label_end..].starts_with("-----") || !text[..label_end + 5].ends_with(TAIL) {
+            from = label_start;
+            continue;
+        }
+        let body = label_end + 5;
+        let end = text[body..]
+            .find("-----END")
+            .and_then(|e| text[body + e..].find(TAIL).map(|t| body + e + t + TAIL.len()))
+            .unwrap_or(text.len());
+        spans.push(start..end);
+        from = end;
+    }
+    spans
+}
+
+/// JSON Web Tokens: three base64url segments, the first starting `eyJ`.
+pub fn jwts(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut resume = 0;
+    for start in positions(text, "eyJ") {
+        if start < resume || !boundary_before(bytes, start) {
+            continue;
+        }
+        let first = run_end(bytes, start, base64url);
+        if first - start < 11 || bytes.get(first) != Some(&b'.') {
+            continue;
+        }
+        let second = run_end(bytes, first + 1, base64url);
+        if second - first - 1 < 8 || bytes.get(second) != Some(&b'.') {
+            continue;
+        }
+        let end = run_end(bytes, second + 1, base64url);
+        spans.push(start..end);
+        resume = end;
+    }
+    spans
+}
+
+/// Which characters a provider token's body uses.
+#[derive(Clone, Copy, Debug)]
+pub enum Body {
+    /// `[A-Za-z0-9]`
+    Alnum,
+    /// `[A-Za-z0-9_-]`
+    Base64Url,
+    /// `[A-Za-z0-9_]`
+    Word,
+    /// `[A-Za-z0-9-]`
+    AlnumDash,
+    /// `[A-Z0-9]`
+    UpperAlnum,
+    /// `[0-9a-fA-F]`
+    Hex,
+    /// Two `[A-Za-z0-9_-]` segments joined by a dot (SendGrid).
+    TwoSegments,
+}
+
+impl Body {
+    fn accepts(self, b: u8) -> bool {
+        match self {
+            Body::Alnum => b.is_ascii_alphanumeric(),
+            Body::Base64Url | Body::TwoSegments => base64url(b),
+            Body::Word => is_word(b),
+            Body::AlnumDash => b.is_ascii_alphanumeric() || b == b'-',
+            Body::UpperAlnum => b.is_ascii_uppercase() || b.is_ascii_digit(),
+            Body::Hex => b.is_ascii_hexdigit(),
+        }
+    }
+}
+
+/// Provider tokens with documented prefixes: (prefix, body, shortest body).
+pub const PROVIDER_TOKENS: &[(&str, Body, usize)] = &[
+    ("sk-", Body::Base64Url, 20),
+    ("ghp_", Body::Alnum, 36),
+    ("gho_", Body::Alnum, 36),
+    ("ghu_", Body::Alnum, 36),
+    ("ghs_", Body::Alnum, 36),
+    ("ghr_", Body::Alnum, 36),
+    ("github_pat_", Body::Word, 22),
+    ("glpat-", Body::Base64Url, 20),
+    ("xoxa-", Body::AlnumDash, 10),
+    ("xoxb-", Body::AlnumDash, 10),
+    ("xoxp-", Body::AlnumDash, 10),
+    ("xoxo-", Body::AlnumDash, 10),
+    ("xoxr-", Body::AlnumDash, 10),
+    ("xoxs-", Body::AlnumDash, 10),
+    ("xapp-", Body::AlnumDash, 10),
+    ("AKIA", Body::UpperAlnum, 16),
+    ("ASIA", Body::UpperAlnum, 16),
+    ("AIza", Body::Base64Url, 35),
+    ("sk_live_", Body::Alnum, 16),
+    ("sk_test_", Body::Alnum, 16),
+    ("rk_live_", Body::Alnum, 16),
+    ("rk_test_", Body::Alnum, 16),
+    ("npm_", Body::Alnum, 36),
+    ("pypi-", Body::Base64Url, 50),
+    ("hf_", Body::Alnum, 30),
+    ("SG.", Body::TwoSegments, 16),
+    ("dop_v1_", Body::Hex, 64),
+    ("shpat_", Body::Hex, 32),
+    ("shpca_", Body::Hex, 32),
+    ("shppa_", Body::Hex, 32),
+    ("shpss_", Body::Hex, 32),
+];
+
+/// Provider tokens from [`PROVIDER_TOKENS`], found in one pass over the text: only word
+/// starts whose first byte begins some prefix are examined.
+pub fn provider_tokens(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !b"sgxAnphSdr".contains(&b) || !boundary_before(bytes, i) {
+            i += 1;
+            continue;
+        }
+        let mut next = i + 1;
+        for (prefix, body, min) in PROVIDER_TOKENS.iter().filter(|t| t.0.as_bytes()[0] == b) {
+            if !bytes[i..].starts_with(prefix.as_bytes()) {
+                continue;
+            }
+            if let Some(end) = token_end(bytes, i + prefix.len(), *body, *min) {
+                spans.push(i..end);
+                next = end;
+                break;
+            }
+        }
+        i = next;
+    }
+    spans
+}
+
+/// End of a provider token body starting at `start`, when it is long enough.
+fn token_end(bytes: &[u8], start: usize, body: Body, min: usize) -> Option<usize> {
+    let end = run_end(bytes, start, |b| body.accepts(b));
+    if end - start < min {
+        return None;
+    }
+    if let Body::TwoSegments = body {
+        if bytes.get(end) != Some(&b'.') {
+            return None;
+        }
+        let second = run_end(bytes, end + 1, base64url);
+        return (second - end - 1 >= min).then_some(second);
+    }
+    Some(end)
+}
+
+/// Sort spans and drop those inside an earlier one.
+fn merge(mut spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+    for s in spans {
+        match out.last_mut() {
+            Some(last) if s.start < last.end => last.end = last.end.max(s.end),
+            _ => out.push(s),
+        }
+    }
+    out
+}
+
+/// HTTP authorization schemes kept in front of a redacted credential.
+const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "negotiate", "apikey"];
+
+/// The credential in `Authorization: <scheme> <value>` (also `Proxy-Authorization`, and
+/// `"authorization": "..."` members); the scheme is kept.
+pub fn authorization_values(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let lower = text.to_ascii_lowercase();
+    let mut spans = Vec::new();
+    for start in positions(&lower, "authorization") {
+        if !boundary_before(bytes, start) {
+            continue;
+        }
+        let mut i = start + "authorization".len();
+        if matches!(bytes.get(i), Some(b'"' | b'\'')) {
+            i += 1;
+        }
+        i = skip_blanks(bytes, i);
+        if !matches!(bytes.get(i), Some(b':' | b'=')) {
+            continue;
+        }
+        i = skip_blanks(bytes, i + 1);
+        if matches!(bytes.get(i), Some(b'"' | b'\'')) {
+            i += 1;
+        }
+        if let Some(scheme) = AUTH_SCHEMES.iter().find(|s| starts_with_ci(bytes, i, s)) {
+            let after = i + scheme.len();
+            if matches!(bytes.get(after), Some(b' ' | b'\t')) {
+                i = skip_blanks(bytes, after);
+            }
+        }
+        let end = run_end(bytes, i, |b| !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'' | b',' | b';'));
+        if end > i {
+            spans.push(i..end);
+        }
+    }
+    spans
+}
+
+/// A bare `Bearer <token>` (capitalized as in HTTP, so "token_type=bearer" is left alone).
+pub fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for word in ["Bearer", "BEARER"] {
+        for start in positions(text, word) {
+            let after = start + word.len();
+            if !boundary_before(bytes, start) || !matches!(bytes.get(after), Some(b' ' | b'\t')) {
+                continue;
+            }
+            let value = skip_blanks(bytes, after);
+            let end = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || b"._~+/=-".contains(&b));
+            if end - value >= 8 {
+                spans.push(value..end);
+            }
+        }
+    }
+    merge(spans)
+}
+
+/// The value of a `Cookie:` or `Set-Cookie:` header line.
+pub fn cookie_headers(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let lower = text.to_ascii_lowercase();
+    let mut spans = Vec::new();
+    for at in positions(&lower, "cookie") {
+        let mut line_start = at;
+        if lower[..at].ends_with("set-") {
+            line_start -= 4;
+        }
+        let mut j = line_start;
+        while j > 0 && matches!(bytes[j - 1], b' ' | b'\t') {
+            j -= 1;
+        }
+        if j > 0 && bytes[j - 1] != b'\n' && bytes[j - 1] != b'\r' {
+            continue;
+        }
+        let colon = skip_blanks(bytes, at + "cookie".len());
+        if bytes.get(colon) != Some(&b':') {
+            continue;
+        }
+        let value = skip_blanks(bytes, colon + 1);
+        let end = run_end(bytes, value, |b| b != b'\n' && b != b'\r');
+        if end > value {
+            spans.push(value..end);
+        }
+    }
+    spans
+}
+
+fn url_stop(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b'/' | b'?' | b'#' | b'@' | b'"' | b'\'' | b'<' | b'>')
+}
+
+/// `user:password` in `scheme://user:password@host`.
+pub fn url_credentials(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for sep in positions(text, "://") {
+        let mut scheme = sep;
+        while scheme > 0 && (bytes[scheme - 1].is_ascii_alphanumeric() || matches!(bytes[scheme - 1], b'+' | b'.' | b'-')) {
+            scheme -= 1;
+        }
+        if sep - scheme < 2 || !bytes[scheme].is_ascii_alphabetic() {
+            continue;
+        }
+        let start = sep + 3;
+        let end = run_end(bytes, start, |b| !url_stop(b));
+        let userinfo = &text[start..end];
+        let has_password = userinfo.find(':').is_some_and(|c| c > 0 && c + 1 < userinfo.len());
+        if bytes.get(end) == Some(&b'@') && has_password {
+            spans.push(start..end);
+        }
+    }
+    spans
+}
+
+/// Query parameters that carry secrets, by lowercase name.
+pub const SECRET_QUERY_PARAMS: &[&str] = &[
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "token",
+    "api_key",
+    "apikey",
+    "api-key",
+    "key",
+    "secret",
+    "client_secret",
+    "password",
+    "passwd",
+    "pwd",
+    "sig",
+    "signature",
+    "x-amz-signature",
+    "x-amz-credential",
+    "x-amz-security-token",
+    "x-goog-signature",
+    "x-goog-credential",
+    "auth",
+    "code",
+    "session",
+    "sessionid",
+    "sid",
+];
+
+/// The values of secret query parameters (`?access_token=…`, `&sig=…`).
+pub fn secret_query_values(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b'?' && b != b'&' {
+            continue;
+        }
+        let name_end = run_end(bytes, i + 1, |c| c != b'=' && c != b'&' && c != b'#' && !c.is_ascii_whitespace());
+        if bytes.get(name_end) != Some(&b'=') {
+            continue;
+        }
+        let name = text[i + 1..name_end].to_ascii_lowercase();
+        if !SECRET_QUERY_PARAMS.contains(&name.as_str()) {
+            continue;
+        }
+        let value = name_end + 1;
+        let end = run_end(bytes, value, |c| !c.is_ascii_whitespace() && !matches!(c, b'&' | b'#' | b'"' | b'\'' | b'<' | b'>'));
+        if end > value {
+            spans.push(value..end);
+        }
+    }
+    spans
+}
+
+fn key_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+/// Longest key name considered, in bytes.
+const MAX_KEY_NAME: usize = 64;
+
+/// Values of `key=value`, `key: value` and JSON members whose key names a secret (see
+/// [`is_secret_key`]). A quoted value keeps its quotes.
+pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    for (sep, &b) in bytes.iter().enumerate() {
+        if b != b':' && b != b'=' {
+            continue;
+        }
+        if spans.last().is_some_and(|s| sep < s.end) {
+            continue;
+        }
+        let mut key_end = sep;
+        while key_end > 0 && matches!(bytes[key_end - 1], b' ' | b'\t') {
+            key_end -= 1;
+        }
+        if key_end > 0 && matches!(bytes[key_end - 1], b'"' | b'\'') {
+            key_end -= 1;
+        }
+        let mut key_start = key_end;
+        while key_start > 0 && key_char(bytes[key_start - 1]) {
+            key_start -= 1;
+        }
+        let key = &text[key_start..key_end];
+        let first_ok = key.as_bytes().first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+        if !first_ok || key.len() > MAX_KEY_NAME || !is_secret_key(key) {
+            continue;
+        }
+        let value = skip_blanks(bytes, sep + 1);
+        match bytes.get(value) {
+            Some(&q @ (b'"' | b'\'')) => {
+                let inner = value + 1;
+                let close = run_end(bytes, inner, |c| c != q && c != b'\n' && c != b'\r');
+                if bytes.get(close) == Some(&q) && close > inner {
+                    spans.push(inner..close);
+                }
+            }
+            Some(_) => {
+                let end = run_end(bytes, value, |c| {
+                    !c.is_ascii_whitespace()
+                        && !matches!(c, b',' | b';' | b'&' | b'"' | b'\'' | b'<' | b'>' | b'{' | b'}' | b'(' | b')' | b'[' | b']')
+                });
+                if end > value {
+                    spans.push(value..end);
+                }
+            }
+            None => {}
+        }
+    }
+    spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found<'a>(text: &'a str, scan: fn(&str) -> Vec<Range<usize>>) -> Vec<&'a str> {
+        scan(text).into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn pem_blocks_need_a_private_key_label() {
+        assert!(private_keys("-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----").is_empty());
+        assert_eq!(found("x -----BEGIN EC PRIVATE KEY-----\nab\n-----END EC PRIVATE KEY----- y", private_keys).len(), 1);
+    }
+
+    #[test]
+    fn jwts_need_three_segments() {
+        assert!(jwts("eyJhbGciOiJIUzI1NiJ9 alone").is_empty());
+        assert_eq!(found("a eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig b", jwts), vec!["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"]);
+    }
+
+    #[test]
+    fn tokens_need_a_boundary_and_a_long_enough_body() {
+        assert!(provider_tokens("task-abcdefghijklmnopqrstuvwxyz").is_empty());
+        assert!(provider_tokens("sk-short").is_empty());
+        assert_eq!(found("key=SG.abcdefghijklmnop.qrstuvwxyz0123456", provider_tokens), vec!["SG.abcdefghijklmnop.qrstuvwxyz0123456"]);
+    }
+
+    #[test]
+    fn authorization_keeps_header_and_scheme() {
+        assert_eq!(found("Authorization: Bearer abc.def", authorization_values), vec!["abc.def"]);
+        assert_eq!(found(r#"{"authorization":"Basic dXNlcjpw"}"#, authorization_values), vec!["dXNlcjpw"]);
+        assert!(authorization_values("no authorization needed").is_empty());
+    }
+
+    #[test]
+    fn cookies_only_as_header_lines() {
+        assert_eq!(found("x\n  Set-Cookie: a=b; Path=/\nnext", cookie_headers), vec!["a=b; Path=/"]);
+        assert!(cookie_headers("the cookie: jar").is_empty());
+    }
+
+    #[test]
+    fn url_userinfo_needs_a_password() {
+        assert_eq!(found("postgres://app:pw@db:5432/x", url_credentials), vec!["app:pw"]);
+        assert!(url_credentials("ssh://git@github.com/x").is_empty());
+    }
+
+    #[test]
+    fn query_values_by_parameter_name() {
+        assert_eq!(found("/cb?code=abc&state=xyz&sig=123", secret_query_values), vec!["abc", "123"]);
+    }
+
+    #[test]
+    fn secret_fields_in_text_and_json() {
+        assert_eq!(found(r#"{"apiKey": "k1", "name": "n"}"#, secret_field_values), vec!["k1"]);
+        assert_eq!(found("retry with password = hunter2;", secret_field_values), vec!["hunter2"]);
+        assert!(secret_field_values("https://example.com max_tokens=5 ns::tool").is_empty());
+    }
+}
