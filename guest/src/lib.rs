@@ -1,0 +1,89 @@
+//! The codemode-errors core as a WASI component behind the `codemode:errors@1.0.0` WIT
+//! package (`../wit`). No logic lives here: every function converts WIT values to core
+//! values, calls the core, and converts the answer back.
+//!
+//! Build it with `cargo build -p codemode-errors-guest --target wasm32-wasip2 --profile
+//! wasm-release` (or `cargo xtask test`, which does that first).
+
+#![warn(missing_docs)]
+
+mod from_core;
+mod to_core;
+
+use codemode_errors as core;
+
+/// The bindings generated from `../wit` (documented there).
+#[allow(missing_docs)]
+mod bindings {
+    wit_bindgen::generate!({
+        world: "codemode-errors",
+        path: "../wit",
+    });
+}
+
+use bindings::exports::codemode::errors::api::{
+    self, CallContext, CallError, Failure, Guest, GuestNormalizer, InputError, Outcome, Policy,
+};
+
+/// The component's exports.
+struct Component;
+
+/// The `normalizer` resource: a core [`core::Normalizer`] built once from its policy.
+pub struct NormalizerResource {
+    inner: core::Normalizer,
+}
+
+impl Guest for Component {
+    type Normalizer = NormalizerResource;
+
+    fn default_policy() -> Policy {
+        from_core::policy(&core::Policy::default())
+    }
+
+    fn policy_from_json(text: String) -> Result<Policy, InputError> {
+        core::Policy::from_json(&text).map(|p| from_core::policy(&p)).map_err(from_core::input_error)
+    }
+
+    fn parse_call_error(message: String) -> Result<CallError, InputError> {
+        core::parse_call_error(&message).map(|e| from_core::call_error(&e)).map_err(from_core::input_error)
+    }
+
+    fn schema() -> String {
+        core::SCHEMA.to_owned()
+    }
+
+    fn version() -> String {
+        core::VERSION.to_owned()
+    }
+}
+
+impl GuestNormalizer for NormalizerResource {
+    fn create(policy: Policy) -> Result<api::Normalizer, InputError> {
+        let policy = to_core::policy(&policy).map_err(from_core::input_error)?;
+        Ok(api::Normalizer::new(NormalizerResource { inner: core::Normalizer::new(policy) }))
+    }
+
+    fn policy(&self) -> Policy {
+        from_core::policy(self.inner.policy())
+    }
+
+    fn normalize_json(&self, report: String) -> Result<Outcome, InputError> {
+        self.inner.normalize_json(&report).map(|o| from_core::outcome(&o)).map_err(from_core::input_error)
+    }
+
+    fn normalize(&self, context: CallContext, failure: Failure) -> Result<Outcome, InputError> {
+        let report = to_core::report(&context, &failure).map_err(from_core::input_error)?;
+        self.inner.normalize_value(&report).map(|o| from_core::outcome(&o)).map_err(from_core::input_error)
+    }
+
+    fn redact_text(&self, text: String) -> String {
+        self.inner.redact_text(&text)
+    }
+
+    fn redact_json(&self, value: String) -> Result<String, InputError> {
+        let value = core::parse_json(&value).map_err(from_core::input_error)?;
+        Ok(self.inner.redact_json(&value).to_string())
+    }
+}
+
+bindings::export!(Component with_types_in bindings);

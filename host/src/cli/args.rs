@@ -1,0 +1,167 @@
+//! The command line, parsed with `lexopt`.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use lexopt::prelude::*;
+
+/// Which engine runs the core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The WASI component under wasmtime (the default).
+    Component,
+    /// The core, in-process.
+    Native,
+}
+
+/// What to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Normalize one failure report.
+    Normalize { input: Input, pretty: bool },
+    /// Redact text, or a JSON value with `--json`.
+    Redact { input: Input, json: bool, pretty: bool },
+    /// Print the JSON Schema.
+    Schema,
+    /// Print the version.
+    Version,
+    /// Print the usage.
+    Help,
+}
+
+/// Where the input comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Standard input (`-` or no file).
+    Stdin,
+    /// A file.
+    File(PathBuf),
+}
+
+/// A parsed command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Args {
+    /// What to do.
+    pub command: Command,
+    /// Which engine.
+    pub engine: EngineChoice,
+    /// `--policy FILE`.
+    pub policy: Option<PathBuf>,
+    /// `--max-input-bytes N`.
+    pub max_input_bytes: Option<usize>,
+    /// `--max-memory-bytes N`.
+    pub max_memory_bytes: Option<usize>,
+    /// `--fuel N`.
+    pub fuel: Option<u64>,
+}
+
+/// The usage text.
+pub const USAGE: &str = "\
+usage: codemode-errors [OPTIONS] normalize [--pretty] [FILE|-]
+       codemode-errors [OPTIONS] redact [--json] [--pretty] [FILE|-]
+       codemode-errors [OPTIONS] schema
+       codemode-errors --version
+
+Normalize one code-mode failure report into the contract's error outcome, redact text or
+JSON, or print the JSON Schema of the error object.
+
+options:
+  --engine component|native  run the core as the WASI component (default) or natively
+  --policy FILE              caps to apply (a JSON object of cap names to whole numbers)
+  --max-input-bytes N        input bound (default 8 MiB)
+  --max-memory-bytes N       component memory bound (default 128 MiB)
+  --fuel N                   component execution bound in fuel units (default 4000000000)
+  --pretty                   indent the JSON output, keeping its key order
+  -h, --help                 this text
+  -V, --version              the version
+
+exit status: 0 done, 2 bad input, 3 a limit tripped, 1 anything else.
+environment: CODEMODE_ERRORS_CACHE_DIR  where compiled components are kept (empty: none)";
+
+/// Parse the command line; the error is one line saying what was wrong.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
+    parse_inner(args).map_err(|e| e.to_string())
+}
+
+fn parse_inner(args: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt::Error> {
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut verb: Option<String> = None;
+    let mut file: Option<Input> = None;
+    let (mut pretty, mut json, mut help, mut version) = (false, false, false, false);
+    let mut out = Args {
+        command: Command::Help,
+        engine: EngineChoice::Component,
+        policy: None,
+        max_input_bytes: None,
+        max_memory_bytes: None,
+        fuel: None,
+    };
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("engine") => {
+                out.engine = match parser.value()?.string()?.as_str() {
+                    "component" => EngineChoice::Component,
+                    "native" => EngineChoice::Native,
+                    other => return Err(format!("--engine must be `component` or `native`, not `{other}`").into()),
+                }
+            }
+            Long("policy") => out.policy = Some(parser.value()?.into()),
+            Long("max-input-bytes") => out.max_input_bytes = Some(parser.value()?.parse()?),
+            Long("max-memory-bytes") => out.max_memory_bytes = Some(parser.value()?.parse()?),
+            Long("fuel") => out.fuel = Some(parser.value()?.parse()?),
+            Long("pretty") => pretty = true,
+            Long("json") => json = true,
+            Short('h') | Long("help") => help = true,
+            Short('V') | Long("version") => version = true,
+            Value(v) if verb.is_none() => verb = Some(v.string()?),
+            Value(v) if file.is_none() => file = Some(if v == "-" { Input::Stdin } else { Input::File(v.into()) }),
+            // `-` alone is standard input.
+            Value(v) => return Err(format!("unexpected argument `{}`", v.to_string_lossy()).into()),
+            other => return Err(other.unexpected()),
+        }
+    }
+    let input = file.clone().unwrap_or(Input::Stdin);
+    out.command = match (help, version, verb.as_deref()) {
+        (true, _, _) => Command::Help,
+        (_, true, None) => Command::Version,
+        (_, _, Some("normalize")) if !json => Command::Normalize { input, pretty },
+        (_, _, Some("normalize")) => return Err("--json applies to `redact` only".into()),
+        (_, _, Some("redact")) => Command::Redact { input, json, pretty },
+        (_, _, Some("schema")) if file.is_none() => Command::Schema,
+        (_, _, Some("schema")) => return Err("`schema` takes no file".into()),
+        (_, _, Some(other)) => return Err(format!("unknown command `{other}`; expected normalize, redact or schema").into()),
+        (_, _, None) => return Err("missing command: normalize, redact or schema (see --help)".into()),
+    };
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Result<Args, String> {
+        parse(line.split_whitespace().map(OsString::from))
+    }
+
+    #[test]
+    fn commands_parse() {
+        let a = args("--engine native normalize --pretty r.json").unwrap();
+        assert_eq!(a.engine, EngineChoice::Native);
+        assert_eq!(a.command, Command::Normalize { input: Input::File("r.json".into()), pretty: true });
+        assert_eq!(args("redact --json -").unwrap().command, Command::Redact { input: Input::Stdin, json: true, pretty: false });
+        assert_eq!(args("schema").unwrap().command, Command::Schema);
+        assert_eq!(args("--version").unwrap().command, Command::Version);
+        assert_eq!(args("--policy p.json --fuel 10 normalize").unwrap().fuel, Some(10));
+    }
+
+    #[test]
+    fn mistakes_say_what_is_wrong() {
+        assert!(args("frobnicate").unwrap_err().contains("unknown command `frobnicate`"));
+        assert!(args("").unwrap_err().contains("missing command"));
+        assert!(args("--engine jvm normalize").unwrap_err().contains("--engine must be"));
+        assert!(args("normalize a b").unwrap_err().contains("unexpected argument `b`"));
+        assert!(args("--fuel lots normalize").unwrap_err().contains("lots"));
+        assert!(args("--colour normalize").unwrap_err().contains("--colour"));
+        assert!(args("schema x").unwrap_err().contains("no file"));
+    }
+}

@@ -1,0 +1,159 @@
+//! What a call can fail with: input the core refused, or a call the host abandoned.
+
+use std::fmt;
+
+use crate::core;
+use crate::from_core;
+use crate::wit::{ErrorCode, InputError, Outcome};
+
+/// Why a call produced no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostError {
+    /// The core refused the input (not JSON, not a report, ...), or the input exceeded the
+    /// input bound (code `input-too-large`). Nothing ran that could be retried unchanged.
+    Input(InputError),
+    /// The component call was stopped: a limit tripped or the guest trapped. Its store was
+    /// dropped; the next call gets a fresh one and works.
+    Aborted(Aborted),
+}
+
+/// Which bound stopped a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbortCause {
+    /// The component tried to grow its memory past [`crate::Limits::max_memory_bytes`].
+    Memory,
+    /// The call used all of its fuel ([`crate::Limits::fuel`]).
+    Execution,
+    /// The guest trapped for another reason (a bug in the component).
+    Trap,
+}
+
+/// A stopped component call: the cause and wasmtime's account of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Aborted {
+    cause: AbortCause,
+    detail: String,
+}
+
+impl Aborted {
+    /// A call stopped by `cause`; `detail` is the runtime's description.
+    pub(crate) fn new(cause: AbortCause, detail: impl Into<String>) -> Self {
+        Aborted { cause, detail: detail.into() }
+    }
+
+    /// What stopped the call.
+    pub fn cause(&self) -> AbortCause {
+        self.cause
+    }
+
+    /// The runtime's description.
+    pub fn detail(&self) -> &str {
+        &self.detail
+    }
+}
+
+impl fmt::Display for Aborted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.cause {
+            AbortCause::Memory => write!(f, "memory limit exceeded: the error normalizer was stopped ({})", self.detail),
+            AbortCause::Execution => write!(f, "execution limit exceeded: the error normalizer ran out of fuel ({})", self.detail),
+            AbortCause::Trap => write!(f, "the error normalizer component trapped ({})", self.detail),
+        }
+    }
+}
+
+impl HostError {
+    /// An input error with `code` for the whole input.
+    pub(crate) fn input(code: ErrorCode, message: impl Into<String>) -> Self {
+        HostError::Input(InputError { code, path: String::new(), message: message.into() })
+    }
+
+    /// Whether a limit tripped: the input bound, the memory bound or the execution bound.
+    pub fn is_limit(&self) -> bool {
+        match self {
+            HostError::Input(e) => e.code == ErrorCode::InputTooLarge,
+            HostError::Aborted(a) => a.cause != AbortCause::Trap,
+        }
+    }
+
+    /// A `code_mode` failure the gateway can hand to the sandbox in place of the outcome it
+    /// could not compute: the native core normalizes `{"tool": tool, "code_mode":
+    /// {"kind": "internal_error", "message": <this error>}}`. A `tool` the core refuses
+    /// (not `namespace::name`) is left out.
+    ///
+    /// ```
+    /// use codemode_errors_host::{HostError, Limits, NativeEngine};
+    /// let engine = NativeEngine::new(&Default::default(), Limits::default().with_max_input_bytes(4));
+    /// let err = engine.normalize_json("{\"transport\":{\"kind\":\"dns\"}}").unwrap_err();
+    /// let outcome = err.to_outcome(Some("github::create_issue")).unwrap();
+    /// assert!(outcome.json.contains("\"kind\":\"internal_error\""));
+    /// ```
+    pub fn to_outcome(&self, tool: Option<&str>) -> Result<Outcome, HostError> {
+        let message = self.to_string();
+        let normalizer = core::Normalizer::default();
+        let with_tool = tool.map(|t| normalizer.normalize_json(&code_mode_report(Some(t), &message)));
+        match with_tool {
+            Some(Ok(outcome)) => Ok(from_core::outcome(&outcome)),
+            _ => normalizer
+                .normalize_json(&code_mode_report(None, &message))
+                .map(|o| from_core::outcome(&o))
+                .map_err(|e| HostError::Input(from_core::input_error(e))),
+        }
+    }
+}
+
+fn code_mode_report(tool: Option<&str>, message: &str) -> String {
+    let mut report = String::from("{");
+    if let Some(tool) = tool {
+        report.push_str("\"tool\":");
+        core::json::write_string(&mut report, tool);
+        report.push(',');
+    }
+    report.push_str("\"code_mode\":{\"kind\":\"internal_error\",\"message\":");
+    core::json::write_string(&mut report, message);
+    report.push_str("}}");
+    report
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HostError::Input(e) if e.path.is_empty() => write!(f, "{}: {}", code_name(e.code), e.message),
+            HostError::Input(e) => write!(f, "{}: at {}: {}", code_name(e.code), e.path, e.message),
+            HostError::Aborted(a) => a.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for HostError {}
+
+/// The core's snake_case name for an input error code (`invalid_json`, ...).
+pub fn code_name(code: ErrorCode) -> &'static str {
+    core_code(code).as_str()
+}
+
+/// The core's error code for a WIT error code.
+pub fn core_code(code: ErrorCode) -> core::ErrorCode {
+    use core::ErrorCode as C;
+    match code {
+        ErrorCode::InvalidJson => C::InvalidJson,
+        ErrorCode::TooDeep => C::TooDeep,
+        ErrorCode::InvalidReport => C::InvalidReport,
+        ErrorCode::InvalidPolicy => C::InvalidPolicy,
+        ErrorCode::InvalidCallError => C::InvalidCallError,
+        ErrorCode::UnsupportedVersion => C::UnsupportedVersion,
+        ErrorCode::InputTooLarge => C::InputTooLarge,
+    }
+}
+
+/// The engine could not be set up (the component did not compile or link).
+#[derive(Debug)]
+pub struct SetupError(pub(crate) wasmtime::Error);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "could not set up the component engine: {:#}", self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}

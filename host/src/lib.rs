@@ -1,0 +1,79 @@
+//! # codemode-errors-host
+//!
+//! Runs the codemode-errors core as a WASI component under wasmtime, with a memory bound,
+//! an execution bound and an input bound on every call, or natively, behind one API:
+//!
+//! ```no_run
+//! use codemode_errors_host::{ComponentEngine, Engine, Limits};
+//!
+//! let policy = codemode_errors::Policy::default();
+//! let engine = Engine::Component(ComponentEngine::new(&policy, Limits::default())?);
+//! // Engine::Native(NativeEngine::new(&policy, Limits::default())) answers byte for byte the same.
+//! let report = r#"{"tool":"fs::read_file","tool_result":{"content":[{"type":"text","text":"ENOENT"}],"isError":true}}"#;
+//! match engine.normalize_json(report) {
+//!     Ok(outcome) => println!("reject with new Error({})", outcome.error.map(|e| e.json).unwrap_or_default()),
+//!     Err(e) => println!("reject with new Error({})", e.to_outcome(Some("fs::read_file"))?.json),
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! No rule lives here: the host converts values and enforces limits; the core decides.
+
+#![warn(missing_docs)]
+
+mod bindings;
+pub mod cache;
+mod component;
+mod engine;
+mod error;
+pub mod limits;
+mod native;
+pub mod pretty;
+mod store;
+
+// The conversions between core values and WIT values are shared with the guest, which
+// makes the same conversions on its side of the component boundary.
+#[path = "../../guest/src/from_core.rs"]
+mod from_core;
+#[path = "../../guest/src/to_core.rs"]
+#[allow(dead_code)] // the host takes core policies, so `to_core::policy` is the guest's alone
+mod to_core;
+
+use codemode_errors as core;
+
+pub use cache::{CacheEvent, CompileCache};
+pub use component::ComponentEngine;
+pub use engine::Engine;
+pub use error::{code_name, core_code, AbortCause, Aborted, HostError, SetupError};
+pub use limits::Limits;
+pub use native::NativeEngine;
+
+/// The types of the `codemode:errors/api` WIT interface, as both engines return them.
+pub mod wit {
+    pub use crate::bindings::exports::codemode::errors::api::{
+        Blocked, Breaker, CallContext, CallError, ErrorCode, Evidence, Failure, InputError, InvalidArgument, JsonrpcError, KindSource,
+        Origin, Outcome, Policy, Recovery, RecoveryAction, RedactionCount, SameArguments, SideEffects, ToolAnnotations, TransportFailure,
+        TransportKind, ValidationFailure,
+    };
+}
+
+/// The guest component (`codemode-errors-guest` built for `wasm32-wasip2`), embedded.
+pub const GUEST_COMPONENT: &[u8] = include_bytes!(env!("CODEMODE_ERRORS_GUEST_WASM"));
+
+/// The bytes of text a typed report carries, for the input bound.
+fn typed_input_len(context: &wit::CallContext, failure: &wit::Failure) -> usize {
+    let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    let failure_len = match failure {
+        wit::Failure::ToolResult(json) => json.len(),
+        wit::Failure::JsonrpcError(e) => e.message.len() + opt(&e.data),
+        wit::Failure::Transport(t) => t.message.len(),
+        wit::Failure::Validation(v) => {
+            opt(&v.arguments)
+                + opt(&v.input_schema)
+                + opt(&v.message)
+                + v.problems.iter().map(|p| p.path.len() + p.problem.len()).sum::<usize>()
+        }
+        wit::Failure::Policy(b) | wit::Failure::Budget(b) | wit::Failure::CodeMode(b) => b.kind.len() + b.message.len(),
+    };
+    opt(&context.tool) + failure_len
+}
