@@ -15,7 +15,7 @@ mod error;
 mod walk;
 
 use codemode_errors::json::{Json, JsonBuilder};
-use codemode_errors::{Failure, FailureReport, Outcome, Policy, ReportError};
+use codemode_errors::{FailureReport, Outcome, Policy, ReportError};
 use js_sys::{Array, JsString};
 use wasm_bindgen::prelude::*;
 
@@ -56,10 +56,17 @@ impl JsNormalizer {
         Ok(verdict(&js(self.outcome(report))?))
     }
 
-    /// Sanitize and redact free text (no cap).
+    /// Sanitize and redact free text (no cap). Lone surrogates become U+FFFD.
     #[wasm_bindgen(js_name = redactText)]
-    pub fn redact_text(&self, text: &str) -> String {
-        self.inner.redact_text(text)
+    pub fn redact_text(&self, text: &JsValue) -> JsResult<String> {
+        match text.dyn_ref::<JsString>() {
+            Some(text) => Ok(self.inner.redact_text(&String::from(text))),
+            None => Err(error::to_js(&ReportError::new(
+                codemode_errors::ErrorCode::InvalidJson,
+                "",
+                format!("redactText takes a string, not {}", js_type(text)),
+            ))),
+        }
     }
 
     /// A redacted copy of a JSON value, as compact JSON with sorted keys.
@@ -81,19 +88,21 @@ impl JsNormalizer {
     }
 }
 
-/// One tool as a sandbox calls it: the report header (`tool`, `annotations`,
-/// `dispatched`) checked once, then a verdict for each way a call can end.
+/// One tool as a sandbox calls it: the report header (`tool`, `annotations`) checked
+/// once, then a verdict for each way a call can end. Each verdict takes the host's
+/// trusted `dispatched` fact (`true`, `false`, or `undefined` when unknown).
 #[wasm_bindgen]
 pub struct CallSite {
     normalizer: codemode_errors::Normalizer,
     members: Vec<(String, Json)>,
+    input_schema: Option<Json>,
 }
 
 #[wasm_bindgen]
 impl CallSite {
-    /// A call site for `header` (`{tool, annotations, dispatched}`, each optional) under
-    /// `policy`. The header is checked by the core's report reader now, so later verdicts
-    /// cannot fail on it.
+    /// A call site for `header` (`{tool, annotations}`, each optional) under `policy`.
+    /// The header is checked by the core's report reader now, so later verdicts cannot
+    /// fail on it.
     #[wasm_bindgen(constructor)]
     pub fn new(header: &JsValue, policy: &JsValue) -> JsResult<CallSite> {
         let normalizer = codemode_errors::Normalizer::new(js(read_policy(policy))?);
@@ -104,67 +113,92 @@ impl CallSite {
                 return Err(error::to_js(&ReportError::new(
                     codemode_errors::ErrorCode::InvalidReport,
                     "",
-                    format!("a call site header is an object of tool, annotations and dispatched, not {}", other.type_name()),
+                    format!("a call site header is an object of tool and annotations, not {}", other.type_name()),
                 )))
             }
         };
-        let site = CallSite { normalizer, members };
-        // The placeholder failure only lets the core's reader check the header members.
-        js(site.report("code_mode", object(vec![("kind", string("unknown")), ("message", string(""))])).map(|_| ()))?;
+        let site = CallSite { normalizer, members, input_schema: None };
+        js(site.placeholder_report(None).map(|_| ()))?;
         Ok(site)
     }
 
     /// `[errorJson | null, breaker]` for a `CallToolResult` the call returned. Fails only
     /// when the result cannot be read as JSON (the caller treats that as a thrown error).
-    pub fn result(&self, result: &JsValue) -> JsResult<Array> {
-        let report = js(self.report("tool_result", js(walk::read(result))?))?;
+    pub fn result(&self, result: &JsValue, dispatched: &JsValue) -> JsResult<Array> {
+        let failure = js(walk::read(result))?;
+        let report = js(self.report("tool_result", failure, dispatched.as_bool()))?;
         Ok(verdict(&self.normalizer.normalize(&report)))
     }
 
     /// `[errorJson, breaker]` for an exception the call threw, classified by the core's
     /// `thrown::failure_from_thrown` from its `name`, `code`, `message` and `data`. Never
-    /// fails on the error itself: a `code` or `data` that cannot be read as JSON is left out.
-    pub fn thrown(&self, name: &str, code: &JsValue, message: &JsValue, data: &JsValue) -> JsResult<Array> {
+    /// fails on the exception itself: a `code` or `data` that cannot be read as JSON is
+    /// left out, and lone surrogates in the message become U+FFFD.
+    pub fn thrown(&self, name: &str, code: &JsValue, message: &JsValue, data: &JsValue, dispatched: &JsValue) -> JsResult<Array> {
         let code = walk::read_optional(code).ok().flatten();
         let data = walk::read_optional(data).ok().flatten();
         let message = message.dyn_ref::<JsString>().map(walk::lossy_head).unwrap_or_default();
         let failure = codemode_errors::thrown::failure_from_thrown(name, code.as_ref(), &message, data.as_ref());
         // The header was checked when the call site was built, so this cannot fail.
-        let report = js(self.report_with(failure))?;
+        let mut report = js(self.placeholder_report(dispatched.as_bool()))?;
+        report.failure = failure;
         Ok(verdict(&self.normalizer.normalize(&report)))
     }
 
-    /// `[errorJson, breaker]` when `args` do not satisfy `inputSchema` (checked by the core's
-    /// `validate::check_arguments`), `undefined` when they do.
+    /// Check arguments against `inputSchema` (the tool's JSON Schema) from now on; read
+    /// once here, so a schema that is not JSON fails when the catalog is built.
+    #[wasm_bindgen(js_name = setInputSchema)]
+    pub fn set_input_schema(&mut self, input_schema: &JsValue) -> JsResult<()> {
+        self.input_schema = js(walk::read_optional(input_schema))?;
+        Ok(())
+    }
+
+    /// `[errorJson, breaker]` when `args` do not satisfy the input schema (checked by the
+    /// core's `validate::check_arguments`), `undefined` when they do or there is no schema.
+    /// The call was not dispatched.
     #[wasm_bindgen(js_name = invalidArguments)]
-    pub fn invalid_arguments(&self, args: &JsValue, input_schema: &JsValue) -> JsResult<Option<Array>> {
+    pub fn invalid_arguments(&self, args: &JsValue) -> JsResult<Option<Array>> {
+        let Some(schema) = &self.input_schema else {
+            return Ok(None);
+        };
         let args = js(walk::read(args))?;
-        let schema = js(walk::read(input_schema))?;
-        let problems = codemode_errors::validate::check_arguments(&args, &schema);
+        let problems = codemode_errors::validate::check_arguments(&args, schema);
         if problems.is_empty() {
             return Ok(None);
         }
         let listed: Vec<Json> = problems.iter().map(|p| object(vec![("path", string(&p.path)), ("problem", string(&p.problem))])).collect();
         let count = listed.len();
-        let report = js(self.report("validation", object(vec![("problems", JsonBuilder::array(listed, count))])))?;
+        let failure = object(vec![("problems", JsonBuilder::array(listed, count))]);
+        let report = js(self.report("validation", failure, Some(false)))?;
         Ok(Some(verdict(&self.normalizer.normalize(&report))))
+    }
+
+    /// `[errorJson | null, breaker]` for a failure the sandbox itself tags: `tag` is a
+    /// report failure key (`validation`, `policy`, `budget`, `code_mode`, ...) and
+    /// `failure` its value, read and checked by the core.
+    pub fn failure(&self, tag: &str, failure: &JsValue, dispatched: &JsValue) -> JsResult<Array> {
+        let failure = js(walk::read(failure))?;
+        let report = js(self.report(tag, failure, dispatched.as_bool()))?;
+        Ok(verdict(&self.normalizer.normalize(&report)))
     }
 }
 
 impl CallSite {
     /// The report of this header with one failure member, read by the core.
-    fn report(&self, tag: &str, failure: Json) -> Result<FailureReport, ReportError> {
+    fn report(&self, tag: &str, failure: Json, dispatched: Option<bool>) -> Result<FailureReport, ReportError> {
         let mut members = self.members.clone();
+        if let Some(d) = dispatched {
+            members.push(("dispatched".to_owned(), Json::Bool(d)));
+        }
         members.push((tag.to_owned(), failure));
         let total = members.len();
         FailureReport::from_value(&JsonBuilder::object(members, total))
     }
 
-    /// The report of this header with an already classified failure.
-    fn report_with(&self, failure: Failure) -> Result<FailureReport, ReportError> {
-        let mut report = self.report("code_mode", object(vec![("kind", string("unknown")), ("message", string(""))]))?;
-        report.failure = failure;
-        Ok(report)
+    /// The report of this header with a placeholder failure, to be replaced by a failure
+    /// the core classified (the placeholder only lets the core's reader check the header).
+    fn placeholder_report(&self, dispatched: Option<bool>) -> Result<FailureReport, ReportError> {
+        self.report("code_mode", object(vec![("kind", string("unknown")), ("message", string(""))]), dispatched)
     }
 }
 
@@ -204,6 +238,17 @@ fn read_policy(policy: &JsValue) -> Result<Policy, ReportError> {
         Ok(None) => Ok(Policy::default()),
         Ok(Some(value)) => Policy::from_value(&value),
         Err(e) => Err(ReportError::new(codemode_errors::ErrorCode::InvalidPolicy, e.path(), e.message())),
+    }
+}
+
+/// The `typeof` of a value, `null` and arrays named as JSON names them.
+fn js_type(value: &JsValue) -> String {
+    if value.is_null() {
+        "null".to_owned()
+    } else if js_sys::Array::is_array(value) {
+        "array".to_owned()
+    } else {
+        value.js_typeof().as_string().unwrap_or_default()
     }
 }
 

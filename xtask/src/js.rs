@@ -1,23 +1,92 @@
-//! The js surface's build, demo, test and bench steps (being written).
+//! The npm package's build, demo, test, bench and demo-server steps.
+//!
+//! `build` compiles `js-package/` (the wasm-bindgen crate) for `wasm32-unknown-unknown`
+//! with the `wasm-release` profile, generates bindings with the pinned wasm-bindgen CLI
+//! for the `web`, `nodejs` and `bundler` targets into `js-package/pkg/`, then runs
+//! `js-package/scripts/build.mjs` (wasm-opt from the `binaryen` npm package, the ESM and
+//! CommonJS layers, the package.json check) to fill `js-package/dist/`.
 
-use crate::util::{Ctx, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-pub fn build(_ctx: &Ctx) -> Result<std::path::PathBuf> {
-    Err("the js surface is not wired yet".into())
+use crate::util::{ensure_chromium, ensure_npm, ensure_wasm_bindgen, run, Ctx, Result};
+
+const CRATE: &str = "codemode-errors-js";
+const TARGETS: &[&str] = &["web", "nodejs", "bundler"];
+
+fn package_dir(ctx: &Ctx) -> PathBuf {
+    ctx.root.join("js-package")
 }
 
-pub fn test(_ctx: &Ctx) -> Result {
-    Err("the js surface is not wired yet".into())
+fn node(dir: &Path) -> Command {
+    let mut c = Command::new("node");
+    c.current_dir(dir);
+    c
 }
 
-pub fn demo(_ctx: &Ctx) -> Result {
-    Err("the js surface is not wired yet".into())
+/// The Deno binary the `deno` npm package installs.
+fn deno(ctx: &Ctx) -> PathBuf {
+    package_dir(ctx).join("node_modules/.bin/deno")
 }
 
-pub fn bench(_ctx: &Ctx) -> Result {
-    Err("the js surface is not wired yet".into())
+/// Build the package into `js-package/dist/` and return that directory.
+pub fn build(ctx: &Ctx) -> Result<PathBuf> {
+    let pkg = package_dir(ctx);
+    ensure_npm(&pkg)?;
+    ensure_wasm_bindgen()?;
+    // The profile strips everything, including the `target_features` section wasm-bindgen
+    // and wasm-opt read the enabled features from; keep sections here and let wasm-opt
+    // strip names and producers afterwards (build.mjs), as wasm-bindgen recommends.
+    run(ctx
+        .cargo()
+        .args(["build", "-p", CRATE, "--target", "wasm32-unknown-unknown", "--profile", "wasm-release"])
+        .env("CARGO_PROFILE_WASM_RELEASE_STRIP", "debuginfo"))?;
+    let wasm = ctx.target_dir().join("wasm32-unknown-unknown/wasm-release/codemode_errors_js.wasm");
+    let out = pkg.join("pkg");
+    if out.exists() {
+        std::fs::remove_dir_all(&out).map_err(|e| format!("could not clear {}: {e}", out.display()))?;
+    }
+    for target in TARGETS {
+        run(Command::new("wasm-bindgen").args(["--target", target, "--no-typescript", "--out-dir"]).arg(out.join(target)).arg(&wasm))?;
+    }
+    run(node(&pkg).arg("scripts/build.mjs"))?;
+    Ok(pkg.join("dist"))
 }
 
-pub fn serve(_ctx: &Ctx) -> Result {
-    Err("the js surface is not wired yet".into())
+/// Every JavaScript test: the vector suite under Node and Deno, the API tests, the real
+/// MCP server example, the examples under Deno, the browser demo in headless Chromium,
+/// and the packed tarball imported, required and type-checked.
+pub fn test(ctx: &Ctx) -> Result {
+    build(ctx)?;
+    let pkg = package_dir(ctx);
+    ensure_npm(&ctx.root.join("examples/node-sandbox"))?;
+    ensure_npm(&ctx.root.join("examples/deno"))?;
+    let chromium = ensure_chromium()?;
+    run(node(&pkg).args(["--test", "--test-reporter=spec"]).arg("test/").env("CHROMIUM", chromium))?;
+    run(Command::new(deno(ctx))
+        .current_dir(&pkg)
+        .args(["test", "--no-check", "--allow-read", "--allow-env", "test/vectors.test.mjs"])
+        .env("CODEMODE_ERRORS_ENTRY", "../dist/deno/index.js"))
+}
+
+/// The node-sandbox example: model-style code against real MCP servers.
+pub fn demo(ctx: &Ctx) -> Result {
+    build(ctx)?;
+    let example = ctx.root.join("examples/node-sandbox");
+    ensure_npm(&example)?;
+    run(node(&example).arg("main.mjs"))
+}
+
+/// Size, start-up and per-call budgets, compared with a naive JavaScript redactor;
+/// writes `docs/PERFORMANCE-js.md`.
+pub fn bench(ctx: &Ctx) -> Result {
+    build(ctx)?;
+    run(node(&package_dir(ctx)).args(["--expose-gc", "bench/bench.mjs"]))
+}
+
+/// Serve the browser demo offline on http://127.0.0.1:8080/ until interrupted.
+pub fn serve(ctx: &Ctx) -> Result {
+    build(ctx)?;
+    let port = std::env::var("PORT").unwrap_or_else(|_| "8080".to_owned());
+    run(node(&ctx.root.join("examples/browser-demo")).args(["serve.mjs", "--port", &port]))
 }

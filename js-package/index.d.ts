@@ -1,0 +1,323 @@
+// Types of the codemode-errors package. The contract types follow the JSON Schema
+// schema/code-mode-call-error.v1.schema.json field by field; test/types.test.mjs fails
+// when they drift apart.
+
+/** Where a failure came from. */
+export type Origin = 'code_mode' | 'tool_execution' | 'upstream_transport' | 'validation' | 'policy' | 'budget';
+
+/** Whether the failed call may have changed anything. */
+export type SideEffects = 'none_expected' | 'possible' | 'unknown';
+
+/** The next move the model should make. */
+export type RecoveryAction =
+  | 'revise_and_retry'
+  | 'retry_later'
+  | 'reauthenticate'
+  | 'confirm'
+  | 'rediscover'
+  | 'reduce_work'
+  | 'start_dependency'
+  | 'inspect_and_escalate'
+  | 'do_not_retry';
+
+/** Whether repeating the exact same call is appropriate. */
+export type SameArguments = 'safe' | 'conditional' | 'discouraged' | 'never';
+
+/** How the canonical kind was decided. */
+export type KindSource = 'structured' | 'recognized' | 'default';
+
+/** What an outcome means for the upstream's circuit breaker. */
+export type Breaker = 'success' | 'failure' | 'none';
+
+/** Recovery advice. */
+export interface Recovery {
+  /** The next move. */
+  action: RecoveryAction;
+  /** Whether repeating the exact call is appropriate. */
+  same_arguments: SameArguments;
+  /** Authoritative advice in a sentence or two. */
+  guidance: string;
+  /** How long to wait before retrying, when known. */
+  retry_after_ms?: number;
+}
+
+/** The tool's MCP annotations, echoed as untrusted hints. */
+export interface Safety {
+  read_only_hint?: boolean;
+  destructive_hint?: boolean;
+  idempotent_hint?: boolean;
+  open_world_hint?: boolean;
+}
+
+/** One argument problem. */
+export interface InvalidArgument {
+  /** The argument, e.g. `title` or `labels[2]`; empty for the arguments object itself. */
+  path: string;
+  /** What is wrong, e.g. `missing required argument`. */
+  problem: string;
+}
+
+/** A sanitized description of one MCP content block. Binary data never appears. */
+export interface ContentDescriptor {
+  type: string;
+  text?: string;
+  truncated?: true;
+  original_length?: number;
+  mime_type?: string;
+  encoded_bytes?: number;
+  data_omitted?: true;
+  content_omitted?: true;
+  uri?: string;
+  name?: string;
+}
+
+/** Sanitized, redacted, capped evidence from the failure. */
+export interface Evidence {
+  content?: ContentDescriptor[];
+  structured_content?: unknown;
+  parsed_error?: unknown;
+  omitted_content_blocks?: number;
+  /** How many redactions each family made. */
+  redactions?: Record<string, number>;
+}
+
+/** The contract object (version 1): what `Error.message` holds as JSON. */
+export interface CodeModeCallError {
+  contract_version: 1;
+  /** The canonical kind. */
+  kind: string;
+  /** A standalone, model-readable account of the failure. */
+  message: string;
+  /** `namespace::name`, when known. */
+  tool?: string;
+  origin: Origin;
+  recovery: Recovery;
+  side_effects: SideEffects;
+  /** The untrusted kind as the upstream sent it, when it differs from `kind`. */
+  original_kind?: string;
+  /** A short sanitized cause. */
+  cause?: string;
+  safety?: Safety;
+  evidence?: Evidence;
+  kind_source?: KindSource;
+  /** Whether the host knows the request left the gateway. */
+  dispatched?: boolean;
+  /** The arguments that were missing, unexpected or mistyped. */
+  invalid_arguments?: InvalidArgument[];
+}
+
+/** The result of normalizing one failure report. */
+export interface Outcome {
+  /** The contract object, or null when the report is not a failure. */
+  error: CodeModeCallError | null;
+  breaker: Breaker;
+}
+
+/** Caps a normalizer applies; omitted caps keep their defaults. */
+export interface Policy {
+  /** Content blocks shown as evidence (default 16). */
+  max_content_blocks?: number;
+  /** UTF-16 code units kept of each text block (default 8192). */
+  max_text_chars?: number;
+  /** Serialized bytes of `evidence.structured_content` (default 8192). */
+  max_structured_bytes?: number;
+  /** Serialized bytes of `evidence.parsed_error` (default 4096). */
+  max_parsed_error_bytes?: number;
+  /** Serialized bytes of the whole error object (default 32768). */
+  max_error_bytes?: number;
+  /** Nesting levels kept in structured evidence (default 8). */
+  max_json_depth?: number;
+  /** Items or members kept per level of structured evidence (default 32). */
+  max_json_items?: number;
+  /** UTF-16 code units kept of each string in structured evidence (default 1024). */
+  max_json_string_chars?: number;
+  /** Largest text block parsed in search of a JSON error object (default 65536). */
+  max_parse_chars?: number;
+}
+
+/** MCP tool annotations (untrusted hints). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/** One MCP content block. */
+export interface ContentBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** An MCP `CallToolResult`, as the SDK returns it. */
+export interface CallToolResult {
+  content?: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  resultType?: string;
+  [key: string]: unknown;
+}
+
+/** Transport failure kinds. */
+export type TransportKind =
+  | 'timeout'
+  | 'connection_closed'
+  | 'connection_refused'
+  | 'dns'
+  | 'tls'
+  | 'response_too_large'
+  | 'malformed_response'
+  | 'cancelled'
+  | 'other';
+
+/** A call the gateway, a budget or the sandbox blocked; `kind` is snake_case. */
+export interface BlockedFailure {
+  kind: string;
+  message: string;
+  retry_after_ms?: number | null;
+}
+
+/** Arguments rejected by validation: arguments with a schema, ready-made problems, or a message. */
+export interface ValidationFailure {
+  arguments?: unknown;
+  input_schema?: unknown;
+  problems?: InvalidArgument[];
+  message?: string;
+}
+
+/** What every report may say besides its one failure. */
+export interface ReportHeader {
+  /** `namespace::name`, when known. */
+  tool?: string | null;
+  annotations?: ToolAnnotations | null;
+  /** The trusted fact whether the request left the gateway (null: unknown). */
+  dispatched?: boolean | null;
+}
+
+/** A failure report: a header and exactly one failure. */
+export type FailureReport = ReportHeader &
+  (
+    | { tool_result: CallToolResult }
+    | { jsonrpc_error: { code: number; message?: string; data?: unknown } }
+    | { transport: { kind: TransportKind; message?: string } }
+    | { validation: ValidationFailure }
+    | { policy: BlockedFailure }
+    | { budget: BlockedFailure }
+    | { code_mode: BlockedFailure }
+  );
+
+/** The error thrown for input the core cannot work with. */
+export interface CodemodeInputError extends TypeError {
+  /** `invalid_json`, `too_deep`, `invalid_report`, `invalid_policy`, `invalid_call_error`, `unsupported_version` or `input_too_large`. */
+  code: 'invalid_json' | 'too_deep' | 'invalid_report' | 'invalid_policy' | 'invalid_call_error' | 'unsupported_version' | 'input_too_large';
+  /** Where in the input, e.g. `tool_result.content[2].type`; empty for the whole input. */
+  path: string;
+}
+
+/** Turns failure reports into outcomes under one policy; build once, reuse. */
+export class Normalizer {
+  /** @throws {CodemodeInputError} `invalid_policy` */
+  constructor(policy?: Policy | string);
+  /** The outcome of a report (an object, or its JSON text). */
+  normalize(report: FailureReport | string): Outcome;
+  /** The outcome as the core's exact JSON text. */
+  normalizeToJson(report: FailureReport | string): string;
+  /** The Error whose message is the contract JSON, or null when not a failure. */
+  toCallError(report: FailureReport | string): Error | null;
+  /** Sanitized, redacted free text. */
+  redactText(text: string): string;
+  /** A redacted copy of a JSON value. */
+  redactJson<T = unknown>(value: T): unknown;
+  /** The policy in force, every cap included. */
+  readonly policy: Required<Policy>;
+}
+
+/** The outcome of one report under `policy` (defaults when omitted). */
+export function normalize(report: FailureReport | string, policy?: Policy | string): Outcome;
+
+/** The outcome as the core's exact JSON text. */
+export function normalizeToJson(report: FailureReport | string, policy?: Policy | string): string;
+
+/** The Error whose message is the contract JSON, or null when the report is not a failure. */
+export function toCallError(report: FailureReport | string, policy?: Policy | string): Error | null;
+
+/** Sanitized, redacted free text (no cap). */
+export function redactText(text: string): string;
+
+/** A redacted copy of a JSON value. */
+export function redactJson(value: unknown): unknown;
+
+/** Read the contract object back from a rejection (the Error, its message, or the object). */
+export function parseCallError(error: unknown): CodeModeCallError;
+
+/** The MCP result a gateway returns for an uncaught failure. */
+export function toMcpErrorEnvelope(
+  error: unknown,
+  trace?: Record<string, unknown>,
+): CallToolResult & {
+  content: [{ type: 'text'; text: string }];
+  isError: true;
+  structuredContent: { error: CodeModeCallError; trace: Record<string, unknown> & { error: CodeModeCallError } };
+};
+
+/** Called after every call with what it means for the upstream's circuit breaker. */
+export type BreakerCallback = (breaker: Breaker, details: { tool: string | undefined; error: CodeModeCallError | null }) => void;
+
+/** How a wrapped `callTool` reports and limits its calls. */
+export interface CallToolContext {
+  /** Tools become `namespace::name`. */
+  namespace?: string;
+  /** MCP annotations by tool name, or a function of the name. */
+  annotations?: Record<string, ToolAnnotations | undefined> | ((name: string) => ToolAnnotations | undefined);
+  policy?: Policy | string;
+  /** Reject with a `timeout` error when no result arrives in time. */
+  timeoutMs?: number;
+  onBreaker?: BreakerCallback;
+}
+
+/** A function that calls one tool of one server. */
+export type CallTool = (name: string, args: Record<string, unknown> | undefined, options: { signal: AbortSignal }) => Promise<CallToolResult>;
+
+/** Wrap `callTool` so every failure rejects with `new Error(<contract JSON>)`. */
+export function wrapCallTool(
+  callTool: CallTool,
+  context?: CallToolContext,
+): (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
+
+/** One tool of a catalog, as `listTools()` returns it. */
+export interface CatalogTool {
+  name: string;
+  inputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  [key: string]: unknown;
+}
+
+/** Sends one call upstream. */
+export type Dispatch = (
+  namespace: string,
+  name: string,
+  args: Record<string, unknown>,
+  options: { signal: AbortSignal },
+) => Promise<CallToolResult>;
+
+/** Options of `createCodemode`. */
+export interface CodemodeOptions {
+  policy?: Policy | string;
+  timeoutMs?: number;
+  onBreaker?: BreakerCallback;
+}
+
+/** A tool helper model code calls. */
+export type ToolHelper = (args?: Record<string, unknown>) => Promise<CallToolResult>;
+
+/** Build `codemode.<namespace>.<tool>()` helpers and `callTool(fqName, args)` from a catalog. */
+export function createCodemode(
+  catalog: Record<string, CatalogTool[]>,
+  dispatch: Dispatch,
+  options?: CodemodeOptions,
+): {
+  codemode: Record<string, Record<string, ToolHelper>>;
+  callTool: (tool: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
+};

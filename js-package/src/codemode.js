@@ -1,0 +1,71 @@
+// The `codemode.<namespace>.<tool>()` helpers model code calls, built from a tool catalog.
+
+import * as wasm from './binding.js';
+import { callSite, reject, settle } from './call-tool.js';
+
+/** Define `key` on `target` as a plain data property (safe for names like `__proto__`). */
+function define(target, key, value) {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: false, configurable: false });
+}
+
+/**
+ * Build the helpers model code calls from a tool catalog.
+ *
+ * Arguments that violate a tool's `inputSchema` reject with a `validation` contract error
+ * naming the missing, unexpected or mistyped arguments, before `dispatch` runs. Every
+ * other failure rejects as `wrapCallTool` describes.
+ *
+ * @param {Record<string, Array<{ name: string, inputSchema?: object, annotations?: object }>>} catalog
+ *   tools by namespace, e.g. `{ fs: (await client.listTools()).tools }`
+ * @param {(namespace: string, name: string, args: object, options: { signal: AbortSignal }) => Promise<object>} dispatch
+ *   sends one call upstream and resolves with its `CallToolResult`
+ * @param {object} [options] `policy`, `timeoutMs`, `onBreaker(breaker, { tool, error })`
+ * @returns {{ codemode: Record<string, Record<string, (args?: object) => Promise<object>>>, callTool: (tool: string, args?: object) => Promise<object> }}
+ */
+export function createCodemode(catalog, dispatch, options = {}) {
+  if (catalog === null || typeof catalog !== 'object') throw new TypeError('createCodemode: catalog must be an object of tool lists by namespace');
+  if (typeof dispatch !== 'function') throw new TypeError('createCodemode: dispatch must be a function (namespace, name, args) => Promise<CallToolResult>');
+  const { policy, timeoutMs, onBreaker } = options;
+  const tools = new Map();
+  const codemode = {};
+  for (const [namespace, list] of Object.entries(catalog)) {
+    if (!Array.isArray(list)) throw new TypeError(`createCodemode: catalog.${namespace} must be an array of tools`);
+    const helpers = {};
+    for (const [i, entry] of list.entries()) {
+      if (typeof entry?.name !== 'string') throw new TypeError(`createCodemode: catalog.${namespace}[${i}].name must be a string`);
+      if (Object.hasOwn(helpers, entry.name)) throw new TypeError(`createCodemode: catalog.${namespace} lists ${entry.name} twice`);
+      const { tool, site } = callSite({ tool: `${namespace}::${entry.name}`, annotations: entry.annotations }, policy);
+      site.setInputSchema(entry.inputSchema);
+      const call = { namespace, name: entry.name, tool, site };
+      tools.set(`${namespace}::${entry.name}`, call);
+      define(helpers, entry.name, (args) => invoke(call, args));
+    }
+    define(codemode, namespace, Object.freeze(helpers));
+  }
+  const anonymous = new wasm.CallSite(undefined, policy);
+
+  function invoke(call, args = {}) {
+    const context = { tool: call.tool, timeoutMs, onBreaker };
+    let invalid;
+    try {
+      invalid = call.site.invalidArguments(args);
+    } catch (e) {
+      // Arguments JSON cannot hold (a function, a cycle): a validation problem at that path.
+      const problem = { path: typeof e?.path === 'string' ? e.path : '', problem: String(e?.message ?? e) };
+      invalid = call.site.failure('validation', { problems: [problem] }, false);
+    }
+    if (invalid !== undefined) return reject(invalid, context);
+    return settle(call.site, (signal) => dispatch(call.namespace, call.name, args, { signal }), context);
+  }
+
+  function callTool(tool, args) {
+    const call = typeof tool === 'string' ? tools.get(tool) : undefined;
+    if (call === undefined) {
+      const failure = { kind: 'unknown_tool', message: `no tool named ${JSON.stringify(String(tool))} in this code-mode catalog` };
+      return reject(anonymous.failure('code_mode', failure, false), { tool: undefined, onBreaker });
+    }
+    return invoke(call, args);
+  }
+
+  return { codemode: Object.freeze(codemode), callTool };
+}

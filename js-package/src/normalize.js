@@ -1,0 +1,99 @@
+// Producing outcomes and redacted values. Thin: the WebAssembly core decides everything;
+// this module only parses the JSON text the core returns.
+
+import * as wasm from './binding.js';
+
+let shared;
+
+/** The default-policy normalizer, built on first use and reused. */
+function defaults() {
+  shared ??= new wasm.Normalizer(undefined);
+  return shared;
+}
+
+/** Run `use` with a core normalizer for `policy`, freeing it afterwards when not shared. */
+function withPolicy(policy, use) {
+  if (policy === undefined || policy === null) return use(defaults());
+  const normalizer = new wasm.Normalizer(policy);
+  try {
+    return use(normalizer);
+  } finally {
+    normalizer.free();
+  }
+}
+
+/** The Error a sandbox rejects with for a `[errorJson | null, breaker]` verdict, or null. */
+export function errorFromVerdict(verdict) {
+  return verdict[0] === null ? null : new Error(verdict[0]);
+}
+
+/**
+ * Turns failure reports into outcomes under one policy. Build it once and reuse it.
+ *
+ * @example
+ * const normalizer = new Normalizer({ max_text_chars: 2048 });
+ * const { error, breaker } = normalizer.normalize(report);
+ */
+export class Normalizer {
+  #core;
+
+  /** @param {object | string} [policy] caps by name, or the same as JSON text */
+  constructor(policy) {
+    this.#core = new wasm.Normalizer(policy);
+  }
+
+  /** The outcome of a failure report (an object, or its JSON text). */
+  normalize(report) {
+    return JSON.parse(this.#core.normalize(report));
+  }
+
+  /** The outcome as the core's exact JSON text. */
+  normalizeToJson(report) {
+    return this.#core.normalize(report);
+  }
+
+  /** The Error whose message is the contract JSON, or null when the report is not a failure. */
+  toCallError(report) {
+    return errorFromVerdict(this.#core.verdict(report));
+  }
+
+  /** Sanitized, redacted free text. */
+  redactText(text) {
+    return this.#core.redactText(text);
+  }
+
+  /** A redacted copy of a JSON value. */
+  redactJson(value) {
+    return JSON.parse(this.#core.redactJson(value));
+  }
+
+  /** The policy in force, with every cap. */
+  get policy() {
+    return JSON.parse(this.#core.policy());
+  }
+}
+
+/** The outcome of one failure report under `policy` (defaults when omitted). */
+export function normalize(report, policy) {
+  return withPolicy(policy, (n) => JSON.parse(n.normalize(report)));
+}
+
+/** The outcome as the core's exact JSON text. */
+export function normalizeToJson(report, policy) {
+  return withPolicy(policy, (n) => n.normalize(report));
+}
+
+/** The Error whose message is the contract JSON, or null when the report is not a failure. */
+export function toCallError(report, policy) {
+  return withPolicy(policy, (n) => errorFromVerdict(n.verdict(report)));
+}
+
+/** Sanitized, redacted free text (no cap). */
+export function redactText(text) {
+  return defaults().redactText(text);
+}
+
+/** A redacted copy of a JSON value: secret-named members replaced, every string redacted. */
+export function redactJson(value) {
+  return JSON.parse(defaults().redactJson(value));
+}
