@@ -6,7 +6,7 @@
 use crate::json::{utf16_len, utf16_prefix, write_json, Json, JsonList, JsonText};
 use crate::policy::Policy;
 use crate::redact::{is_secret_key, marker, redact_secrets, Redactions};
-use crate::sanitize::{defang_chat_markers, strip_controls};
+use crate::sanitize::{defang_chat_markers, strip_controls_prefix};
 
 /// Extra UTF-16 units read past a text cap, so a secret that starts before the cut is
 /// seen whole by the redactor.
@@ -34,11 +34,11 @@ pub struct CappedText {
 
 /// Sanitize, redact, defang, then cap a text at `cap` UTF-16 units.
 pub fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> CappedText {
-    let window = utf16_prefix(input.head(), cap.saturating_add(REDACTION_MARGIN));
-    let clean = defang_chat_markers(&redact_secrets(&strip_controls(window), counts), counts);
+    let (window, whole) = strip_controls_prefix(input.head(), cap.saturating_add(REDACTION_MARGIN));
+    let clean = defang_chat_markers(&redact_secrets(&window, counts), counts);
     let fits = utf16_len(&clean) <= cap;
     let text = if fits { clean } else { cut_at(&clean, cap).to_owned() };
-    CappedText { text, truncated: !fits || !input.is_complete() || window.len() < input.head().len(), original_length: input.total_utf16() }
+    CappedText { text, truncated: !fits || !whole || !input.is_complete(), original_length: input.total_utf16() }
 }
 
 /// Cap `text` at `cap` units without leaving half a redaction marker at the end.
@@ -52,8 +52,8 @@ pub fn cut_at(text: &str, cap: usize) -> &str {
 
 /// Sanitize, redact and cap a short label (MIME type, name, block type, URI).
 pub fn label(text: &str, cap: usize, counts: &mut Redactions) -> String {
-    let window = utf16_prefix(text, cap.saturating_add(REDACTION_MARGIN));
-    let clean = redact_secrets(&strip_controls(window), counts);
+    let (window, _) = strip_controls_prefix(text, cap.saturating_add(REDACTION_MARGIN));
+    let clean = redact_secrets(&window, counts);
     cut_at(&clean, cap).to_owned()
 }
 
@@ -308,6 +308,15 @@ mod tests {
         assert!(out.truncated);
         assert_eq!(out.original_length, secret.len());
         assert_eq!(c.get("api_key"), 1);
+    }
+
+    #[test]
+    fn stripped_padding_cannot_push_a_secret_past_the_window() {
+        let mut c = Redactions::default();
+        let padded = format!("{}ghp_abcdefghijklmnopqrstuvwxyz0123456789", "\u{0}".repeat(64 + REDACTION_MARGIN - 10));
+        let out = capped_text(&text(&padded), 64, &mut c);
+        assert_eq!(out.text, "[REDACTED:api_key]");
+        assert!(out.truncated);
     }
 
     #[test]

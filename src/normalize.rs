@@ -9,7 +9,7 @@ use crate::evidence::{capped_text, describe_block, render_json, JsonCaps};
 use crate::json::{exact_integer, parse_json, utf16_len, utf16_prefix, Json, JsonBuilder, JsonList, JsonText};
 use crate::kinds::{canonicalize, is_stable, sanitize_original, TOOL_ERROR};
 use crate::policy::Policy;
-use crate::recognize::{recognize, Recognition, MAX_ARGUMENT_TEXT, MAX_INVALID_ARGUMENTS};
+use crate::recognize::{recognize, status_kind, Recognition, MAX_ARGUMENT_TEXT, MAX_INVALID_ARGUMENTS};
 use crate::recovery::{recovery, side_effects, Advice, AdviceInput};
 use crate::redact::{redact_secrets, Redactions};
 use crate::report::{Failure, FailureReport, ValidationFailure, MAX_RETRY_AFTER_MS};
@@ -226,6 +226,14 @@ impl Normalizer {
                 d.original_kind = c.original;
                 d.kind_source = KindSource::Structured;
             }
+            if d.kind_source == KindSource::Default {
+                // An HTTP API's error body: its status is a structured signal.
+                if let Some((kind, advice)) = http_status_field(err).and_then(|s| status_kind(&s)) {
+                    d.kind = kind.to_owned();
+                    d.advice = advice;
+                    d.kind_source = KindSource::Structured;
+                }
+            }
             d.retry_after_ms = err.get("retry_after_ms").and_then(retry_after);
             if let Some(m) = err.get("message").and_then(Json::as_str) {
                 recognition_text = m;
@@ -347,6 +355,17 @@ fn error_object(value: &Json) -> Option<&Json> {
     }
 }
 
+/// A 3-digit HTTP status in an error object's `status`, `status_code` or `statusCode`.
+fn http_status_field(err: &Json) -> Option<String> {
+    let value = ["status", "status_code", "statusCode"].iter().find_map(|k| err.get(k))?;
+    let text = match value {
+        Json::Number(n) => exact_integer(*n)?.to_string(),
+        Json::String(t) => t.head().trim().to_owned(),
+        _ => return None,
+    };
+    (text.len() == 3 && text.bytes().all(|b| b.is_ascii_digit())).then_some(text)
+}
+
 fn retry_after(v: &Json) -> Option<u64> {
     v.as_f64().and_then(exact_integer).and_then(|n| u64::try_from(n).ok()).filter(|n| *n <= MAX_RETRY_AFTER_MS)
 }
@@ -381,7 +400,7 @@ fn validation(v: &ValidationFailure) -> Draft {
             .invalid_arguments
             .iter()
             .take(4)
-            .map(|a| format!("{}: {}", if a.path.is_empty() { "(arguments)" } else { &a.path }, a.problem))
+            .map(|a| format!("{} ({})", if a.path.is_empty() { "arguments" } else { &a.path }, a.problem))
             .collect::<Vec<_>>()
             .join("; "),
     };

@@ -83,6 +83,12 @@ pub const STATUS_KINDS: &[(&str, &str, Option<Advice>)] = &[
     ("ETIMEDOUT", "timeout", None),
 ];
 
+/// The kind (and advice) an HTTP status or errno name means, from [`STATUS_KINDS`].
+pub fn status_kind(status: &str) -> Option<(&'static str, Option<Advice>)> {
+    let key = if status.len() == 3 && status.starts_with('5') && status.bytes().all(|b| b.is_ascii_digit()) { "5xx" } else { status };
+    STATUS_KINDS.iter().find(|(s, _, _)| *s == key).map(|(_, kind, advice)| (*kind, *advice))
+}
+
 /// Texts of the MCP SDKs' argument-validation errors (lowercase).
 const SDK_VALIDATION_TEXTS: &[&str] = &[
     "input validation error",
@@ -130,13 +136,10 @@ pub fn recognize(text: &str) -> Option<Recognition> {
         let Some(hit) = (rule.matcher)(&hay) else { continue };
         let (kind, advice) = match hit {
             Hit::Plain => (rule.kind, rule.advice),
-            Hit::Status(status) => {
-                let key = if status.starts_with('5') { "5xx" } else { status.as_str() };
-                match STATUS_KINDS.iter().find(|(s, _, _)| *s == key) {
-                    Some((_, kind, advice)) => (*kind, *advice),
-                    None => continue,
-                }
-            }
+            Hit::Status(status) => match status_kind(&status) {
+                Some(found) => found,
+                None => continue,
+            },
         };
         let mut found = Recognition { rule: rule.name, kind, advice, retry_after_ms: retry_after(&hay), invalid_arguments: Vec::new() };
         if rule.name == "sdk_input_validation" {

@@ -27,6 +27,26 @@ pub fn strip_controls(text: &str) -> String {
     text.chars().filter(|c| !is_stripped(*c)).collect()
 }
 
+/// Strip like [`strip_controls`], but keep at most `max_units` UTF-16 units of output.
+/// Returns the kept text and whether all of `text` was consumed. Stripping comes before the
+/// cut so that characters an attacker pads with cannot push a secret across the window
+/// edge unseen.
+pub fn strip_controls_prefix(text: &str, max_units: usize) -> (String, bool) {
+    let mut out = String::with_capacity(text.len().min(max_units * 2));
+    let mut units = 0;
+    for (i, c) in text.char_indices() {
+        if is_stripped(c) {
+            continue;
+        }
+        if units + c.len_utf16() > max_units {
+            return (out, text[i..].chars().all(is_stripped));
+        }
+        units += c.len_utf16();
+        out.push(c);
+    }
+    (out, true)
+}
+
 /// Chat-template markers and how each is defanged. Delimited markers (`<|…|>`) are
 /// matched generically; the rest are listed. Matching is ASCII case-insensitive.
 const LISTED_MARKERS: &[&str] = &[

@@ -88,10 +88,11 @@ pub fn jwts(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let second = run_end(bytes, first + 1, base64url);
-        if second - first - 1 < 8 || bytes.get(second) != Some(&b'.') {
+        if second - first - 1 < 8 {
             continue;
         }
-        let end = run_end(bytes, second + 1, base64url);
+        // The signature may be cut off (or absent): header and payload are enough.
+        let end = if bytes.get(second) == Some(&b'.') { run_end(bytes, second + 1, base64url) } else { second };
         spans.push(start..end);
         resume = end;
     }
@@ -209,19 +210,6 @@ fn token_end(bytes: &[u8], start: usize, body: Body, min: usize) -> Option<usize
     Some(end)
 }
 
-/// Sort spans and drop those inside an earlier one.
-fn merge(mut spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
-    spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
-    let mut out: Vec<Range<usize>> = Vec::with_capacity(spans.len());
-    for s in spans {
-        match out.last_mut() {
-            Some(last) if s.start < last.end => last.end = last.end.max(s.end),
-            _ => out.push(s),
-        }
-    }
-    out
-}
-
 /// HTTP authorization schemes kept in front of a redacted credential.
 const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "negotiate", "apikey"];
 
@@ -232,7 +220,8 @@ pub fn authorization_values(text: &str) -> Vec<Range<usize>> {
     let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
     for start in positions(&lower, "authorization") {
-        if !boundary_before(bytes, start) {
+        // `headers.Authorization: ...` names a field path, not a header line.
+        if !boundary_before(bytes, start) || (start > 0 && bytes[start - 1] == b'.') {
             continue;
         }
         let mut i = start + "authorization".len();
@@ -261,24 +250,27 @@ pub fn authorization_values(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
-/// A bare `Bearer <token>` (capitalized as in HTTP, so "token_type=bearer" is left alone).
+/// A bare `Bearer <token>`, any case. The token is at least 8 characters of the RFC 6750
+/// alphabet with optional `=` padding; a `word=value` after "bearer" (as in
+/// `token_type=bearer sort_key=name`) is a key, not a token.
 pub fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
+    let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
-    for word in ["Bearer", "BEARER"] {
-        for start in positions(text, word) {
-            let after = start + word.len();
-            if !boundary_before(bytes, start) || !matches!(bytes.get(after), Some(b' ' | b'\t')) {
-                continue;
-            }
-            let value = skip_blanks(bytes, after);
-            let end = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || b"._~+/=-".contains(&b));
-            if end - value >= 8 {
-                spans.push(value..end);
-            }
+    for start in positions(&lower, "bearer") {
+        let after = start + "bearer".len();
+        if !boundary_before(bytes, start) || !matches!(bytes.get(after), Some(b' ' | b'\t')) {
+            continue;
+        }
+        let value = skip_blanks(bytes, after);
+        let body = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || b"._~+/-".contains(&b));
+        let end = run_end(bytes, body, |b| b == b'=');
+        let key_value = end > body && bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        if body - value >= 8 && !key_value {
+            spans.push(value..end);
         }
     }
-    merge(spans)
+    spans
 }
 
 /// The value of a `Cookie:` or `Set-Cookie:` header line.
@@ -330,8 +322,10 @@ pub fn url_credentials(text: &str) -> Vec<Range<usize>> {
         let start = sep + 3;
         let end = run_end(bytes, start, |b| !url_stop(b));
         let userinfo = &text[start..end];
-        let has_password = userinfo.find(':').is_some_and(|c| c > 0 && c + 1 < userinfo.len());
-        if bytes.get(end) == Some(&b'@') && has_password {
+        // `user:password`, or `:password` alone (as Redis URLs write it).
+        let has_password = userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len());
+        // A userinfo cut off at the end of the text still counts: it may be a window edge.
+        if (bytes.get(end) == Some(&b'@') || end == bytes.len()) && has_password {
             spans.push(start..end);
         }
     }
@@ -430,9 +424,10 @@ pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         let value = skip_blanks(bytes, sep + 1);
         match bytes.get(value) {
             Some(&q @ (b'"' | b'\'')) => {
+                // An unclosed quote (a value cut off at the window edge) runs to the line end.
                 let inner = value + 1;
                 let close = run_end(bytes, inner, |c| c != q && c != b'\n' && c != b'\r');
-                if bytes.get(close) == Some(&q) && close > inner {
+                if close > inner {
                     spans.push(inner..close);
                 }
             }
