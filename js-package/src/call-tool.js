@@ -45,16 +45,13 @@ function thrownVerdict(site, thrown, dispatched) {
   return site.thrown(typeof name === 'string' ? name : '', property(thrown, 'code'), message, property(thrown, 'data'), dispatched);
 }
 
-/** Tell `onBreaker` the verdict; an exception in the callback surfaces on its own. */
+/**
+ * Tell `onBreaker` the verdict. The callback belongs to the host: if it throws, the call
+ * rejects with that exception, so the bug shows instead of hiding.
+ */
 function report(onBreaker, verdict, tool) {
   if (typeof onBreaker !== 'function') return;
-  try {
-    onBreaker(verdict[1], { tool, error: verdict[0] === null ? null : JSON.parse(verdict[0]) });
-  } catch (e) {
-    queueMicrotask(() => {
-      throw e;
-    });
-  }
+  onBreaker(verdict[1], { tool, error: verdict[0] === null ? null : JSON.parse(verdict[0]) });
 }
 
 /**
@@ -83,9 +80,9 @@ export async function settle(site, call, { tool, timeoutMs, onBreaker }) {
 }
 
 /** Reject with a verdict the sandbox reached before dispatching anything. */
-export function reject(verdict, { tool, onBreaker }) {
+export async function reject(verdict, { tool, onBreaker }) {
   report(onBreaker, verdict, tool);
-  return Promise.reject(new Error(verdict[0]));
+  throw new Error(verdict[0]);
 }
 
 /** A core call site, falling back to one without a tool name when the core refuses the name. */

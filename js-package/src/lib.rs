@@ -125,7 +125,7 @@ impl CallSite {
     /// `[errorJson | null, breaker]` for a `CallToolResult` the call returned. Fails only
     /// when the result cannot be read as JSON (the caller treats that as a thrown error).
     pub fn result(&self, result: &JsValue, dispatched: &JsValue) -> JsResult<Array> {
-        let failure = js(walk::read(result))?;
+        let failure = js(walk::read(result).map_err(|e| within("tool_result", &e)))?;
         let report = js(self.report("tool_result", failure, dispatched.as_bool()))?;
         Ok(verdict(&self.normalizer.normalize(&report)))
     }
@@ -255,6 +255,16 @@ fn js_type(value: &JsValue) -> String {
 fn verdict(outcome: &Outcome) -> Array {
     let error = outcome.error.as_ref().map_or(JsValue::NULL, |e| JsValue::from_str(&e.to_json()));
     Array::of2(&error, &JsValue::from_str(outcome.breaker.as_str()))
+}
+
+/// `error` with its path taken as relative to the member `key`.
+fn within(key: &str, error: &ReportError) -> ReportError {
+    let path = if error.path().is_empty() || error.path().starts_with('[') {
+        format!("{key}{}", error.path())
+    } else {
+        format!("{key}.{}", error.path())
+    };
+    ReportError::new(error.code(), path, error.message())
 }
 
 fn string(text: &str) -> Json {

@@ -1,0 +1,243 @@
+// The package's API on plain JavaScript values: outcomes, redaction, the consumer side,
+// typed errors for bad input, and the input caps.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  Normalizer,
+  normalize,
+  normalizeToJson,
+  parseCallError,
+  redactJson,
+  redactText,
+  toCallError,
+  toMcpErrorEnvelope,
+} from 'codemode-errors';
+
+const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+
+const failing = {
+  tool: 'github::create_issue',
+  annotations: { readOnlyHint: false },
+  dispatched: true,
+  tool_result: { isError: true, content: [{ type: 'text', text: `HTTP/1.1 429 Too Many Requests; Retry-After: 20 (token=${TOKEN})` }] },
+};
+
+/** The typed error `f` throws. */
+function thrownBy(f) {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  assert.fail('expected a throw');
+}
+
+/** Assert `f` throws a TypeError with this `code` and `path`. */
+function assertInputError(f, code, path) {
+  const e = thrownBy(f);
+  assert.ok(e instanceof TypeError, `expected a TypeError, got ${e}`);
+  assert.deepEqual({ code: e.code, path: e.path }, { code, path }, e.message);
+  return e;
+}
+
+describe('normalize', () => {
+  test('returns the outcome object, equal to the parsed contract bytes', () => {
+    const outcome = normalize(failing);
+    assert.deepEqual(outcome, JSON.parse(normalizeToJson(failing)));
+    assert.equal(outcome.breaker, 'success');
+    assert.equal(outcome.error.kind, 'rate_limited');
+    assert.equal(outcome.error.recovery.retry_after_ms, 20000);
+    assert.ok(!normalizeToJson(failing).includes('ghp_'));
+  });
+
+  test('takes the report as an object or as JSON text, with the same bytes', () => {
+    assert.equal(normalizeToJson(JSON.stringify(failing)), normalizeToJson(failing));
+  });
+
+  test('successes and input_required are not errors', () => {
+    for (const tool_result of [{ content: [{ type: 'text', text: 'ok' }] }, { resultType: 'input_required', inputRequests: {} }]) {
+      assert.deepEqual(normalize({ tool_result }), { error: null, breaker: 'success' });
+    }
+  });
+
+  test('a reused Normalizer gives the bytes of the one-shot function under the same policy', () => {
+    const policy = { max_text_chars: 64 };
+    const normalizer = new Normalizer(policy);
+    const long = { tool_result: { isError: true, content: [{ type: 'text', text: 'x'.repeat(500) }] } };
+    for (const report of [failing, long, { transport: { kind: 'dns', message: 'ENOTFOUND' } }]) {
+      assert.equal(normalizer.normalizeToJson(report), normalizeToJson(report, policy));
+      assert.deepEqual(normalizer.normalize(report), normalize(report, policy));
+    }
+    assert.equal(normalizer.normalize(long).error.evidence.content[0].original_length, 500);
+  });
+
+  test('the policy getter lists every cap; bad policies are typed errors', () => {
+    assert.equal(new Normalizer({ max_text_chars: 100 }).policy.max_text_chars, 100);
+    assert.equal(new Normalizer().policy.max_content_blocks, 16);
+    assert.equal(new Normalizer('{"max_content_blocks": 4}').policy.max_content_blocks, 4);
+    assertInputError(() => new Normalizer({ max_text_chars: 1 }), 'invalid_policy', 'max_text_chars');
+    assertInputError(() => normalize(failing, { max_text_char: 100 }), 'invalid_policy', 'max_text_char');
+    assertInputError(() => new Normalizer({ max_text_chars: () => 1 }), 'invalid_policy', 'max_text_chars');
+    assertInputError(() => new Normalizer('{'), 'invalid_policy', '');
+  });
+});
+
+describe('toCallError', () => {
+  test('is the Error whose message is the contract JSON', () => {
+    const error = toCallError(failing);
+    assert.ok(error instanceof Error);
+    assert.deepEqual(JSON.parse(String(error.message)), normalize(failing).error);
+  });
+
+  test('is null when the report is not a failure', () => {
+    assert.equal(toCallError({ tool_result: { content: [], isError: false } }), null);
+    assert.equal(new Normalizer().toCallError({ tool_result: { resultType: 'input_required' } }), null);
+  });
+});
+
+describe('redaction', () => {
+  test('redactText redacts secrets and strips invisible characters', () => {
+    assert.equal(redactText('token=abc123\u202E'), 'token=[REDACTED:secret_field]');
+    assert.ok(!redactText(`Authorization: Bearer ${TOKEN}`).includes('ghp_'));
+    assertInputError(() => redactText(42), 'invalid_json', '');
+  });
+
+  test('redactJson returns a redacted copy as a value', () => {
+    const value = { user: 'ada', password: 'hunter2', nested: [{ note: `key ${TOKEN}` }] };
+    const redacted = redactJson(value);
+    assert.equal(redacted.user, 'ada');
+    assert.equal(redacted.password, '[REDACTED:secret_field]');
+    assert.ok(!JSON.stringify(redacted).includes('ghp_'));
+    assert.equal(value.password, 'hunter2', 'the input is not changed');
+    assert.equal(new Normalizer().redactJson(value).password, '[REDACTED:secret_field]');
+  });
+});
+
+describe('parseCallError', () => {
+  const contract = normalize(failing).error;
+
+  test('reads the Error, its message text, or the object', () => {
+    const error = toCallError(failing);
+    assert.deepEqual(parseCallError(error), contract);
+    assert.deepEqual(parseCallError(error.message), contract);
+    assert.deepEqual(parseCallError(contract), contract);
+  });
+
+  test('ignores unknown fields and upgrades legacy payloads', () => {
+    assert.deepEqual(parseCallError({ ...contract, from_the_future: { a: 1 } }), contract);
+    const legacy = parseCallError(new Error(JSON.stringify({ kind: 'server_error', message: 'boom' })));
+    assert.equal(legacy.contract_version, 1);
+    assert.equal(legacy.kind, 'tool_error');
+    assert.equal(legacy.original_kind, 'server_error');
+    assert.equal(legacy.side_effects, 'unknown');
+  });
+
+  test('refuses newer versions and non-contract payloads clearly', () => {
+    const newer = assertInputError(() => parseCallError({ ...contract, contract_version: 2 }), 'unsupported_version', 'contract_version');
+    assert.match(newer.message, /newer than this reader understands/);
+    assertInputError(() => parseCallError(new Error('plain failure')), 'invalid_call_error', '');
+    assertInputError(() => parseCallError(42), 'invalid_call_error', '');
+    assertInputError(() => parseCallError({ ...contract, origin: 'mars' }), 'invalid_call_error', 'origin');
+  });
+});
+
+describe('toMcpErrorEnvelope', () => {
+  test('nests the same contract object as text, under error and in the trace', () => {
+    const error = toCallError(failing);
+    const envelope = toMcpErrorEnvelope(error, { run_id: 'r1', error: 'stale' });
+    assert.equal(envelope.isError, true);
+    const contract = parseCallError(error);
+    assert.deepEqual(JSON.parse(envelope.content[0].text), contract);
+    assert.deepEqual(envelope.structuredContent.error, contract);
+    assert.deepEqual(envelope.structuredContent.trace, { run_id: 'r1', error: contract });
+    assert.deepEqual(toMcpErrorEnvelope(contract).structuredContent.trace, { error: contract });
+  });
+});
+
+describe('typed errors for bad input', () => {
+  test('report shape problems name the field', () => {
+    assertInputError(() => normalize([]), 'invalid_report', '');
+    assertInputError(() => normalize({ tool: 'create_issue', transport: { kind: 'dns' } }), 'invalid_report', 'tool');
+    assertInputError(() => normalize({ transport: { kind: 'gremlins' } }), 'invalid_report', 'transport.kind');
+    assertInputError(() => normalize('{"tool":'), 'invalid_json', '');
+  });
+
+  test('values JSON cannot hold are refused at their path', () => {
+    const result = (text) => ({ tool_result: { isError: true, content: [{ type: 'text', text }] } });
+    assertInputError(() => normalize(result('a\uD800b')), 'invalid_json', 'tool_result.content[0].text');
+    assertInputError(() => normalize(result(() => 1)), 'invalid_json', 'tool_result.content[0].text');
+    assertInputError(() => normalize(result(Symbol('s'))), 'invalid_json', 'tool_result.content[0].text');
+    assertInputError(() => normalize(result(10n)), 'invalid_json', 'tool_result.content[0].text');
+    assertInputError(() => normalize(result(Number.NaN)), 'invalid_json', 'tool_result.content[0].text');
+    assertInputError(() => normalize(undefined), 'invalid_json', '');
+    assertInputError(() => normalize({ tool_result: { isError: true, content: [], structuredContent: { ['k\uDC00']: 1 } } }), 'invalid_json', 'tool_result.structuredContent.k\uFFFD');
+  });
+
+  test('nesting deeper than the input limit is too_deep, cycles included', () => {
+    // The report is level 1 and tool_result level 2, so the object at level 120 is 118
+    // structuredContent steps down; its first container member (content) is level 121.
+    const cyclic = { isError: true, content: [] };
+    cyclic.structuredContent = cyclic;
+    const e = assertInputError(() => normalize({ tool_result: cyclic }), 'too_deep', `tool_result${'.structuredContent'.repeat(118)}.content`);
+    assert.match(e.message, /deeper than 120 levels/);
+    // Levels: report 1, tool_result 2, structuredContent 3, then arrays from level 4.
+    const nested = (levels) => {
+      let deep = [];
+      for (let i = 1; i < levels; i++) deep = [deep];
+      return { tool_result: { isError: true, content: [], structuredContent: { deep } } };
+    };
+    assert.equal(normalize(nested(117)).breaker, 'success');
+    assert.equal(normalize(JSON.stringify(nested(117))).breaker, 'success');
+    assertInputError(() => normalize(nested(118)), 'too_deep', `tool_result.structuredContent.deep${'[0]'.repeat(117)}`);
+    assertInputError(() => normalize(JSON.stringify(nested(118))), 'too_deep', '');
+  });
+
+  test('undefined follows JSON.stringify: absent in objects, null in arrays', () => {
+    const report = { tool: 'fs::read', annotations: undefined, tool_result: { isError: true, content: [{ type: 'text', text: 'no' }], structuredContent: { a: undefined, b: [undefined, 1] } } };
+    assert.equal(normalizeToJson(report), normalizeToJson(JSON.stringify(report)));
+  });
+
+  test('a value whose properties throw is refused, and the instance keeps working', () => {
+    const hostile = new Proxy({}, { ownKeys() { throw new Error('no keys'); } });
+    assertInputError(() => normalize({ tool_result: { isError: true, content: [], structuredContent: hostile } }), 'invalid_json', 'tool_result.structuredContent');
+    const getter = { isError: true, get content() { throw new Error('no content'); } };
+    assertInputError(() => normalize({ tool_result: getter }), 'invalid_json', 'tool_result.content');
+    assert.equal(normalize(failing).error.kind, 'rate_limited');
+  });
+});
+
+describe('input caps', () => {
+  const block = (text) => ({ tool_result: { isError: true, content: [{ type: 'text', text }] } });
+
+  test('a 50 MB text block keeps its head and its real length', () => {
+    const huge = 'y'.repeat(50_000_000);
+    const descriptor = normalize(block(huge)).error.evidence.content[0];
+    assert.equal(descriptor.original_length, 50_000_000);
+    assert.equal(descriptor.truncated, true);
+    assert.equal(descriptor.text.length, 8192);
+  });
+
+  test('ten thousand content blocks are counted, not read', () => {
+    const content = Array.from({ length: 10_000 }, (_, i) => ({ type: 'text', text: `block ${i}` }));
+    const outcome = normalize({ tool_result: { isError: true, content } });
+    assert.equal(outcome.error.evidence.content.length, 16);
+    assert.equal(outcome.error.evidence.omitted_content_blocks, 10_000 - 16);
+    assert.equal(normalizeToJson({ tool_result: { isError: true, content } }), normalizeToJson(JSON.stringify({ tool_result: { isError: true, content } })));
+  });
+
+  test('a surrogate pair cut by the input limit is dropped whole, as the text reader does', () => {
+    const head = 128 * 1024;
+    const text = `${'a'.repeat(head - 1)}😀${'b'.repeat(10)}`;
+    const policy = { max_text_chars: 65536 };
+    assert.equal(normalizeToJson(block(text), policy), normalizeToJson(JSON.stringify(block(text)), policy));
+    // A lone surrogate just inside the limit is still refused.
+    assertInputError(() => normalize(block(`${'a'.repeat(head - 1)}\uD800x`)), 'invalid_json', 'tool_result.content[0].text');
+  });
+
+  test('objects with more members than the input limit are counted past it', () => {
+    const structuredContent = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i]));
+    const report = { tool_result: { isError: true, content: [], structuredContent } };
+    assert.equal(normalizeToJson(report), normalizeToJson(JSON.stringify(report)));
+  });
+});
