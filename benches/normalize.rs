@@ -46,7 +46,7 @@ pub fn huge_report() -> String {
 
 /// What a gateway author might write instead: stringify the result, run a short regex list,
 /// truncate. (It misses most of the contract; see docs/PERFORMANCE.md.)
-fn naive(report: &str, patterns: &[regex_lite::Regex]) -> String {
+fn naive(report: &str, patterns: &[regex::Regex]) -> String {
     let value: serde_json::Value = serde_json::from_str(report).unwrap_or(serde_json::Value::Null);
     let mut text = serde_json::to_string(&value).unwrap_or_default();
     for re in patterns {
@@ -58,14 +58,14 @@ fn naive(report: &str, patterns: &[regex_lite::Regex]) -> String {
 
 fn bench(c: &mut Criterion) {
     let normalizer = Normalizer::new(Policy::default());
-    let patterns: Vec<regex_lite::Regex> = [
+    let patterns: Vec<regex::Regex> = [
         r"gh[pousr]_[A-Za-z0-9]{36}",
         r"sk-[A-Za-z0-9_-]{20,}",
         r"(?i)bearer [A-Za-z0-9._-]+",
         r"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+",
     ]
     .iter()
-    .map(|p| regex_lite::Regex::new(p).expect("valid pattern"))
+    .map(|p| regex::Regex::new(p).expect("valid pattern"))
     .collect();
 
     let mut group = c.benchmark_group("normalize");

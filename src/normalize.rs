@@ -111,9 +111,8 @@ impl Normalizer {
     pub fn normalize(&self, report: &FailureReport) -> Outcome {
         let draft = match &report.failure {
             Failure::ToolResult(result) => match self.tool_result(result) {
-                Ok(Some(draft)) => draft,
-                Ok(None) => return Outcome { error: None, breaker: Breaker::Success },
-                Err(draft) => draft,
+                Some(draft) => draft,
+                None => return Outcome { error: None, breaker: Breaker::Success },
             },
             Failure::JsonRpcError { code, message, data } => self.jsonrpc_error(*code, message, data.as_ref()),
             Failure::Transport { kind, message } => {
@@ -167,22 +166,22 @@ impl Normalizer {
         error
     }
 
-    /// `Ok(None)`: not a failure. `Err`: the upstream sent a malformed result.
-    fn tool_result(&self, result: &Json) -> Result<Option<Draft>, Draft> {
+    /// `None`: not a failure. A malformed result is a `decode_error` draft.
+    fn tool_result(&self, result: &Json) -> Option<Draft> {
         if result.as_object().is_none() {
-            return Err(malformed("tool_result", &format!("is {}, not a CallToolResult object", result.type_name())));
+            return Some(malformed("tool_result", &format!("is {}, not a CallToolResult object", result.type_name())));
         }
         match result.get("resultType") {
             None | Some(Json::Null) => {}
-            Some(Json::String(t)) if t.head() == "input_required" => return Ok(None),
+            Some(Json::String(t)) if t.head() == "input_required" => return None,
             Some(Json::String(_)) => {}
-            Some(other) => return Err(malformed("tool_result.resultType", &format!("is {}, not a string", other.type_name()))),
+            Some(other) => return Some(malformed("tool_result.resultType", &format!("is {}, not a string", other.type_name()))),
         }
         let empty = JsonList::new(Vec::new(), 0);
         let content = match result.get("content") {
             None | Some(Json::Null) => &empty,
             Some(Json::Array(list)) => list,
-            Some(other) => return Err(malformed("tool_result.content", &format!("is {}, not an array", other.type_name()))),
+            Some(other) => return Some(malformed("tool_result.content", &format!("is {}, not an array", other.type_name()))),
         };
         let shown = &content.items()[..content.items().len().min(self.policy.max_content_blocks())];
         let mut types = Vec::with_capacity(shown.len());
@@ -190,18 +189,18 @@ impl Normalizer {
             match block.get("type") {
                 Some(Json::String(t)) => types.push(t.head()),
                 Some(other) => {
-                    return Err(malformed(&format!("tool_result.content[{i}].type"), &format!("is {}, not a string", other.type_name())))
+                    return Some(malformed(&format!("tool_result.content[{i}].type"), &format!("is {}, not a string", other.type_name())))
                 }
-                None if block.as_object().is_some() => return Err(malformed(&format!("tool_result.content[{i}]"), "has no `type`")),
+                None if block.as_object().is_some() => return Some(malformed(&format!("tool_result.content[{i}]"), "has no `type`")),
                 None => {
-                    return Err(malformed(&format!("tool_result.content[{i}]"), &format!("is {}, not a content block", block.type_name())))
+                    return Some(malformed(&format!("tool_result.content[{i}]"), &format!("is {}, not a content block", block.type_name())))
                 }
             }
         }
         match result.get("isError") {
-            None | Some(Json::Null) | Some(Json::Bool(false)) => return Ok(None),
+            None | Some(Json::Null) | Some(Json::Bool(false)) => return None,
             Some(Json::Bool(true)) => {}
-            Some(other) => return Err(malformed("tool_result.isError", &format!("is {}, not a boolean", other.type_name()))),
+            Some(other) => return Some(malformed("tool_result.isError", &format!("is {}, not a boolean", other.type_name()))),
         }
 
         let mut d = Draft::new(Origin::ToolExecution, TOOL_ERROR, KindSource::Default, Breaker::Success);
@@ -252,7 +251,7 @@ impl Normalizer {
             (None, Some(t)) if !t.trim().is_empty() => d.cause = Some(one_line(t, MAX_CAUSE, false)),
             _ => d.set_cause("the tool reported isError without any text"),
         }
-        Ok(Some(d))
+        Some(d)
     }
 
     /// A JSON error object in a text block: only blocks within the parse cap are tried.

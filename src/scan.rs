@@ -205,7 +205,7 @@ fn token_end(bytes: &[u8], start: usize, body: Body, min: usize) -> Option<usize
             return None;
         }
         let second = run_end(bytes, end + 1, base64url);
-        return (second - end - 1 >= min).then_some(second);
+        return (second - end > min).then_some(second);
     }
     Some(end)
 }
@@ -450,7 +450,7 @@ pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
 mod tests {
     use super::*;
 
-    fn found<'a>(text: &'a str, scan: fn(&str) -> Vec<Range<usize>>) -> Vec<&'a str> {
+    fn found(text: &str, scan: fn(&str) -> Vec<Range<usize>>) -> Vec<&str> {
         scan(text).into_iter().map(|r| &text[r]).collect()
     }
 
