@@ -245,10 +245,11 @@ impl Normalizer {
         }
         let structured_message = found.and_then(|e| e.get("message")).and_then(Json::as_str);
         // A cause from the first text block reuses its evidence, already sanitized and redacted.
-        let first_evidence = types.iter().position(|t| *t == "text").and_then(|i| d.evidence.content[i].get("text")).and_then(Json::as_str);
+        let first_block = types.iter().position(|t| *t == "text").map(|i| &d.evidence.content[i]);
+        let first_evidence = first_block.and_then(|b| Some((b.get("text")?.as_str()?, b.get("truncated").is_some())));
         match (structured_message, first_evidence) {
             (Some(m), _) => d.set_cause(m),
-            (None, Some(t)) if !t.trim().is_empty() => d.cause = Some(one_line(t, MAX_CAUSE, false)),
+            (None, Some((t, cut))) if !t.trim().is_empty() => d.cause = Some(one_line(t, MAX_CAUSE, cut)),
             _ => d.set_cause("the tool reported isError without any text"),
         }
         Some(d)

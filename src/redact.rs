@@ -192,8 +192,7 @@ fn apply_rule(rule: &SecretRule, text: &str, counts: &mut Redactions) -> Option<
     let mut copied = 0;
     for span in spans {
         let secret = &text[span.clone()];
-        let already = secret.starts_with(MARKER_PREFIX) || text[span.end..].trim_start().starts_with(MARKER_PREFIX);
-        if span.start < copied || secret.is_empty() || already {
+        if span.start < copied || secret.is_empty() || secret.starts_with(MARKER_PREFIX) {
             continue;
         }
         out.push_str(&text[copied..span.start]);

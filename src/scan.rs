@@ -421,7 +421,13 @@ pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         if !first_ok || key.len() > MAX_KEY_NAME || !is_secret_key(key) {
             continue;
         }
-        let value = skip_blanks(bytes, sep + 1);
+        let mut value = skip_blanks(bytes, sep + 1);
+        // `Authorization: Basic <credential>`: the scheme is not the secret, what follows is.
+        if let Some(scheme) = AUTH_SCHEMES.iter().find(|s| starts_with_ci(bytes, value, s)) {
+            if matches!(bytes.get(value + scheme.len()), Some(b' ' | b'\t')) {
+                value = skip_blanks(bytes, value + scheme.len());
+            }
+        }
         match bytes.get(value) {
             Some(&q @ (b'"' | b'\'')) => {
                 // An unclosed quote (a value cut off at the window edge) runs to the line end.

@@ -77,7 +77,10 @@ fn check(value: &Json, schema: &Json, path: &str, depth: usize, problems: &mut V
                 }
             }
             let closed = schema.get("additionalProperties").and_then(Json::as_bool) == Some(false);
-            for (key, member) in members.items() {
+            // Sorted, so problems come out in the same order whatever order the host kept keys in.
+            let mut sorted: Vec<&(String, Json)> = members.items().iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            for (key, member) in sorted {
                 let sub = properties.and_then(|p| p.items().iter().find(|(k, _)| k == key)).map(|(_, s)| s);
                 match sub {
                     Some(sub) => check(member, sub, &join(path, key), depth + 1, problems),
@@ -199,10 +202,10 @@ mod tests {
         let expected: Vec<(String, String)> = [
             ("title", "missing required argument"),
             ("count", "expected integer, got number"),
-            ("state", r#"must be one of "open", "closed""#),
+            ("extra", "unexpected argument"),
             ("labels[1]", "expected string, got integer"),
             ("meta.id", "missing required argument"),
-            ("extra", "unexpected argument"),
+            ("state", r#"must be one of "open", "closed""#),
         ]
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -213,8 +216,8 @@ mod tests {
     #[test]
     fn bounds_are_checked() {
         let p = problems(r#"{"title":"","count":11}"#, SCHEMA);
-        assert_eq!(p[0], ("title".into(), "must have at least 1 characters".into()));
-        assert_eq!(p[1], ("count".into(), "must be at most 10".into()));
+        assert_eq!(p[0], ("count".into(), "must be at most 10".into()));
+        assert_eq!(p[1], ("title".into(), "must have at least 1 characters".into()));
     }
 
     #[test]
