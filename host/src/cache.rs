@@ -56,12 +56,14 @@ impl CompileCache {
             return Ok((Component::new(engine, component)?, CacheEvent::Compiled));
         };
         let path = dir.join(entry_name(engine, component));
-        if path.is_file() {
-            // SAFETY: the file is one this cache wrote with `Component::serialize` for an
-            // engine of the same compatibility hash (its name says so), in a directory that
+        // Read into memory rather than mapping the file: a mapped file that another process
+        // truncates would crash us, a copy cannot.
+        if let Ok(bytes) = std::fs::read(&path) {
+            // SAFETY: the bytes are an entry this cache wrote with `Component::serialize` for
+            // an engine of the same compatibility hash (its name says so), in a directory that
             // belongs to the user running us. Wasmtime also checks the artifact's header and
             // refuses one from another version or configuration; then we recompile below.
-            if let Ok(c) = unsafe { Component::deserialize_file(engine, &path) } {
+            if let Ok(c) = unsafe { Component::deserialize(engine, &bytes) } {
                 return Ok((c, CacheEvent::Hit));
             }
         }
