@@ -180,8 +180,8 @@ describe('createCodemode', () => {
     assert.equal(error.dispatched, false);
     assert.deepEqual(error.invalid_arguments, [
       { path: 'title', problem: 'missing required argument' },
-      { path: 'titel', problem: 'unexpected argument' },
       { path: 'labels[0]', problem: 'expected string, got integer' },
+      { path: 'titel', problem: 'unexpected argument' },
     ]);
     assert.deepEqual(verdicts, ['none']);
     const missing = await rejection(codemode.github.create_issue());
