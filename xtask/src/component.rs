@@ -1,19 +1,93 @@
-//! The component surface's build, demo, test and bench steps (being written).
+//! The component surface: build the guest component, demo the CLI on it, run its extra
+//! checks and its benchmark.
 
-use crate::util::{Ctx, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-pub fn build(_ctx: &Ctx) -> Result<std::path::PathBuf> {
-    Err("the component surface is not wired yet".into())
+use crate::util::{output, run, Ctx, Result};
+
+/// Build the guest (`codemode-errors-guest`) as a `wasm32-wasip2` component with the
+/// size-tuned `wasm-release` profile, where the host's build script finds it to embed.
+pub fn build(ctx: &Ctx) -> Result<PathBuf> {
+    run(ctx.cargo().args(["build", "--package", "codemode-errors-guest", "--target", "wasm32-wasip2", "--profile", "wasm-release"]))?;
+    let wasm = ctx.target_dir().join("wasm32-wasip2/wasm-release/codemode_errors_guest.wasm");
+    let size = std::fs::metadata(&wasm).map_err(|e| format!("the guest build left no component at {}: {e}", wasm.display()))?.len();
+    match gzipped_size(&wasm) {
+        Some(gz) => eprintln!("component: {} ({size} bytes, {gz} gzipped)", wasm.display()),
+        None => eprintln!("component: {} ({size} bytes)", wasm.display()),
+    }
+    Ok(wasm)
 }
 
-pub fn test(_ctx: &Ctx) -> Result {
-    Err("the component surface is not wired yet".into())
+/// `gzip -9` size, when gzip is installed.
+fn gzipped_size(path: &Path) -> Option<usize> {
+    let out = Command::new("gzip").args(["-9", "-c"]).arg(path).output().ok()?;
+    out.status.success().then_some(out.stdout.len())
 }
 
-pub fn demo(_ctx: &Ctx) -> Result {
-    Err("the component surface is not wired yet".into())
+/// Checks beyond the workspace tests (which already ran the host's conformance, limit
+/// and CLI tests): the CLI gives byte-identical answers on both engines for every sample
+/// failure, and the gateway example runs.
+pub fn test(ctx: &Ctx) -> Result {
+    let cli = build_cli(ctx)?;
+    let samples = samples(ctx)?;
+    for sample in &samples {
+        let answer = |engine: &str| output(Command::new(&cli).args(["--engine", engine, "normalize"]).arg(sample));
+        let (component, native) = (answer("component")?, answer("native")?);
+        if component != native {
+            return Err(format!("{}: the component and the native core disagree:\n  {component}\n  {native}", sample.display()));
+        }
+    }
+    eprintln!("component: {} sample failures answered byte-identically by both engines", samples.len());
+    let gateway = output(ctx.cargo().args(["run", "--quiet", "--package", "wasmtime-gateway"]))?;
+    if !gateway.contains("new Error(") {
+        return Err(format!("the gateway example printed no rejection:\n{gateway}"));
+    }
+    eprintln!("component: the wasmtime gateway example ran");
+    Ok(())
 }
 
-pub fn bench(_ctx: &Ctx) -> Result {
-    Err("the component surface is not wired yet".into())
+/// Run the CLI, through the component, on every sample failure and show each outcome.
+pub fn demo(ctx: &Ctx) -> Result {
+    build(ctx)?;
+    let cli = build_cli(ctx)?;
+    let samples = samples(ctx)?;
+    if samples.is_empty() {
+        println!("No sample failures in examples/failures/ yet: nothing to show.");
+        return Ok(());
+    }
+    println!("== The codemode-errors CLI, running the WASI component ({} samples) ==", samples.len());
+    for sample in samples {
+        let name = sample.strip_prefix(&ctx.root).unwrap_or(&sample).display().to_string();
+        let result = Command::new(&cli).args(["normalize", "--pretty"]).arg(&sample).output();
+        let out = result.map_err(|e| format!("could not start {}: {e}", cli.display()))?;
+        println!("\n--- {name} (exit {})", out.status.code().unwrap_or(-1));
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+        if !out.stderr.is_empty() {
+            print!("{}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+    Ok(())
+}
+
+/// The component benchmark (native vs component, fresh-store cost, cold start).
+pub fn bench(ctx: &Ctx) -> Result {
+    build(ctx)?;
+    run(ctx.cargo().args(["bench", "--package", "codemode-errors-host", "--bench", "component"]))
+}
+
+/// Build the CLI binary and return its path.
+fn build_cli(ctx: &Ctx) -> Result<PathBuf> {
+    run(ctx.cargo().args(["build", "--quiet", "--package", "codemode-errors-host", "--bin", "codemode-errors"]))?;
+    Ok(ctx.target_dir().join("debug").join(format!("codemode-errors{}", std::env::consts::EXE_SUFFIX)))
+}
+
+/// The sample failures, sorted; none when the folder is missing or empty.
+fn samples(ctx: &Ctx) -> Result<Vec<PathBuf>> {
+    let dir = ctx.root.join("examples/failures");
+    let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(Vec::new()) };
+    let mut out: Vec<PathBuf> =
+        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    out.sort();
+    Ok(out)
 }

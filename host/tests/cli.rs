@@ -1,0 +1,141 @@
+//! The `codemode-errors` binary as a user runs it: real processes, real files, exit
+//! statuses and the one line on standard error.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn cli() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_codemode-errors"));
+    // Share the test build's compiled component, so only the first process compiles it.
+    c.env("CODEMODE_ERRORS_CACHE_DIR", common::cache_dir());
+    c
+}
+
+fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = cli().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the CLI starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input.write_all(stdin.unwrap_or_default()).expect("stdin accepts the input");
+    drop(input);
+    child.wait_with_output().expect("the CLI finishes")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("UTF-8 errors")
+}
+
+/// A failure: the status, nothing on stdout, and one line on stderr that contains `says`.
+fn assert_fails(o: &Output, status: i32, says: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(status), "stderr: {err}");
+    assert!(o.stdout.is_empty(), "nothing on stdout, got {:?}", stdout(o));
+    assert_eq!(err.lines().count(), 1, "one line on stderr, got {err:?}");
+    assert!(err.starts_with("codemode-errors: ") && err.contains(says), "{err:?} should say {says:?}");
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("scratch file");
+    path
+}
+
+#[test]
+fn normalize_prints_one_line_identical_on_both_engines() {
+    let dir = common::scratch("cli-normalize");
+    let file = write(&dir, "report.json", common::TYPICAL_REPORT);
+    let file = file.to_str().unwrap();
+    let component = run(&["normalize", file], None);
+    assert_eq!(component.status.code(), Some(0), "{}", stderr(&component));
+    let out = stdout(&component);
+    assert_eq!(out.lines().count(), 1);
+    assert!(out.starts_with("{\"error\":{\"contract_version\":1,\"kind\":\"rate_limited\""), "{out}");
+    assert!(!out.contains("ghp_"));
+    let expected = common::native().normalize_json(common::TYPICAL_REPORT).unwrap().json + "\n";
+    assert_eq!(out, expected);
+    assert_eq!(stdout(&run(&["--engine", "native", "normalize", file], None)), expected);
+    // Standard input, by `-` or by default.
+    assert_eq!(stdout(&run(&["normalize", "-"], Some(common::TYPICAL_REPORT.as_bytes()))), expected);
+    assert_eq!(stdout(&run(&["normalize"], Some(common::TYPICAL_REPORT.as_bytes()))), expected);
+}
+
+#[test]
+fn pretty_indents_and_keeps_the_order() {
+    let o = run(&["normalize", "--pretty"], Some(common::TYPICAL_REPORT.as_bytes()));
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.starts_with("{\n  \"error\": {\n    \"contract_version\": 1,\n    \"kind\": \"rate_limited\","), "{out}");
+    let compact: String = {
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        serde_json::to_string(&v).unwrap() + "\n"
+    };
+    assert_eq!(compact, stdout(&run(&["normalize"], Some(common::TYPICAL_REPORT.as_bytes()))));
+}
+
+#[test]
+fn redact_prints_redacted_text_or_json() {
+    let o = run(&["redact"], Some(b"login with token=abc123 please\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "login with token=[REDACTED:secret_field] please\n");
+    let o = run(&["redact", "--json"], Some(br#"{"password":"hunter2","note":"ok"}"#));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("hunter2") && out.contains("\"note\":\"ok\"") && out.ends_with("}\n"), "{out}");
+    assert_eq!(out, stdout(&run(&["--engine", "native", "redact", "--json"], Some(br#"{"password":"hunter2","note":"ok"}"#))));
+}
+
+#[test]
+fn schema_and_version() {
+    let o = run(&["schema"], None);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).trim_end(), codemode_errors::SCHEMA.trim_end());
+    let o = run(&["--version"], None);
+    assert_eq!(stdout(&o), format!("codemode-errors {}\n", codemode_errors::VERSION));
+}
+
+#[test]
+fn a_policy_file_changes_the_caps() {
+    let dir = common::scratch("cli-policy");
+    let policy = write(&dir, "policy.json", r#"{"max_text_chars": 64}"#);
+    let long = format!(r#"{{"tool_result":{{"isError":true,"content":[{{"type":"text","text":"{}"}}]}}}}"#, "y".repeat(500));
+    let o = run(&["--policy", policy.to_str().unwrap(), "normalize"], Some(long.as_bytes()));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let capped = codemode_errors::Policy::from_json(r#"{"max_text_chars": 64}"#).unwrap();
+    let expected = codemode_errors_host::NativeEngine::new(&capped, Default::default()).normalize_json(&long).unwrap().json + "\n";
+    assert_eq!(stdout(&o), expected);
+    assert_ne!(stdout(&o), stdout(&run(&["normalize"], Some(long.as_bytes()))));
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let dir = common::scratch("cli-bad");
+    let missing = dir.join("missing.json");
+    assert_fails(&run(&["normalize", missing.to_str().unwrap()], None), 2, "cannot read");
+    assert_fails(&run(&["normalize", missing.to_str().unwrap()], None), 2, "no such file");
+    assert_fails(&run(&["normalize"], Some(b"{\"tool\":\n  ?}")), 2, "invalid_json: invalid JSON: expected value at line 2 column 3");
+    assert_fails(&run(&["normalize"], Some(br#"{"frobnicate":{}}"#)), 2, "invalid_report: at frobnicate: unknown report field");
+    assert_fails(&run(&["normalize"], Some(br#"{"tool":"a::b"}"#)), 2, "exactly one failure");
+    assert_fails(&run(&["normalize"], Some(b"\xff\xfe")), 2, "not UTF-8");
+    assert_fails(&run(&["redact", "--json"], Some(b"{")), 2, "invalid_json");
+    assert_fails(&run(&["frobnicate"], None), 2, "unknown command `frobnicate`");
+    assert_fails(&run(&["--engine", "jvm", "normalize"], None), 2, "--engine must be");
+    let bad_policy = write(&dir, "policy.json", r#"{"max_text_chars": 1}"#);
+    assert_fails(&run(&["--policy", bad_policy.to_str().unwrap(), "normalize"], Some(b"{}")), 2, "invalid_policy");
+    let report = write(&dir, "report.json", "[]");
+    assert_fails(&run(&["normalize", report.to_str().unwrap()], None), 2, "report.json: invalid_report");
+}
+
+#[test]
+fn a_tripped_limit_exits_3_with_one_line() {
+    let report = common::TYPICAL_REPORT.as_bytes();
+    assert_fails(&run(&["--max-input-bytes", "10", "normalize"], Some(report)), 3, "input_too_large");
+    assert_fails(&run(&["--engine", "native", "--max-input-bytes", "10", "normalize"], Some(report)), 3, "input_too_large");
+    assert_fails(&run(&["--fuel", "20000", "normalize"], Some(report)), 3, "execution limit exceeded");
+    let big = "z".repeat(3 << 20);
+    assert_fails(&run(&["--max-memory-bytes", "2000000", "redact"], Some(big.as_bytes())), 3, "memory limit exceeded");
+}
