@@ -87,39 +87,45 @@ const SPECIALS: &[&str] = &[
 
 /// A planted secret: the text to embed and the random parts that must not survive.
 fn secret() -> impl Strategy<Value = Planted<String>> {
-    (0usize..24, "[A-Za-z0-9]{40}", "[A-Za-z0-9]{40}", "[A-Za-z0-9]{40}").prop_map(|(family, a, b, c)| {
-        let a36 = &a[..36];
-        let up16: String = a.to_uppercase().chars().take(16).collect();
-        let (text, probes): (String, Vec<String>) = match family {
-            0 => (format!("ghp_{a36}"), vec![a36.into()]),
-            1 => (format!("github_pat_{a}"), vec![a.clone()]),
-            2 => (format!("sk-proj-{a}"), vec![a.clone()]),
-            3 => (format!("sk-ant-api03-{a}"), vec![a.clone()]),
-            4 => (format!("AKIA{up16}"), vec![up16.clone()]),
-            5 => (format!("xoxb-123456789012-{a}"), vec![a.clone()]),
-            6 => (format!("glpat-{a}"), vec![a.clone()]),
-            7 => (format!("AIza{}", &a[..35]), vec![a[..35].into()]),
-            8 => (format!("sk_live_{a}"), vec![a.clone()]),
-            9 => (format!("npm_{a36}"), vec![a36.into()]),
-            10 => (format!("eyJ{a}.eyJ{b}.{c}"), vec![a.clone(), b.clone(), c.clone()]),
-            11 => (format!("Authorization: Bearer {a}"), vec![a.clone()]),
-            12 => (format!("Authorization: Basic {a}"), vec![a.clone()]),
-            13 => (format!("Bearer {a}"), vec![a.clone()]),
-            14 => (format!("password={a}"), vec![a.clone()]),
-            15 => (format!("DB_PASSWORD={a}"), vec![a.clone()]),
-            16 => (format!("\"client_secret\": \"{a}\""), vec![a.clone()]),
-            17 => (format!("x-api-key: {a}"), vec![a.clone()]),
-            18 => (format!("postgres://app:{a}@db.internal:5432/prod"), vec![a.clone()]),
-            19 => (format!("https://api.example.com/v1/items?access_token={a}&page=2"), vec![a.clone()]),
-            20 => (format!("\nCookie: session={a}; theme=dark\n"), vec![a.clone()]),
-            21 => (format!("\n-----BEGIN RSA PRIVATE KEY-----\n{a}\n{b}\n-----END RSA PRIVATE KEY-----\n"), vec![a.clone(), b.clone()]),
-            22 => (format!("refreshToken='{a}'"), vec![a.clone()]),
-            _ => (format!("https://bucket.s3.amazonaws.com/f?X-Amz-Signature={a}&X-Amz-Expires=300"), vec![a.clone()]),
-        };
-        // Spaces around the secret: a token glued to a preceding word character is not
-        // a token boundary (a known, documented limitation of prefix matching).
-        (format!(" {text} "), probes)
-    })
+    (0usize..24, "[A-Za-z0-9]{40}", "[A-Za-z0-9]{40}", "[A-Za-z0-9]{40}")
+        .prop_map(|(family, a, b, c)| {
+            let a36 = &a[..36];
+            let up16: String = a.to_uppercase().chars().take(16).collect();
+            let (text, probes): (String, Vec<String>) = match family {
+                0 => (format!("ghp_{a36}"), vec![a36.into()]),
+                1 => (format!("github_pat_{a}"), vec![a.clone()]),
+                2 => (format!("sk-proj-{a}"), vec![a.clone()]),
+                3 => (format!("sk-ant-api03-{a}"), vec![a.clone()]),
+                4 => (format!("AKIA{up16}"), vec![up16.clone()]),
+                5 => (format!("xoxb-123456789012-{a}"), vec![a.clone()]),
+                6 => (format!("glpat-{a}"), vec![a.clone()]),
+                7 => (format!("AIza{}", &a[..35]), vec![a[..35].into()]),
+                8 => (format!("sk_live_{a}"), vec![a.clone()]),
+                9 => (format!("npm_{a36}"), vec![a36.into()]),
+                10 => (format!("eyJ{a}.eyJ{b}.{c}"), vec![a.clone(), b.clone(), c.clone()]),
+                11 => (format!("Authorization: Bearer {a}"), vec![a.clone()]),
+                12 => (format!("Authorization: Basic {a}"), vec![a.clone()]),
+                13 => (format!("Bearer {a}"), vec![a.clone()]),
+                14 => (format!("password={a}"), vec![a.clone()]),
+                15 => (format!("DB_PASSWORD={a}"), vec![a.clone()]),
+                16 => (format!("\"client_secret\": \"{a}\""), vec![a.clone()]),
+                17 => (format!("x-api-key: {a}"), vec![a.clone()]),
+                18 => (format!("postgres://app:{a}@db.internal:5432/prod"), vec![a.clone()]),
+                19 => (format!("https://api.example.com/v1/items?access_token={a}&page=2"), vec![a.clone()]),
+                20 => (format!("\nCookie: session={a}; theme=dark\n"), vec![a.clone()]),
+                21 => (format!("\n-----BEGIN RSA PRIVATE KEY-----\n{a}\n{b}\n-----END RSA PRIVATE KEY-----\n"), vec![a.clone(), b.clone()]),
+                22 => (format!("refreshToken='{a}'"), vec![a.clone()]),
+                _ => (format!("https://bucket.s3.amazonaws.com/f?X-Amz-Signature={a}&X-Amz-Expires=300"), vec![a.clone()]),
+            };
+            (text, probes)
+        })
+        .prop_flat_map(|(text, probes)| {
+            // Whitespace or punctuation around the secret. Never a word character before it:
+            // a token glued to a preceding word is no token boundary (a documented limit of
+            // prefix matching).
+            select(&[" {} ", "({})", " '{}' ", "\n{}\n", " <{}>", "[{}] ", "{}, ", "\t{}\t", " {}."][..])
+                .prop_map(move |wrap| (wrap.replace("{}", &text), probes.clone()))
+        })
 }
 
 fn fragment() -> impl Strategy<Value = Planted<String>> {
@@ -143,6 +149,42 @@ fn planted_text() -> impl Strategy<Value = Planted<String>> {
         }
         (text, probes)
     })
+}
+
+/// An MCP SDK input-validation message (TypeScript zod issue list or Python pydantic
+/// errors) whose argument names and issue messages carry planted text.
+fn sdk_validation_text() -> impl Strategy<Value = Planted<String>> {
+    let issue = (planted_text(), planted_text(), select(&["custom", "invalid_type", "too_small", "invalid_string"][..]));
+    prop_oneof![
+        (prop::collection::vec(issue, 1..4), "[a-z_]{1,12}").prop_map(|(issues, tool)| {
+            let mut probes = Vec::new();
+            let list: Vec<Value> = issues
+                .into_iter()
+                .map(|((path, p1), (message, p2), code)| {
+                    probes.extend(p1);
+                    probes.extend(p2);
+                    json!({"code": code, "path": [path], "message": message})
+                })
+                .collect();
+            let issues = serde_json::to_string_pretty(&Value::Array(list)).expect("issues serialize");
+            (format!("MCP error -32602: Input validation error: Invalid arguments for tool {tool}: {issues}"), probes)
+        }),
+        (prop::collection::vec(("[a-z_]{1,12}", planted_text()), 1..4), "[a-z_]{1,12}").prop_map(|(errors, tool)| {
+            let mut probes = Vec::new();
+            let mut text = format!("Error executing tool {tool}: {} validation errors for {tool}Arguments", errors.len());
+            for (field, (message, p)) in errors {
+                probes.extend(p);
+                let message = message.replace(['\n', '['], " ");
+                text.push_str(&format!("\n{field}\n  Value error, {message} [type=value_error, input_value='x', input_type=str]"));
+            }
+            (text, probes)
+        }),
+    ]
+}
+
+/// The text of a failure: free text, or an SDK validation message.
+fn failure_text() -> impl Strategy<Value = Planted<String>> {
+    prop_oneof![4 => planted_text(), 1 => sdk_validation_text()]
 }
 
 /// Binary-looking data that must never be copied.
@@ -177,6 +219,11 @@ const KINDS: &[&str] = &[
 const SECRET_KEYS: &[&str] =
     &["password", "apiKey", "client_secret", "accessToken", "Authorization", "privateKey", "DB_PASSWORD", "sessionId"];
 
+/// An object key: a plain name, any printable text, or a planted token.
+fn member_key() -> impl Strategy<Value = Planted<String>> {
+    prop_oneof![6 => "[a-zA-Z_]{1,10}|\\PC{1,6}".prop_map(|k| (k, vec![])), 1 => secret()]
+}
+
 /// A JSON value with planted strings and members named like secrets.
 fn json_value() -> impl Strategy<Value = Planted<Value>> {
     let leaf = prop_oneof![
@@ -200,10 +247,11 @@ fn json_value() -> impl Strategy<Value = Planted<Value>> {
                     .collect();
                 (Value::Array(values), probes)
             }),
-            prop::collection::vec(("[a-zA-Z_]{1,10}|\\PC{1,6}", inner), 0..6).prop_map(|members| {
+            prop::collection::vec((member_key(), inner), 0..6).prop_map(|members| {
                 let mut probes = Vec::new();
                 let mut map = Map::new();
-                for (k, (v, p)) in members {
+                for ((k, pk), (v, p)) in members {
+                    probes.extend(pk);
                     probes.extend(p);
                     map.insert(k, v);
                 }
@@ -215,12 +263,13 @@ fn json_value() -> impl Strategy<Value = Planted<Value>> {
 
 fn structured_error() -> impl Strategy<Value = Planted<Value>> {
     (
-        select(KINDS),
+        prop_oneof![4 => select(KINDS).prop_map(|k| (k.to_owned(), vec![])), 1 => secret()],
         planted_text(),
         prop::option::of(prop_oneof![Just(json!(0)), Just(json!(1500)), Just(json!(1.0e300)), Just(json!(-5))]),
         any::<bool>(),
     )
-        .prop_map(|(kind, (message, probes), retry, wrapped)| {
+        .prop_map(|((kind, mut probes), (message, p), retry, wrapped)| {
+            probes.extend(p);
             let mut e = json!({"kind": kind, "message": message});
             if let Some(r) = retry {
                 e["retry_after_ms"] = r;
@@ -231,7 +280,7 @@ fn structured_error() -> impl Strategy<Value = Planted<Value>> {
 
 fn block() -> impl Strategy<Value = Planted<Value>> {
     prop_oneof![
-        5 => (planted_text(), prop::option::of(marker())).prop_map(|((text, probes), meta)| {
+        5 => (failure_text(), prop::option::of(marker())).prop_map(|((text, probes), meta)| {
             let mut b = json!({"type": "text", "text": text});
             let mut probes = probes;
             if let Some(m) = meta {
@@ -304,7 +353,7 @@ fn tool_result() -> impl Strategy<Value = Planted<Value>> {
 fn jsonrpc_error() -> impl Strategy<Value = Planted<Value>> {
     (
         prop_oneof![select(&[-32602i64, -32601, -32002, -32603, -32700, -32600, -32001, -32000][..]), any::<i32>().prop_map(i64::from)],
-        planted_text(),
+        failure_text(),
         prop_oneof![Just(None), json_value().prop_map(Some), structured_error().prop_map(Some)],
     )
         .prop_map(|(code, (message, mut probes), data)| {
@@ -366,7 +415,6 @@ fn validation() -> impl Strategy<Value = Planted<Value>> {
                 .map(|((path, p1), (problem, p2))| {
                     probes.extend(p1);
                     probes.extend(p2);
-                    let problem = if problem.trim().is_empty() { "missing required argument".to_owned() } else { problem };
                     json!({"path": path, "problem": problem})
                 })
                 .collect();
