@@ -87,7 +87,7 @@ const SPECIALS: &[&str] = &[
 
 /// A planted secret: the text to embed and the random parts that must not survive.
 fn secret() -> impl Strategy<Value = Planted<String>> {
-    (0usize..24, "[A-Za-z0-9]{40}", "[A-Za-z0-9]{40}", "[A-Za-z0-9]{40}")
+    (0usize..26, "[A-Za-z0-9]{40}", "[A-Za-z0-9]{40}", "[A-Za-z0-9]{40}")
         .prop_map(|(family, a, b, c)| {
             let a36 = &a[..36];
             let up16: String = a.to_uppercase().chars().take(16).collect();
@@ -115,6 +115,8 @@ fn secret() -> impl Strategy<Value = Planted<String>> {
                 20 => (format!("\nCookie: session={a}; theme=dark\n"), vec![a.clone()]),
                 21 => (format!("\n-----BEGIN RSA PRIVATE KEY-----\n{a}\n{b}\n-----END RSA PRIVATE KEY-----\n"), vec![a.clone(), b.clone()]),
                 22 => (format!("refreshToken='{a}'"), vec![a.clone()]),
+                23 => (format!("--password={a}"), vec![a.clone()]),
+                24 => (format!("--api-key {a}"), vec![a.clone()]),
                 _ => (format!("https://bucket.s3.amazonaws.com/f?X-Amz-Signature={a}&X-Amz-Expires=300"), vec![a.clone()]),
             };
             (text, probes)
@@ -123,7 +125,7 @@ fn secret() -> impl Strategy<Value = Planted<String>> {
             // Whitespace or punctuation around the secret. Never a word character before it:
             // a token glued to a preceding word is no token boundary (a documented limit of
             // prefix matching).
-            select(&[" {} ", "({})", " '{}' ", "\n{}\n", " <{}>", "[{}] ", "{}, ", "\t{}\t", " {}."][..])
+            select(&[" {} ", "({})", " '{}' ", "\n{}\n", " <{}>", "[{}] ", " {}, ", "\t{}\t", " {}."][..])
                 .prop_map(move |wrap| (wrap.replace("{}", &text), probes.clone()))
         })
 }
