@@ -134,6 +134,9 @@ impl Normalizer {
     }
 
     fn finish(&self, report: &FailureReport, mut d: Draft) -> CodeModeCallError {
+        // Argument problems are untrusted text whatever their source (SDK messages, hosts).
+        let problems = std::mem::take(&mut d.invalid_arguments);
+        d.invalid_arguments = problems.into_iter().map(|p| clean_problem(&p, &mut d.counts)).collect();
         let safety = report.annotations;
         let recovery = recovery(AdviceInput {
             kind: &d.kind,
@@ -384,15 +387,7 @@ fn validation(v: &ValidationFailure) -> Draft {
         "invalid_param"
     };
     let mut d = Draft::new(Origin::Validation, kind, KindSource::Structured, Breaker::None);
-    d.invalid_arguments = problems
-        .into_iter()
-        .map(|p| {
-            InvalidArgument::new(
-                short_text(&p.path, MAX_ARGUMENT_TEXT, &mut d.counts),
-                short_text(&p.problem, MAX_ARGUMENT_TEXT, &mut d.counts),
-            )
-        })
-        .collect();
+    d.invalid_arguments = problems.iter().map(|p| clean_problem(p, &mut d.counts)).collect();
     let summary = match &v.message {
         Some(m) => m.head().to_owned(),
         None if d.invalid_arguments.is_empty() => "the arguments do not satisfy the tool's input schema".to_owned(),
@@ -406,6 +401,19 @@ fn validation(v: &ValidationFailure) -> Draft {
     };
     d.set_cause(&summary);
     d
+}
+
+/// The problem text used when sanitizing leaves nothing.
+pub const PLACEHOLDER_PROBLEM: &str = "invalid value";
+
+/// An argument problem as one sanitized, redacted line each for path and problem. Cleaning
+/// is idempotent, so problems cleaned twice come out the same.
+fn clean_problem(p: &InvalidArgument, counts: &mut Redactions) -> InvalidArgument {
+    let problem = short_text(&p.problem, MAX_ARGUMENT_TEXT, counts);
+    InvalidArgument::new(
+        short_text(&p.path, MAX_ARGUMENT_TEXT, counts),
+        if problem.is_empty() { PLACEHOLDER_PROBLEM.to_owned() } else { problem },
+    )
 }
 
 /// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.
@@ -467,6 +475,9 @@ pub fn compose_message(
         None => "The tool call".to_owned(),
     };
     let what = match origin {
+        Origin::UpstreamTransport if kind == "decode_error" => {
+            "did not complete: the upstream server's response could not be read as a valid result (a transport failure, not a tool error)"
+        }
         Origin::ToolExecution => "reached the tool, which reported a failure (a tool execution error, not a transport failure)",
         Origin::UpstreamTransport => "did not complete: no result arrived from the upstream server (a transport failure, not a tool error)",
         Origin::Validation => "was rejected because its arguments are invalid; the tool did not run",

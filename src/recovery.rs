@@ -136,7 +136,7 @@ pub fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> String {
         A::DoNotRetry => "The call is not permitted or was cancelled; choose another approach or ask the user.",
     };
     let wait = match retry_after_ms {
-        Some(ms) if action == A::RetryLater => format!(" Wait at least {ms} ms."),
+        Some(ms) if ms > 0 && action == A::RetryLater => format!(" Wait at least {ms} ms."),
         _ => String::new(),
     };
     let repeat = match same {

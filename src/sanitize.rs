@@ -9,7 +9,7 @@ use crate::redact::Redactions;
 /// Whether `c` is removed outright.
 pub fn is_stripped(c: char) -> bool {
     matches!(c,
-        '\u{0}'..='\u{8}' | '\u{B}'..='\u{1F}' | '\u{7F}'..='\u{9F}'
+        '\u{0}'..='\u{8}' | '\u{B}'..='\u{1F}' | '\u{7F}'..='\u{84}' | '\u{86}'..='\u{9F}'
         // bidi embeddings, overrides and isolates, and the marks that steer them
         | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{61C}'
         // zero-width space, non-joiner, joiner, word joiner, invisible operators, BOM
@@ -21,10 +21,20 @@ pub fn is_stripped(c: char) -> bool {
 pub fn strip_controls(text: &str) -> String {
     // Printable ASCII, tab and newline are never stripped: the common case is one byte scan.
     let plain_ascii = text.bytes().all(|b| (0x20..0x7F).contains(&b) || b == b'\t' || b == b'\n');
-    if plain_ascii || !text.chars().any(is_stripped) {
+    if plain_ascii || !text.chars().any(|c| is_stripped(c) || c == '\u{85}') {
         return text.to_owned();
     }
-    text.chars().filter(|c| !is_stripped(*c)).collect()
+    text.chars().filter(|c| !is_stripped(*c)).map(line_break).collect()
+}
+
+/// NEL (U+0085) is a C1 control that means a line break: it becomes a newline rather than
+/// disappearing, so the words around it stay apart.
+fn line_break(c: char) -> char {
+    if c == '\u{85}' {
+        '\n'
+    } else {
+        c
+    }
 }
 
 /// Strip like [`strip_controls`], but keep at most `max_units` UTF-16 units of output.
@@ -42,7 +52,7 @@ pub fn strip_controls_prefix(text: &str, max_units: usize) -> (String, bool) {
             return (out, text[i..].chars().all(is_stripped));
         }
         units += c.len_utf16();
-        out.push(c);
+        out.push(line_break(c));
     }
     (out, true)
 }
@@ -129,8 +139,8 @@ mod tests {
 
     #[test]
     fn controls_bidi_and_zero_width_go_tabs_and_newlines_stay() {
-        let input = "a\u{0}b\u{7}c\td\ne\r\u{85}f\u{202E}g\u{2066}h\u{200B}i\u{FEFF}j\u{2060}k";
-        assert_eq!(strip_controls(input), "abc\td\nefghijk");
+        let input = "a\u{0}b\u{7}c\td\ne\r\u{9F}f\u{202E}g\u{2066}h\u{200B}i\u{FEFF}j\u{2060}k\u{85}l";
+        assert_eq!(strip_controls(input), "abc\td\nefghijk\nl");
     }
 
     #[test]

@@ -174,13 +174,17 @@ pub fn provider_tokens(text: &str) -> Vec<Range<usize>> {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        if !b"sgxAnphSdr".contains(&b) || !boundary_before(bytes, i) {
+        if !b"sgxAnphSdr".contains(&b) {
             i += 1;
             continue;
         }
+        let at_boundary = boundary_before(bytes, i);
         let mut next = i + 1;
         for (prefix, body, min) in PROVIDER_TOKENS.iter().filter(|t| t.0.as_bytes()[0] == b) {
-            if !bytes[i..].starts_with(prefix.as_bytes()) {
+            // Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short,
+            // common ones (`sk-`, `hf_`, `SG.`) need a word boundary before them.
+            let distinctive = prefix.len() >= 4 && !prefix.ends_with('-');
+            if !bytes[i..].starts_with(prefix.as_bytes()) || !(at_boundary || distinctive) {
                 continue;
             }
             if let Some(end) = token_end(bytes, i + prefix.len(), *body, *min) {
@@ -416,6 +420,10 @@ pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         while key_start > 0 && key_char(bytes[key_start - 1]) {
             key_start -= 1;
         }
+        // Command-line flags: `--password=…`, `-api-key=…`.
+        while key_start < key_end && matches!(bytes[key_start], b'-' | b'.') {
+            key_start += 1;
+        }
         let key = &text[key_start..key_end];
         let first_ok = key.as_bytes().first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
         if !first_ok || key.len() > MAX_KEY_NAME || !is_secret_key(key) {
@@ -475,6 +483,7 @@ mod tests {
     #[test]
     fn tokens_need_a_boundary_and_a_long_enough_body() {
         assert!(provider_tokens("task-abcdefghijklmnopqrstuvwxyz").is_empty());
+        assert_eq!(found("xghp_abcdefghijklmnopqrstuvwxyz0123456789", provider_tokens).len(), 1);
         assert!(provider_tokens("sk-short").is_empty());
         assert_eq!(found("key=SG.abcdefghijklmnop.qrstuvwxyz0123456", provider_tokens), vec!["SG.abcdefghijklmnop.qrstuvwxyz0123456"]);
     }
@@ -507,6 +516,7 @@ mod tests {
     fn secret_fields_in_text_and_json() {
         assert_eq!(found(r#"{"apiKey": "k1", "name": "n"}"#, secret_field_values), vec!["k1"]);
         assert_eq!(found("retry with password = hunter2;", secret_field_values), vec!["hunter2"]);
+        assert_eq!(found("run --password=pw1 --api-key=k2", secret_field_values), vec!["pw1", "k2"]);
         assert!(secret_field_values("https://example.com max_tokens=5 ns::tool").is_empty());
     }
 }

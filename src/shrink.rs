@@ -19,11 +19,15 @@ pub const SHRINK_STEPS: &[&str] = &[
     "trim the first text block to 1024 characters",
     "drop every content block after the first (counted in omitted_content_blocks)",
     "replace parsed_error with a marker",
+    "trim the first text block to 256 characters",
     "drop the remaining content block",
     "keep at most 4 invalid_arguments",
     "drop the evidence",
     "drop invalid_arguments and cause",
 ];
+
+/// Text kept of the first text block before it is dropped altogether.
+pub const LAST_TEXT_FLOOR: usize = 256;
 
 /// The marker that replaces a structured value dropped to fit the cap.
 pub const DROPPED_MARKER: &str = "[TRUNCATED: removed to fit the error size cap]";
@@ -38,19 +42,15 @@ pub fn fit_to_cap(error: &mut CodeModeCallError, max_bytes: usize) {
 }
 
 fn apply(error: &mut CodeModeCallError, step: usize) {
-    if step >= 7 {
-        match step {
-            7 => error.evidence = None,
-            _ => {
-                error.invalid_arguments.clear();
-                error.cause = None;
-            }
+    match step {
+        7 => return error.invalid_arguments.truncate(4),
+        8 => return error.evidence = None,
+        9 => {
+            error.invalid_arguments.clear();
+            error.cause = None;
+            return;
         }
-        return;
-    }
-    if step == 6 {
-        error.invalid_arguments.truncate(4);
-        return;
+        _ => {}
     }
     let Some(evidence) = error.evidence.as_mut() else {
         return;
@@ -74,6 +74,7 @@ fn apply(error: &mut CodeModeCallError, step: usize) {
                 evidence.parsed_error = Some(marker());
             }
         }
+        5 => evidence.content.iter_mut().for_each(|b| trim_text(b, LAST_TEXT_FLOOR)),
         _ => {
             evidence.omitted_content_blocks += evidence.content.len();
             evidence.content.clear();
