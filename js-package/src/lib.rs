@@ -75,6 +75,32 @@ impl JsNormalizer {
         Ok(self.inner.redact_json(&js(walk::read(value))?).to_string())
     }
 
+    /// For the benchmark only: read `report` (a JS value) once, then normalize it and
+    /// serialize the outcome `iterations` times without crossing back to JavaScript, so
+    /// that timing this call measures the core alone inside WebAssembly. Returns the
+    /// outcome's length.
+    #[wasm_bindgen(js_name = benchCore)]
+    pub fn bench_core(&self, report: &JsValue, iterations: u32) -> JsResult<usize> {
+        let tree = js(walk::read(report))?;
+        let mut length = 0;
+        for _ in 0..iterations {
+            length = std::hint::black_box(js(self.inner.normalize_value(std::hint::black_box(&tree)))?.to_json()).len();
+        }
+        Ok(length)
+    }
+
+    /// For the benchmark only: copy `report` (JSON text) in once, then run the core's
+    /// whole text pipeline (read, normalize, serialize) `iterations` times inside
+    /// WebAssembly: the core's own time for the job, as the CLI and component pay it.
+    #[wasm_bindgen(js_name = benchCoreText)]
+    pub fn bench_core_text(&self, report: &str, iterations: u32) -> JsResult<usize> {
+        let mut length = 0;
+        for _ in 0..iterations {
+            length = std::hint::black_box(js(self.inner.normalize_json(std::hint::black_box(report)))?.to_json()).len();
+        }
+        Ok(length)
+    }
+
     /// The policy in force, every cap included, as JSON text.
     pub fn policy(&self) -> String {
         self.inner.policy().to_json()

@@ -12,9 +12,9 @@
 //! refused where it would silently drop something that is most likely a bug (functions,
 //! symbols) or throw (bigints).
 
-use codemode_errors::json::{InputLimits, Json, JsonBuilder, INPUT_LIMITS};
+use codemode_errors::json::{parse_json, InputLimits, Json, JsonBuilder, INPUT_LIMITS};
 use codemode_errors::ReportError;
-use js_sys::{Array, JsString};
+use js_sys::{Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -22,13 +22,68 @@ const LIMITS: InputLimits = INPUT_LIMITS;
 
 // Reads that a getter or a Proxy trap can make throw are imported with `catch`, so a
 // hostile value becomes a typed error instead of an exception unwinding through Rust.
+// Every crossing of the boundary costs tens of nanoseconds, so the walk makes few: one
+// type test for most values, and per object one call for its keys (as JSON text) and one
+// for its values.
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn own_keys(object: &JsValue) -> Result<Array, JsValue>;
 
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = values)]
+    fn own_values(object: &JsValue) -> Result<Array, JsValue>;
+
     #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
     fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
+    fn get_index(target: &JsValue, index: u32) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = stringify)]
+    fn stringify(value: &JsValue) -> Result<JsString, JsValue>;
+}
+
+// Strings cross with the platform's TextEncoder: wasm-bindgen's own string passing copies
+// ASCII one character at a time in JavaScript, which costs microseconds for a text block.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = TextEncoder)]
+    type Utf8Encoder;
+
+    #[wasm_bindgen(constructor, js_class = "TextEncoder")]
+    fn new() -> Utf8Encoder;
+
+    #[wasm_bindgen(method, js_class = "TextEncoder", js_name = encodeInto)]
+    fn encode_into(this: &Utf8Encoder, source: &JsString, destination: &Uint8Array) -> EncodeIntoResult;
+
+    type EncodeIntoResult;
+
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &EncodeIntoResult) -> u32;
+}
+
+thread_local! {
+    static LENGTH: JsValue = JsValue::from_str("length");
+    static ENCODER: Utf8Encoder = Utf8Encoder::new();
+}
+
+/// Strings shorter than this (in UTF-16 units) cross the ordinary way, which is cheaper
+/// for them than setting up an `encodeInto` view.
+const ENCODE_INTO_FROM: u32 = 48;
+
+/// A JavaScript string of `units` UTF-16 units as a Rust string; lone surrogates become
+/// U+FFFD, as with every crossing.
+fn to_rust(s: &JsString, units: u32) -> String {
+    if units < ENCODE_INTO_FROM {
+        return String::from(s);
+    }
+    // Each UTF-16 unit is at most three UTF-8 bytes.
+    let mut bytes = vec![0u8; units as usize * 3];
+    let buffer = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
+    let view = Uint8Array::new_with_byte_offset_and_length(&buffer, bytes.as_mut_ptr() as u32, bytes.len() as u32);
+    let written = ENCODER.with(|encoder| encoder.encode_into(s, &view).written());
+    bytes.truncate(written as usize);
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Read `value` into a bounded tree, or say what in it JSON cannot hold and where.
@@ -112,9 +167,18 @@ struct Walker;
 
 impl Walker {
     fn value(&self, v: &JsValue, depth: usize) -> Result<Json, Failure> {
-        if v.is_null() || v.is_undefined() {
-            // Top-level `undefined` is refused by `read`; inside arrays it is `null`.
-            return Ok(Json::Null);
+        // Most values are strings or containers, then booleans: test in that order, as
+        // each test is a crossing.
+        if let Some(s) = v.dyn_ref::<JsString>() {
+            return string(s).map(|(head, total)| JsonBuilder::string(&head, total));
+        }
+        if v.is_object() {
+            // Containers: one more level of nesting, checked before any of it is read.
+            let depth = depth + 1;
+            if depth > LIMITS.max_depth {
+                return Err(Failure::new(Problem::TooDeep));
+            }
+            return if Array::is_array(v) { self.array(v, depth) } else { self.object(v, depth) };
         }
         if let Some(b) = v.as_bool() {
             return Ok(Json::Bool(b));
@@ -122,8 +186,9 @@ impl Walker {
         if let Some(n) = v.as_f64() {
             return if n.is_finite() { Ok(Json::Number(n)) } else { Err(Failure::new(Problem::NotFinite(n))) };
         }
-        if let Some(s) = v.dyn_ref::<JsString>() {
-            return string(s).map(|(head, total)| JsonBuilder::string(&head, total));
+        if v.is_null() || v.is_undefined() {
+            // Top-level `undefined` is refused by `read`; inside arrays it is `null`.
+            return Ok(Json::Null);
         }
         if v.is_bigint() {
             return Err(Failure::new(Problem::Unsupported("a bigint")));
@@ -131,29 +196,17 @@ impl Walker {
         if v.is_symbol() {
             return Err(Failure::new(Problem::Unsupported("a symbol")));
         }
-        if v.is_function() {
-            return Err(Failure::new(Problem::Unsupported("a function")));
-        }
-        // Containers: one more level of nesting, checked before any of it is read.
-        let depth = depth + 1;
-        if depth > LIMITS.max_depth {
-            return Err(Failure::new(Problem::TooDeep));
-        }
-        if Array::is_array(v) {
-            self.array(v, depth)
-        } else {
-            self.object(v, depth)
-        }
+        Err(Failure::new(Problem::Unsupported("a function")))
     }
 
     fn array(&self, array: &JsValue, depth: usize) -> Result<Json, Failure> {
-        let length = get(array, &JsValue::from_str("length")).map_err(|_| throws())?;
+        let length = LENGTH.with(|key| get(array, key)).map_err(|_| throws())?;
         // An array's length is a whole number below 2^32; a Proxy may claim anything else.
         let total = length.as_f64().filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n)).map_or(0, |n| n as u32);
         let kept = total.min(LIMITS.array_items as u32);
         let mut items = Vec::with_capacity(kept as usize);
         for i in 0..kept {
-            let item = get(array, &JsValue::from(i)).map_err(|_| throws().at(Step::Index(i)))?;
+            let item = get_index(array, i).map_err(|_| throws().at(Step::Index(i)))?;
             items.push(self.value(&item, depth).map_err(|f| f.at(Step::Index(i)))?);
         }
         Ok(JsonBuilder::array(items, total as usize))
@@ -161,38 +214,68 @@ impl Walker {
 
     fn object(&self, object: &JsValue, depth: usize) -> Result<Json, Failure> {
         let keys = own_keys(object).map_err(|_| throws())?;
-        let count = keys.length();
+        let values = own_values(object).map_err(|_| throws())?;
+        // Both lists come from the same own enumerable properties in the same order; a
+        // Proxy could make them disagree, so only their common length is read.
+        let count = keys.length().min(values.length());
         let mut members = Vec::with_capacity(count.min(LIMITS.object_members as u32) as usize);
         let mut total = 0usize;
         let mut next = 0u32;
         while next < count && members.len() < LIMITS.object_members {
-            let key_value = keys.get(next);
-            next += 1;
-            let key_js = key_value.unchecked_ref::<JsString>();
-            let key = match string(key_js) {
-                Ok((head, _)) => head,
-                Err(f) => return Err(f.at(Step::Key(String::from(key_js)))),
-            };
-            let member = get(object, &key_value).map_err(|_| throws().at(Step::Key(key.clone())))?;
-            if member.is_undefined() {
-                // `JSON.stringify` leaves such members out; so does the tree.
-                continue;
+            // Keys cross in chunks as one JSON text, not one call per key.
+            let end = count.min(next + (LIMITS.object_members - members.len()) as u32);
+            let chunk = key_chunk(&keys, next, end, count)?;
+            for (offset, key) in chunk.into_iter().enumerate() {
+                let member = values.get(next + offset as u32);
+                if member.is_undefined() {
+                    // `JSON.stringify` leaves such members out; so does the tree.
+                    continue;
+                }
+                let value = self.value(&member, depth).map_err(|f| f.at(Step::Key(key.clone())))?;
+                members.push((key, value));
+                total += 1;
             }
-            let value = self.value(&member, depth).map_err(|f| f.at(Step::Key(key.clone())))?;
-            members.push((key, value));
-            total += 1;
+            next = end;
         }
-        // Members past the cap are counted by key, without reading their values.
+        // Members past the cap are counted by key, without reading them.
         total += (count - next) as usize;
         Ok(JsonBuilder::object(members, total))
     }
 }
 
+/// Objects with at most this many keys in a chunk read them one by one; larger chunks
+/// cross as one JSON text, which costs a fixed parse but one crossing.
+const KEYS_ONE_BY_ONE: u32 = 6;
+
+/// The keys `keys[start..end]` as strings, capped like any string. A key holding a lone
+/// surrogate is refused at its path.
+fn key_chunk(keys: &Array, start: u32, end: u32, count: u32) -> Result<Vec<String>, Failure> {
+    if end - start > KEYS_ONE_BY_ONE {
+        let slice = if start == 0 && end == count { keys.clone() } else { keys.slice(start, end) };
+        let parsed = stringify(&slice).ok().map(|text| parse_json(&to_rust(&text, text.length())));
+        if let Some(Ok(Json::Array(list))) = parsed {
+            let names: Vec<String> = list.items().iter().filter_map(|k| k.as_str().map(str::to_owned)).collect();
+            if names.len() == (end - start) as usize {
+                return Ok(names);
+            }
+        }
+        // Only a lone surrogate makes the JSON unreadable: read key by key for the path.
+    }
+    (start..end)
+        .map(|i| {
+            let key = keys.get(i);
+            let key = key.unchecked_ref::<JsString>();
+            string(key).map(|(head, _)| head).map_err(|f| f.at(Step::Key(String::from(key))))
+        })
+        .collect()
+}
+
 /// The kept head of a string and its whole length in UTF-16 units. Reads at most
 /// `string_head` units; a lone surrogate inside the head is refused.
 fn string(s: &JsString) -> Result<(String, usize), Failure> {
-    let (head, total) = head(s);
-    let text = String::from(&head);
+    let (cut, total) = head(s);
+    let head = cut.as_ref().unwrap_or(s);
+    let text = to_rust(head, if cut.is_some() { head.length() } else { total as u32 });
     // Crossing into Rust replaces lone surrogates with U+FFFD, so only text holding
     // U+FFFD needs the exact check.
     if text.contains('\u{FFFD}') && !head.is_well_formed() {
@@ -204,20 +287,24 @@ fn string(s: &JsString) -> Result<(String, usize), Failure> {
 /// The kept head of a string with lone surrogates replaced by U+FFFD, for free text that
 /// must never be refused (the message of a thrown error).
 pub fn lossy_head(s: &JsString) -> String {
-    String::from(&head(s).0)
+    let (cut, total) = head(s);
+    match cut {
+        Some(head) => to_rust(&head, head.length()),
+        None => to_rust(s, total as u32),
+    }
 }
 
 /// At most `string_head` units of `s` and its whole length. A surrogate pair cut by the
 /// cap is left out whole, as the core's text reader does.
-fn head(s: &JsString) -> (JsString, usize) {
+fn head(s: &JsString) -> (Option<JsString>, usize) {
     let total = s.length();
     let cap = LIMITS.string_head as u32;
     let head = if total <= cap {
-        s.clone()
+        None
     } else if is_high_surrogate(s.char_code_at(cap - 1)) && is_low_surrogate(s.char_code_at(cap)) {
-        s.slice(0, cap - 1)
+        Some(s.slice(0, cap - 1))
     } else {
-        s.slice(0, cap)
+        Some(s.slice(0, cap))
     };
     (head, total as usize)
 }

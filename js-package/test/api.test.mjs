@@ -202,7 +202,7 @@ describe('typed errors for bad input', () => {
     const hostile = new Proxy({}, { ownKeys() { throw new Error('no keys'); } });
     assertInputError(() => normalize({ tool_result: { isError: true, content: [], structuredContent: hostile } }), 'invalid_json', 'tool_result.structuredContent');
     const getter = { isError: true, get content() { throw new Error('no content'); } };
-    assertInputError(() => normalize({ tool_result: getter }), 'invalid_json', 'tool_result.content');
+    assertInputError(() => normalize({ tool_result: getter }), 'invalid_json', 'tool_result');
     assert.equal(normalize(failing).error.kind, 'rate_limited');
   });
 });
