@@ -92,11 +92,6 @@ impl<T> JsonList<T> {
         &self.items
     }
 
-    /// The kept items, for in-place edits that keep the count.
-    pub(crate) fn items_mut(&mut self) -> &mut Vec<T> {
-        &mut self.items
-    }
-
     /// How many items the original had.
     pub fn total(&self) -> usize {
         self.total

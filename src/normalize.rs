@@ -5,7 +5,7 @@ use crate::contract::{
     Breaker, CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, SideEffects, CONTRACT_VERSION,
 };
 use crate::error::ReportError;
-use crate::evidence::{capped_text, describe_block, render_json, JsonCaps};
+use crate::evidence::{capped_text, describe_block, render_json, JsonCaps, REDACTION_MARGIN};
 use crate::json::{exact_integer, parse_json, utf16_len, utf16_prefix, Json, JsonBuilder, JsonList, JsonText};
 use crate::kinds::{canonicalize, is_stable, sanitize_original, TOOL_ERROR};
 use crate::policy::Policy;
@@ -418,8 +418,9 @@ fn clean_problem(p: &InvalidArgument, counts: &mut Redactions) -> InvalidArgumen
 
 /// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.
 fn short_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
-    // Twice the cap leaves room for whitespace that collapses; redaction still sees a margin.
-    let window = JsonText::from_head(utf16_prefix(text, cap * 2), utf16_len(text));
+    // Twice the cap leaves room for whitespace that collapses; `capped_text` reads a
+    // redaction margin past that, so a secret straddling the cut is still seen whole.
+    let window = JsonText::from_head(utf16_prefix(text, cap * 2 + REDACTION_MARGIN), utf16_len(text));
     let c = capped_text(&window, cap * 2, counts);
     one_line(&c.text, cap, c.truncated)
 }

@@ -346,9 +346,11 @@ pub fn sdk_argument_problems(text: &str) -> Vec<InvalidArgument> {
     problems
 }
 
+/// Strip controls and collapse whitespace. No cut here: the normalizer redacts argument
+/// problems before it caps them, so a secret is never cut in half first. (The input is
+/// already bounded by the recognition window.)
 fn clean(text: &str) -> String {
-    let one_line: String = strip_controls(utf16_prefix(text, MAX_ARGUMENT_TEXT * 2)).split_whitespace().collect::<Vec<_>>().join(" ");
-    utf16_prefix(&one_line, MAX_ARGUMENT_TEXT).to_owned()
+    strip_controls(text).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn zod_issues(text: &str) -> Vec<InvalidArgument> {

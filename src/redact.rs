@@ -68,6 +68,7 @@ pub const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "url_credentials", hints: &["://"], scan: scan::url_credentials },
     SecretRule { family: "url_query", hints: &["?", "&"], scan: scan::secret_query_values },
     SecretRule { family: "secret_field", hints: &[":", "="], scan: scan::secret_field_values },
+    SecretRule { family: "secret_field", hints: &["--"], scan: scan::flag_values },
 ];
 
 /// Words that make a key name a secret, wherever they stand in the name.

@@ -14,9 +14,11 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Whether a token may start at `i` (no word character right before it).
+/// Whether a token may start at `i`: no word character right before it, or only the
+/// letter of a JSON/C escape (`\n`, `\t`, ...), as in JSON text quoted inside a text block.
 fn boundary_before(bytes: &[u8], i: usize) -> bool {
-    i == 0 || !is_word(bytes[i - 1])
+    let escaped = i >= 2 && bytes[i - 2] == b'\\' && matches!(bytes[i - 1], b'n' | b't' | b'r' | b'b' | b'f');
+    i == 0 || !is_word(bytes[i - 1]) || escaped
 }
 
 /// End of the run of bytes from `start` that satisfy `class`.
@@ -246,12 +248,20 @@ pub fn authorization_values(text: &str) -> Vec<Range<usize>> {
                 i = skip_blanks(bytes, after);
             }
         }
-        let end = run_end(bytes, i, |b| !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'' | b',' | b';'));
+        let end = run_end(bytes, i, value_byte);
         if end > i {
             spans.push(i..end);
         }
     }
     spans
+}
+
+/// Bytes that can continue an unquoted secret value: not whitespace, quotes, separators or
+/// brackets (which close the text around a value, as in `<Bearer x>` or `(token=y)`), or
+/// a backslash (a literal `\n` in quoted JSON ends the value).
+fn value_byte(b: u8) -> bool {
+    !b.is_ascii_whitespace()
+        && !matches!(b, b',' | b';' | b'&' | b'"' | b'\'' | b'\\' | b'<' | b'>' | b'{' | b'}' | b'(' | b')' | b'[' | b']')
 }
 
 /// A bare `Bearer <token>`, any case. The token is at least 8 characters of the RFC 6750
@@ -269,7 +279,7 @@ pub fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
         let value = skip_blanks(bytes, after);
         let body = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || b"._~+/-".contains(&b));
         let end = run_end(bytes, body, |b| b == b'=');
-        let key_value = end > body && bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        let key_value = body - value < 20 && end > body && bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
         if body - value >= 8 && !key_value {
             spans.push(value..end);
         }
@@ -291,7 +301,8 @@ pub fn cookie_headers(text: &str) -> Vec<Range<usize>> {
         while j > 0 && matches!(bytes[j - 1], b' ' | b'\t') {
             j -= 1;
         }
-        if j > 0 && bytes[j - 1] != b'\n' && bytes[j - 1] != b'\r' {
+        let escaped_break = j >= 2 && bytes[j - 2] == b'\\' && matches!(bytes[j - 1], b'n' | b'r');
+        if j > 0 && bytes[j - 1] != b'\n' && bytes[j - 1] != b'\r' && !escaped_break {
             continue;
         }
         let colon = skip_blanks(bytes, at + "cookie".len());
@@ -415,10 +426,18 @@ pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         }
         if key_end > 0 && matches!(bytes[key_end - 1], b'"' | b'\'') {
             key_end -= 1;
+            // JSON quoted inside a string: `\"client_secret\": ...`.
+            if key_end > 0 && bytes[key_end - 1] == b'\\' {
+                key_end -= 1;
+            }
         }
         let mut key_start = key_end;
         while key_start > 0 && key_char(bytes[key_start - 1]) {
             key_start -= 1;
+        }
+        // A key right after a literal escape (`\npassword=…` in quoted JSON) starts after it.
+        if key_start >= 1 && bytes[key_start - 1] == b'\\' && key_start < key_end && matches!(bytes[key_start], b'n' | b't' | b'r') {
+            key_start += 1;
         }
         // Command-line flags: `--password=…`, `-api-key=…`.
         while key_start < key_end && matches!(bytes[key_start], b'-' | b'.') {
@@ -445,16 +464,47 @@ pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
                     spans.push(inner..close);
                 }
             }
+            Some(b'\\') if matches!(bytes.get(value + 1), Some(b'"' | b'\'')) => {
+                // An escaped quote opens the value: it runs to the matching escaped quote.
+                let q = bytes[value + 1];
+                let inner = value + 2;
+                let mut close = inner;
+                while close < bytes.len() && bytes[close] != b'\n' && !(bytes[close] == b'\\' && bytes.get(close + 1) == Some(&q)) {
+                    close += 1;
+                }
+                if close > inner {
+                    spans.push(inner..close);
+                }
+            }
             Some(_) => {
-                let end = run_end(bytes, value, |c| {
-                    !c.is_ascii_whitespace()
-                        && !matches!(c, b',' | b';' | b'&' | b'"' | b'\'' | b'<' | b'>' | b'{' | b'}' | b'(' | b')' | b'[' | b']')
-                });
+                let end = run_end(bytes, value, value_byte);
                 if end > value {
                     spans.push(value..end);
                 }
             }
             None => {}
+        }
+    }
+    spans
+}
+
+/// Values of command-line flags that name secrets, written with a space:
+/// `--api-key <value>`, `--password <value>` (the `=` form is a [`secret_field_values`] case).
+pub fn flag_values(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for at in positions(text, "--") {
+        if at > 0 && bytes[at - 1] == b'-' || !boundary_before(bytes, at) {
+            continue;
+        }
+        let key_end = run_end(bytes, at + 2, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if key_end == at + 2 || !matches!(bytes.get(key_end), Some(b' ' | b'\t')) || !is_secret_key(&text[at + 2..key_end]) {
+            continue;
+        }
+        let value = skip_blanks(bytes, key_end);
+        let end = run_end(bytes, value, value_byte);
+        if end > value && bytes[value] != b'-' {
+            spans.push(value..end);
         }
     }
     spans
@@ -484,6 +534,7 @@ mod tests {
     fn tokens_need_a_boundary_and_a_long_enough_body() {
         assert!(provider_tokens("task-abcdefghijklmnopqrstuvwxyz").is_empty());
         assert_eq!(found("xghp_abcdefghijklmnopqrstuvwxyz0123456789", provider_tokens).len(), 1);
+        assert_eq!(found(r"\nsk-abcdefghijklmnopqrstuvwxyz", provider_tokens).len(), 1);
         assert!(provider_tokens("sk-short").is_empty());
         assert_eq!(found("key=SG.abcdefghijklmnop.qrstuvwxyz0123456", provider_tokens), vec!["SG.abcdefghijklmnop.qrstuvwxyz0123456"]);
     }
@@ -517,6 +568,10 @@ mod tests {
         assert_eq!(found(r#"{"apiKey": "k1", "name": "n"}"#, secret_field_values), vec!["k1"]);
         assert_eq!(found("retry with password = hunter2;", secret_field_values), vec!["hunter2"]);
         assert_eq!(found("run --password=pw1 --api-key=k2", secret_field_values), vec!["pw1", "k2"]);
+        assert_eq!(found("run --api-key k3 --verbose --token -x", flag_values), vec!["k3"]);
+        assert_eq!(found("<--api-key k4>", flag_values), vec!["k4"]);
+        assert_eq!(found(r#""\npassword=pw5\n""#, secret_field_values), vec!["pw5"]);
+        assert_eq!(found(r#"{\"client_secret\": \"cs6\"}"#, secret_field_values), vec!["cs6"]);
         assert!(secret_field_values("https://example.com max_tokens=5 ns::tool").is_empty());
     }
 }

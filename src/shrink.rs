@@ -4,7 +4,7 @@
 
 use crate::contract::CodeModeCallError;
 use crate::evidence::cut_at;
-use crate::json::{utf16_len, Json, JsonText};
+use crate::json::{utf16_len, Json, JsonList, JsonText};
 
 /// Text kept of each later text block by the first shrink step, in UTF-16 code units.
 pub const LATER_TEXT_FLOOR: usize = 512;
@@ -94,8 +94,8 @@ fn trim_text(block: &mut Json, cap: usize) {
     }
     let cut = cut_at(text, cap).to_owned();
     let original = members.items().iter().find(|(k, _)| k == "original_length").and_then(|(_, v)| v.as_f64()).map_or(length as f64, |n| n);
-    let items = members.items_mut();
-    items.retain(|(k, _)| k != "truncated" && k != "original_length");
+    let mut items: Vec<(String, Json)> =
+        members.items().iter().filter(|(k, _)| k != "truncated" && k != "original_length").cloned().collect();
     for (k, v) in items.iter_mut() {
         if k == "text" {
             *v = Json::String(JsonText::whole(cut.clone()));
@@ -103,6 +103,8 @@ fn trim_text(block: &mut Json, cap: usize) {
     }
     items.push(("truncated".to_owned(), Json::Bool(true)));
     items.push(("original_length".to_owned(), Json::Number(original)));
+    let n = items.len();
+    *block = Json::Object(JsonList::new(items, n));
 }
 
 #[cfg(test)]
