@@ -252,20 +252,22 @@ const KEYS_ONE_BY_ONE: u32 = 6;
 fn key_chunk(keys: &Array, start: u32, end: u32, count: u32) -> Result<Vec<String>, Failure> {
     if end - start > KEYS_ONE_BY_ONE {
         let slice = if start == 0 && end == count { keys.clone() } else { keys.slice(start, end) };
-        let parsed = stringify(&slice).ok().map(|text| parse_json(&to_rust(&text, text.length())));
+        // Keys longer than a string head are capped one by one below instead of copied whole.
+        let text = stringify(&slice).ok().filter(|text| text.length() as usize <= LIMITS.string_head);
+        let parsed = text.map(|text| parse_json(&to_rust(&text, text.length())));
         if let Some(Ok(Json::Array(list))) = parsed {
             let names: Vec<String> = list.items().iter().filter_map(|k| k.as_str().map(str::to_owned)).collect();
             if names.len() == (end - start) as usize {
                 return Ok(names);
             }
         }
-        // Only a lone surrogate makes the JSON unreadable: read key by key for the path.
+        // A lone surrogate (unreadable JSON) or very long keys: read key by key.
     }
     (start..end)
         .map(|i| {
             let key = keys.get(i);
             let key = key.unchecked_ref::<JsString>();
-            string(key).map(|(head, _)| head).map_err(|f| f.at(Step::Key(String::from(key))))
+            string(key).map(|(head, _)| head).map_err(|f| f.at(Step::Key(lossy_head(key))))
         })
         .collect()
 }

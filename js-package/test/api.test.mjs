@@ -235,6 +235,15 @@ describe('input caps', () => {
     assertInputError(() => normalize(block(`${'a'.repeat(head - 1)}\uD800x`)), 'invalid_json', 'tool_result.content[0].text');
   });
 
+  test('keys are capped like any string, in small and large objects', () => {
+    const long = 'k'.repeat(200_000);
+    for (const others of [1, 8]) {
+      const structuredContent = Object.fromEntries([...Array.from({ length: others }, (_, i) => [`k${i}`, i]), [long, 1]]);
+      const report = { tool_result: { isError: true, content: [], structuredContent } };
+      assert.equal(normalizeToJson(report), normalizeToJson(JSON.stringify(report)));
+    }
+  });
+
   test('objects with more members than the input limit are counted past it', () => {
     const structuredContent = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i]));
     const report = { tool_result: { isError: true, content: [], structuredContent } };

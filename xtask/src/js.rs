@@ -66,7 +66,8 @@ pub fn test(ctx: &Ctx) -> Result {
     run(Command::new(deno(ctx))
         .current_dir(&pkg)
         .args(["test", "--no-check", "--allow-read", "--allow-env", "test/vectors.test.mjs"])
-        .env("CODEMODE_ERRORS_ENTRY", "../dist/deno/index.js"))
+        .env("CODEMODE_ERRORS_ENTRY", "../dist/deno/index.js")
+        .env("NO_COLOR", "1"))
 }
 
 /// The node-sandbox example: model-style code against real MCP servers.
