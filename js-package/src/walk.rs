@@ -12,7 +12,7 @@
 //! refused where it would silently drop something that is most likely a bug (functions,
 //! symbols) or throw (bigints).
 
-use codemode_errors::json::{parse_json, InputLimits, Json, JsonBuilder, INPUT_LIMITS};
+use codemode_errors::json::{InputLimits, Json, JsonBuilder, INPUT_LIMITS};
 use codemode_errors::ReportError;
 use js_sys::{Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -23,8 +23,8 @@ const LIMITS: InputLimits = INPUT_LIMITS;
 // Reads that a getter or a Proxy trap can make throw are imported with `catch`, so a
 // hostile value becomes a typed error instead of an exception unwinding through Rust.
 // Every crossing of the boundary costs tens of nanoseconds, so the walk makes few: one
-// type test for most values, and per object one call for its keys (as JSON text) and one
-// for its values.
+// type test for most values, and per object one call for its values and one for its keys
+// (joined into one string).
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
@@ -39,8 +39,12 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
     fn get_index(target: &JsValue, index: u32) -> Result<JsValue, JsValue>;
 
-    #[wasm_bindgen(catch, js_namespace = JSON, js_name = stringify)]
-    fn stringify(value: &JsValue) -> Result<JsString, JsValue>;
+    /// An array of keys, joined without a crossing per key.
+    #[wasm_bindgen(js_name = Array)]
+    type KeyList;
+
+    #[wasm_bindgen(method, js_class = "Array", js_name = join)]
+    fn join_with(this: &KeyList, separator: &JsString) -> JsString;
 }
 
 // Strings cross with the platform's TextEncoder: wasm-bindgen's own string passing copies
@@ -64,6 +68,7 @@ extern "C" {
 
 thread_local! {
     static LENGTH: JsValue = JsValue::from_str("length");
+    static SEPARATOR: JsString = JsString::from("\u{0}");
     static ENCODER: Utf8Encoder = Utf8Encoder::new();
 }
 
@@ -222,7 +227,7 @@ impl Walker {
         let mut total = 0usize;
         let mut next = 0u32;
         while next < count && members.len() < LIMITS.object_members {
-            // Keys cross in chunks as one JSON text, not one call per key.
+            // Keys cross in chunks as one string, not one call per key.
             let end = count.min(next + (LIMITS.object_members - members.len()) as u32);
             let chunk = key_chunk(&keys, next, end, count)?;
             for (offset, key) in chunk.into_iter().enumerate() {
@@ -243,25 +248,32 @@ impl Walker {
     }
 }
 
-/// Objects with at most this many keys in a chunk read them one by one; larger chunks
-/// cross as one JSON text, which costs a fixed parse but one crossing.
-const KEYS_ONE_BY_ONE: u32 = 6;
+/// Keys cross joined by this separator, one crossing for a whole chunk of keys. A key that
+/// holds it is read on its own (the split count shows it).
+const KEY_SEPARATOR: char = '\u{0}';
+
+/// Chunks of fewer keys cross one by one, which is cheaper for them.
+const KEYS_JOINED_FROM: usize = 3;
 
 /// The keys `keys[start..end]` as strings, capped like any string. A key holding a lone
 /// surrogate is refused at its path.
 fn key_chunk(keys: &Array, start: u32, end: u32, count: u32) -> Result<Vec<String>, Failure> {
-    if end - start > KEYS_ONE_BY_ONE {
+    let wanted = (end - start) as usize;
+    if wanted >= KEYS_JOINED_FROM {
         let slice = if start == 0 && end == count { keys.clone() } else { keys.slice(start, end) };
-        // Keys longer than a string head are capped one by one below instead of copied whole.
-        let text = stringify(&slice).ok().filter(|text| text.length() as usize <= LIMITS.string_head);
-        let parsed = text.map(|text| parse_json(&to_rust(&text, text.length())));
-        if let Some(Ok(Json::Array(list))) = parsed {
-            let names: Vec<String> = list.items().iter().filter_map(|k| k.as_str().map(str::to_owned)).collect();
-            if names.len() == (end - start) as usize {
-                return Ok(names);
+        let joined = SEPARATOR.with(|separator| slice.unchecked_ref::<KeyList>().join_with(separator));
+        let units = joined.length();
+        // Long keys are capped one by one below instead of copied whole.
+        if units as usize <= LIMITS.string_head {
+            let text = to_rust(&joined, units);
+            // A lone surrogate is found one by one below, for its path.
+            if !text.contains('\u{FFFD}') || joined.is_well_formed() {
+                let names: Vec<String> = text.split(KEY_SEPARATOR).map(str::to_owned).collect();
+                if names.len() == wanted {
+                    return Ok(names);
+                }
             }
         }
-        // A lone surrogate (unreadable JSON) or very long keys: read key by key.
     }
     (start..end)
         .map(|i| {

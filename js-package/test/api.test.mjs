@@ -235,6 +235,14 @@ describe('input caps', () => {
     assertInputError(() => normalize(block(`${'a'.repeat(head - 1)}\uD800x`)), 'invalid_json', 'tool_result.content[0].text');
   });
 
+  test('keys holding NUL or a lone surrogate are read one by one', () => {
+    const structuredContent = { 'a\u0000b': 1, c: 2, d: 3, e: 4 };
+    const report = { tool_result: { isError: true, content: [], structuredContent } };
+    assert.equal(normalizeToJson(report), normalizeToJson(JSON.stringify(report)));
+    const lone = { tool_result: { isError: true, content: [], structuredContent: { a: 1, b: 2, ['c\uD800']: 3, d: 4 } } };
+    assertInputError(() => normalize(lone), 'invalid_json', 'tool_result.structuredContent.c\uFFFD');
+  });
+
   test('keys are capped like any string, in small and large objects', () => {
     const long = 'k'.repeat(200_000);
     for (const others of [1, 8]) {
