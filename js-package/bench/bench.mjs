@@ -90,12 +90,16 @@ function sizes() {
   return { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length, jsRaw: jsRaw.length, jsGzip: gzipSync(jsRaw, { level: 9 }).length };
 }
 
-/** Import (or require) plus the first normalize, in fresh Node processes. */
+/**
+ * Import (or require) plus the first normalize of the typical report, in fresh Node
+ * processes. The ESM child first imports a built-in module, as any ESM program has by the
+ * time it imports a package, so the ESM loader's own start-up is not counted.
+ */
 function startup(kind, runs = 15) {
   const report = JSON.stringify(typical);
   const code =
     kind === 'import'
-      ? `const t0 = performance.now(); const m = await import('codemode-errors'); const t1 = performance.now(); m.normalize(${report}); const t2 = performance.now(); console.log(JSON.stringify([t1 - t0, t2 - t1]));`
+      ? `await import('node:path'); const t0 = performance.now(); const m = await import('codemode-errors'); const t1 = performance.now(); m.normalize(${report}); const t2 = performance.now(); console.log(JSON.stringify([t1 - t0, t2 - t1]));`
       : `const t0 = performance.now(); const m = require('codemode-errors'); const t1 = performance.now(); m.normalize(${report}); const t2 = performance.now(); console.log(JSON.stringify([t1 - t0, t2 - t1]));`;
   const args = kind === 'import' ? ['--input-type=module', '-e', code] : ['-e', code];
   const samples = Array.from({ length: runs }, () => JSON.parse(execFileSync(process.execPath, args, { cwd: pkg, encoding: 'utf8' })));
@@ -132,6 +136,20 @@ function interleaved(entries, rounds = 25) {
     }
   }
   return best;
+}
+
+/** Where start-up time goes, in fresh CommonJS processes (medians). */
+function startupParts(runs = 15) {
+  const report = JSON.stringify(typical);
+  const code = `const fs = require('node:fs'); const t0 = performance.now();
+    const bytes = fs.readFileSync(require.resolve('codemode-errors').replace(/cjs.index\\.js$/, 'codemode_errors_js_bg.wasm'));
+    const t1 = performance.now(); new WebAssembly.Module(bytes); const t2 = performance.now();
+    const m = require('codemode-errors'); const t3 = performance.now();
+    m.normalize(${report}); const t4 = performance.now(); m.normalize(${report}); const t5 = performance.now();
+    console.log(JSON.stringify([t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4]));`;
+  const samples = Array.from({ length: runs }, () => JSON.parse(execFileSync(process.execPath, ['-e', code], { cwd: pkg, encoding: 'utf8' })));
+  const [read, compile, load, first, second] = [0, 1, 2, 3, 4].map((i) => median(samples.map((s) => s[i])));
+  return { read, compile, load, first, second };
 }
 
 function boundary() {
@@ -173,6 +191,7 @@ function misses() {
 const size = sizes();
 const esm = startup('import');
 const cjs = startup('require');
+const parts = startupParts();
 const b = boundary();
 const rows = comparison();
 const planted = misses();
@@ -203,6 +222,23 @@ median of 15 fresh processes. Load average when this was written: ${loadavg().ma
 The JavaScript and glue a browser loads with it (ESM build: glue, layer, binding) are
 ${kib(size.jsRaw)} raw, ${kib(size.gzip + size.jsGzip)} gzipped together with the module.
 
+## Start-up
+
+Where the time of \`require\` + first \`normalize\` goes (fresh processes, medians):
+
+| step | ms |
+| --- | --- |
+| read the ${kib(size.raw)} \`.wasm\` | ${parts.read.toFixed(2)} |
+| \`new WebAssembly.Module\` (decode and validate; V8 compiles functions lazily) | ${parts.compile.toFixed(2)} |
+| \`require('codemode-errors')\`: glue and layer modules, compiling and instantiating the module again | ${parts.load.toFixed(2)} |
+| first \`normalize\` of the typical report: V8 compiles each function the call reaches | ${parts.first.toFixed(2)} |
+| second \`normalize\` | ${parts.second.toFixed(2)} |
+
+Most of the start-up is V8 compiling the module: once when it is loaded and again, function
+by function, on the first call (\`node --no-wasm-lazy-compilation\` moves that cost to load
+time without reducing the sum). The ESM \`import\` adds Node's CommonJS-from-ESM loading of
+the build behind \`dist/node.mjs\` (it shares one instance with \`require\`).
+
 ## Per-call cost on the typical report
 
 The typical report is the core benchmark's (\`benches/normalize.rs\`): two text blocks of
@@ -227,7 +263,8 @@ loop inside WebAssembly. The overhead of the JS boundary is the object entry poi
 minus that: reading the JavaScript object through js-sys (one crossing per type test, per
 array item and per object, strings copied with \`TextEncoder.encodeInto\`), handing the outcome
 text back to JavaScript (${us(overheadObject)} µs), and for the object API also \`JSON.parse\`
-(${us(overheadOutcome)} µs in all). The walk builds the tree with the core's \`JsonBuilder\`,
+(${us(overheadOutcome)} µs in all; \`JSON.parse\` of the ${JSON.stringify(normalize(typical)).length}-character
+outcome is the difference between the two). The walk builds the tree with the core's \`JsonBuilder\`,
 whose per-string work (UTF-16 length, caps) the text reader does too; \`benchCore\` shows the
 core on an already built tree for comparison. The native core's numbers for the same report
 are in \`docs/PERFORMANCE.md\` (criterion); the wasm build is \`opt-level = "s"\`, so it trades
