@@ -42,6 +42,12 @@ fn line_break(c: char) -> char {
 /// cut so that characters an attacker pads with cannot push a secret across the window
 /// edge unseen.
 pub fn strip_controls_prefix(text: &str, max_units: usize) -> (String, bool) {
+    // Printable ASCII needs no stripping and counts one unit a byte: copy it in one go.
+    let limit = text.len().min(max_units);
+    if text.as_bytes()[..limit].iter().all(|&b| (0x20..0x7F).contains(&b) || b == b'\t' || b == b'\n') {
+        let whole = limit == text.len() || text[limit..].chars().all(is_stripped);
+        return (text[..limit].to_owned(), whole);
+    }
     let mut out = String::with_capacity(text.len().min(max_units * 2));
     let mut units = 0;
     for (i, c) in text.char_indices() {

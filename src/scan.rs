@@ -176,7 +176,22 @@ pub fn provider_tokens(text: &str) -> Vec<Range<usize>> {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        if !b"sgxAnphSdr".contains(&b) {
+        // Every prefix starts with one of these byte pairs; anything else is skipped cheaply.
+        let pair = (b, bytes.get(i + 1).copied().unwrap_or(0));
+        let candidate = matches!(
+            pair,
+            (b's', b'k' | b'h')
+                | (b'g', b'h' | b'i' | b'l')
+                | (b'x', b'o' | b'a')
+                | (b'A', b'K' | b'S' | b'I')
+                | (b'r', b'k')
+                | (b'n', b'p')
+                | (b'p', b'y')
+                | (b'h', b'f')
+                | (b'S', b'G')
+                | (b'd', b'o')
+        );
+        if !candidate {
             i += 1;
             continue;
         }
