@@ -236,8 +236,8 @@ Where the time of \`require\` + first \`normalize\` goes (fresh processes, media
 
 Most of the start-up is V8 compiling the module: once when it is loaded and again, function
 by function, on the first call (\`node --no-wasm-lazy-compilation\` moves that cost to load
-time without reducing the sum). The ESM \`import\` adds Node's CommonJS-from-ESM loading of
-the build behind \`dist/node.mjs\` (it shares one instance with \`require\`).
+time without reducing the sum). The ESM \`import\` loads the same CommonJS build through
+Node's ESM loader, which adds its resolution and CommonJS export detection.
 
 ## Per-call cost on the typical report
 

@@ -20,8 +20,9 @@ export function workspaceVersion() {
 
 /**
  * The generated fields. Export conditions, first match wins: Deno takes the ESM build that
- * imports the core as a WebAssembly module; Node takes the CommonJS build for `require`
- * and a thin ESM wrapper of it for `import`; browsers and bundlers take the ESM build that
+ * imports the core as a WebAssembly module; Node takes the CommonJS build for both
+ * `require` and `import` (named exports come through Node's CommonJS interop, and one
+ * process holds one instance); browsers and bundlers take the ESM build that
  * fetches the core and instantiates it with top-level await.
  */
 export function generatedFields() {
@@ -39,7 +40,7 @@ export function generatedFields() {
       '.': {
         deno: { types: './index.d.ts', default: './dist/deno/index.js' },
         node: {
-          import: { types: './index.d.ts', default: './dist/node.mjs' },
+          import: { types: './index.d.ts', default: './dist/cjs/index.js' },
           require: { types: './dist/cjs/index.d.ts', default: './dist/cjs/index.js' },
         },
         types: './index.d.ts',

@@ -37,7 +37,7 @@ describe('the packed tarball', () => {
 
   test('holds the built package and nothing else', () => {
     const files = packed.files.map((f) => f.path).sort();
-    for (const needed of ['package.json', 'README.md', 'index.d.ts', 'dist/codemode_errors_js_bg.wasm', 'dist/node.mjs', 'dist/cjs/index.js', 'dist/esm/index.js', 'dist/deno/index.js']) {
+    for (const needed of ['package.json', 'README.md', 'index.d.ts', 'dist/codemode_errors_js_bg.wasm', 'dist/cjs/index.js', 'dist/esm/index.js', 'dist/deno/index.js']) {
       assert.ok(files.includes(needed), `${needed} is missing from the tarball`);
     }
     assert.deepEqual(files.filter((f) => !(f.startsWith('dist/') || ['package.json', 'README.md', 'index.d.ts'].includes(f))), []);
