@@ -6,7 +6,7 @@
 //! can never leave state behind for the next call.
 
 use wasmtime::component::{Linker, ResourceAny};
-use wasmtime::{Config, Store};
+use wasmtime::{Config, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
 
 use crate::bindings::{CodemodeErrors, CodemodeErrorsPre};
 use crate::cache::{CacheEvent, CompileCache};
@@ -43,11 +43,7 @@ impl ComponentEngine {
     /// A component given as bytes (a `.wasm` component or one compiled earlier), compiled
     /// through `cache`.
     pub fn with_component(component: &[u8], cache: &CompileCache, policy: &core::Policy, limits: Limits) -> Result<Self, SetupError> {
-        let mut config = Config::new();
-        config.consume_fuel(true);
-        // Traps become error values; their wasm backtraces would only cost time.
-        config.wasm_backtrace_max_frames(None);
-        let engine = wasmtime::Engine::new(&config).map_err(SetupError)?;
+        let engine = new_engine().map_err(SetupError)?;
         let (component, cache_event) = cache.load_or_compile(&engine, component).map_err(SetupError)?;
         let mut linker = Linker::<CallState>::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(SetupError)?;
@@ -152,6 +148,26 @@ impl ComponentEngine {
         // The store is dropped here, trapped or not: nothing carries over to the next call.
         result.map_err(|e| abort(&store, e))
     }
+}
+
+/// Most component calls in flight at once per engine (the pooling allocator's slots).
+pub const MAX_CONCURRENT_CALLS: u32 = 256;
+
+/// The wasmtime engine: fuel for the execution bound, no wasm backtraces (traps become
+/// error values; backtraces would only cost time), and the pooling instance allocator,
+/// which keeps linear memories and instance slots warm between calls so a fresh store
+/// costs about half as much. Where the pool's address-space reservation is refused (a
+/// tight `ulimit -v`), instances are allocated on demand instead.
+fn new_engine() -> wasmtime::Result<wasmtime::Engine> {
+    let mut config = Config::new();
+    config.consume_fuel(true);
+    config.wasm_backtrace_max_frames(None);
+    let on_demand = config.clone();
+    let mut pool = PoolingAllocationConfig::default();
+    // Beyond this many calls at once an instantiation fails, reported as a trap.
+    pool.total_component_instances(MAX_CONCURRENT_CALLS);
+    config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    wasmtime::Engine::new(&config).or_else(|_| wasmtime::Engine::new(&on_demand))
 }
 
 /// Refuse an input beyond the bound before any work.

@@ -42,7 +42,7 @@ mod to_core;
 use codemode_errors as core;
 
 pub use cache::{CacheEvent, CompileCache};
-pub use component::ComponentEngine;
+pub use component::{ComponentEngine, MAX_CONCURRENT_CALLS};
 pub use engine::Engine;
 pub use error::{code_name, core_code, AbortCause, Aborted, HostError, SetupError};
 pub use limits::Limits;
