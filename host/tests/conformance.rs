@@ -294,5 +294,8 @@ fn component_and_native_agree_on_every_vector_input() {
             }
         }
     }
-    assert!(differ.is_empty(), "the engines differ on: {differ:?}");
+    assert!(
+        differ.is_empty(),
+        "the engines differ on: {differ:?}\n(is the embedded component stale? `cargo xtask test` rebuilds it from the current core)"
+    );
 }
