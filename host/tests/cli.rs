@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn cli() -> Command {
+    // Compile the component into the shared cache once, before any process needs it, so
+    // parallel tests do not each compile it.
+    common::component();
     let mut c = Command::new(env!("CARGO_BIN_EXE_codemode-errors"));
     // Share the test build's compiled component, so only the first process compiles it.
     c.env("CODEMODE_ERRORS_CACHE_DIR", common::cache_dir());
