@@ -40,8 +40,8 @@ impl ComponentEngine {
         Self::with_component(GUEST_COMPONENT, &CompileCache::from_env(), policy, limits)
     }
 
-    /// A component given as bytes (a `.wasm` component or one compiled earlier), compiled
-    /// through `cache`.
+    /// A component given as `.wasm` bytes, compiled through `cache` (a hit deserializes the
+    /// compiled artifact instead of compiling).
     pub fn with_component(component: &[u8], cache: &CompileCache, policy: &core::Policy, limits: Limits) -> Result<Self, SetupError> {
         let engine = new_engine().map_err(SetupError)?;
         let (component, cache_event) = cache.load_or_compile(&engine, component).map_err(SetupError)?;
