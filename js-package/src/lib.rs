@@ -267,12 +267,10 @@ fn read_policy(policy: &JsValue) -> Result<Policy, ReportError> {
     }
 }
 
-/// The `typeof` of a value, `null` and arrays named as JSON names them.
+/// The `typeof` of a value, with `null` named as JSON names it.
 fn js_type(value: &JsValue) -> String {
     if value.is_null() {
         "null".to_owned()
-    } else if js_sys::Array::is_array(value) {
-        "array".to_owned()
     } else {
         value.js_typeof().as_string().unwrap_or_default()
     }

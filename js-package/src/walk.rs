@@ -30,6 +30,10 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn own_keys(object: &JsValue) -> Result<Array, JsValue>;
 
+    // Throws for a revoked Proxy.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array(value: &JsValue) -> Result<bool, JsValue>;
+
     #[wasm_bindgen(catch, js_namespace = Object, js_name = values)]
     fn own_values(object: &JsValue) -> Result<Array, JsValue>;
 
@@ -183,7 +187,11 @@ impl Walker {
             if depth > LIMITS.max_depth {
                 return Err(Failure::new(Problem::TooDeep));
             }
-            return if Array::is_array(v) { self.array(v, depth) } else { self.object(v, depth) };
+            return match is_array(v) {
+                Ok(true) => self.array(v, depth),
+                Ok(false) => self.object(v, depth),
+                Err(_) => Err(throws()),
+            };
         }
         if let Some(b) = v.as_bool() {
             return Ok(Json::Bool(b));

@@ -203,6 +203,9 @@ describe('typed errors for bad input', () => {
     assertInputError(() => normalize({ tool_result: { isError: true, content: [], structuredContent: hostile } }), 'invalid_json', 'tool_result.structuredContent');
     const getter = { isError: true, get content() { throw new Error('no content'); } };
     assertInputError(() => normalize({ tool_result: getter }), 'invalid_json', 'tool_result');
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    assertInputError(() => normalize({ tool_result: { isError: true, content: proxy } }), 'invalid_json', 'tool_result.content');
     assert.equal(normalize(failing).error.kind, 'rate_limited');
   });
 });
