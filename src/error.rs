@@ -24,6 +24,17 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, so surfaces can prove they map each one.
+    pub const ALL: &'static [ErrorCode] = &[
+        ErrorCode::InvalidJson,
+        ErrorCode::TooDeep,
+        ErrorCode::InvalidReport,
+        ErrorCode::InvalidPolicy,
+        ErrorCode::InvalidCallError,
+        ErrorCode::UnsupportedVersion,
+        ErrorCode::InputTooLarge,
+    ];
+
     /// The snake_case name used on every surface.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -538,6 +538,16 @@ mod tests {
     }
 
     #[test]
+    fn redact_json_handles_any_text_without_caps() {
+        let n = Normalizer::default();
+        let v = parse_json(r#"{"note":"café ☕","password":"p","list":["ghp_abcdefghijklmnopqrstuvwxyz0123456789"]}"#).unwrap();
+        assert_eq!(
+            n.redact_json(&v).to_string(),
+            r#"{"list":["[REDACTED:api_key]"],"note":"café ☕","password":"[REDACTED:secret_field]"}"#
+        );
+    }
+
+    #[test]
     fn message_is_standalone() {
         let e = outcome(r#"{"tool":"gh::create_issue","transport":{"kind":"timeout","message":"no answer in 30s"}}"#).error.unwrap();
         assert!(e.message.starts_with("The call to gh::create_issue did not complete"), "{}", e.message);

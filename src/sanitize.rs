@@ -48,7 +48,7 @@ pub fn strip_controls_prefix(text: &str, max_units: usize) -> (String, bool) {
         let whole = limit == text.len() || text[limit..].chars().all(is_stripped);
         return (text[..limit].to_owned(), whole);
     }
-    let mut out = String::with_capacity(text.len().min(max_units * 2));
+    let mut out = String::with_capacity(text.len().min(max_units.saturating_mul(2)));
     let mut units = 0;
     for (i, c) in text.char_indices() {
         if is_stripped(c) {
