@@ -18,7 +18,7 @@
 // serves every entry.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { packageJsonDrift } from './package-json.mjs';
@@ -26,6 +26,9 @@ import { packageJsonDrift } from './package-json.mjs';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const at = (p) => `${root}${p}`;
 const WASM = 'codemode_errors_js_bg.wasm';
+// Built beside dist/ and moved into place at the end, so a concurrent build or test never
+// sees a half-written dist/.
+const OUT = `dist.tmp-${process.pid}`;
 
 function read(p) {
   return readFileSync(at(p));
@@ -42,26 +45,26 @@ function assembleWasm() {
   }
   // Features come from the module's target_features section (kept by the build profile
   // override in xtask); names and producers are stripped here.
-  execFileSync(at('node_modules/.bin/wasm-opt'), ['-Os', '--strip-debug', '--strip-producers', '--strip-target-features', at(`pkg/web/${WASM}`), '-o', at(`dist/${WASM}`)], {
+  execFileSync(at('node_modules/.bin/wasm-opt'), ['-Os', '--strip-debug', '--strip-producers', '--strip-target-features', at(`pkg/web/${WASM}`), '-o', at(`${OUT}/${WASM}`)], {
     stdio: 'inherit',
   });
-  copyFileSync(at('pkg/web/codemode_errors_js.js'), at('dist/glue.mjs'));
-  copyFileSync(at('pkg/nodejs/codemode_errors_js.js'), at('dist/glue.cjs'));
-  for (const file of ['codemode_errors_js.js', 'codemode_errors_js_bg.js']) copyFileSync(at(`pkg/bundler/${file}`), at(`dist/${file}`));
+  copyFileSync(at('pkg/web/codemode_errors_js.js'), at(`${OUT}/glue.mjs`));
+  copyFileSync(at('pkg/nodejs/codemode_errors_js.js'), at(`${OUT}/glue.cjs`));
+  for (const file of ['codemode_errors_js.js', 'codemode_errors_js_bg.js']) copyFileSync(at(`pkg/bundler/${file}`), at(`${OUT}/${file}`));
 }
 
 const layer = () => readdirSync(at('src')).filter((f) => f.endsWith('.js'));
 
 /** The layer as ESM in dist/<flavor>/ with the binding src/binding/<binding>. */
 function assembleEsm(flavor, binding) {
-  mkdirSync(at(`dist/${flavor}`));
-  for (const file of layer()) copyFileSync(at(`src/${file}`), at(`dist/${flavor}/${file}`));
-  copyFileSync(at(`src/binding/${binding}`), at(`dist/${flavor}/binding.js`));
+  mkdirSync(at(`${OUT}/${flavor}`));
+  for (const file of layer()) copyFileSync(at(`src/${file}`), at(`${OUT}/${flavor}/${file}`));
+  copyFileSync(at(`src/binding/${binding}`), at(`${OUT}/${flavor}/binding.js`));
 }
 
 function assembleCjs() {
-  mkdirSync(at('dist/cjs'));
-  write('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+  mkdirSync(at(`${OUT}/cjs`));
+  write(`${OUT}/cjs/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
   for (const file of layer()) {
     const out = ts.transpileModule(read(`src/${file}`).toString(), {
       fileName: file,
@@ -71,10 +74,10 @@ function assembleCjs() {
     if (out.diagnostics?.length) {
       throw new Error(`${file}: ${out.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')).join('; ')}`);
     }
-    write(`dist/cjs/${file}`, out.outputText);
+    write(`${OUT}/cjs/${file}`, out.outputText);
   }
-  copyFileSync(at('src/binding/node.cjs'), at('dist/cjs/binding.js'));
-  copyFileSync(at('index.d.ts'), at('dist/cjs/index.d.ts'));
+  copyFileSync(at('src/binding/node.cjs'), at(`${OUT}/cjs/binding.js`));
+  copyFileSync(at('index.d.ts'), at(`${OUT}/cjs/index.d.ts`));
 }
 
 /**
@@ -85,7 +88,7 @@ async function checkNodeExports() {
   const esmNames = Array.from(readFileSync(at('src/index.js'), 'utf8').matchAll(/export \{([^}]*)\}/g))
     .flatMap((m) => m[1].split(',').map((n) => n.trim()))
     .sort();
-  const imported = await import(pathToFileURL(at('dist/cjs/index.js')).href);
+  const imported = await import(pathToFileURL(at(`${OUT}/cjs/index.js`)).href);
   const names = Object.keys(imported)
     .filter((n) => n !== 'default' && n !== '__esModule')
     .sort();
@@ -97,11 +100,16 @@ if (drift.length > 0) {
   console.error(`package.json is out of date; run \`node scripts/package-json.mjs --write\`:\n${drift.join('\n')}`);
   process.exit(1);
 }
-rmSync(at('dist'), { recursive: true, force: true });
-mkdirSync(at('dist'));
-assembleWasm();
-assembleEsm('esm', 'web.js');
-assembleEsm('deno', 'deno.js');
-assembleCjs();
-await checkNodeExports();
+mkdirSync(at(OUT));
+try {
+  assembleWasm();
+  assembleEsm('esm', 'web.js');
+  assembleEsm('deno', 'deno.js');
+  assembleCjs();
+  await checkNodeExports();
+  rmSync(at('dist'), { recursive: true, force: true });
+  renameSync(at(OUT), at('dist'));
+} finally {
+  rmSync(at(OUT), { recursive: true, force: true });
+}
 console.log(`built ${at('dist')}`);
