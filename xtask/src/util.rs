@@ -6,19 +6,17 @@ use std::process::Command;
 /// Errors are one readable line; the xtask prints it and exits 1.
 pub type Result<T = ()> = std::result::Result<T, String>;
 
-/// Where the workspace is and how we were asked to run.
+/// Where the workspace is.
 pub struct Ctx {
     /// The workspace root.
     pub root: PathBuf,
-    /// Running under CI (`CI=true`).
-    pub ci: bool,
 }
 
 impl Ctx {
     /// The context for the workspace this xtask belongs to.
     pub fn new() -> Self {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf();
-        Ctx { root, ci: std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") }
+        Ctx { root }
     }
 
     /// The shared target directory.
@@ -61,11 +59,6 @@ fn describe(cmd: &Command) -> String {
         s.push_str(&a.to_string_lossy());
     }
     s
-}
-
-/// Whether `program` runs at all.
-pub fn have(program: &str, arg: &str) -> bool {
-    Command::new(program).arg(arg).output().is_ok_and(|o| o.status.success())
 }
 
 /// The rustup targets the component and the npm package build for.
