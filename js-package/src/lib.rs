@@ -247,6 +247,13 @@ pub fn mcp_error_envelope(error: &JsValue, trace: &JsValue) -> JsResult<String> 
     Ok(codemode_errors::envelope::mcp_error_envelope(&error, trace.as_ref()))
 }
 
+/// Every `code` a typed input error can carry (the core's `ErrorCode::ALL`), so the
+/// package's declarations can be checked against it.
+#[wasm_bindgen(js_name = errorCodes)]
+pub fn error_codes() -> Array {
+    codemode_errors::ErrorCode::ALL.iter().map(|c| JsValue::from_str(c.as_str())).collect()
+}
+
 fn call_error(error: &JsValue) -> Result<codemode_errors::CodeModeCallError, ReportError> {
     match error.dyn_ref::<JsString>() {
         Some(text) => codemode_errors::parse_call_error(&String::from(text)),

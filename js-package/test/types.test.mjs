@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import { Normalizer, normalize } from 'codemode-errors';
 import ts from 'typescript';
@@ -127,6 +128,11 @@ describe('index.d.ts follows the core', () => {
     }
     const listed = message.match(/expected one of (.*)$/)[1].split(', ');
     assert.equal(tsType(aliases.get('TransportKind')), union(listed.map((k) => JSON.stringify(k))));
+  });
+
+  test("CodemodeInputError's codes are the core's ErrorCode::ALL", () => {
+    const codes = createRequire(import.meta.url)('../dist/cjs/binding.js').errorCodes();
+    assert.equal(members('CodemodeInputError').code[1], union(codes.map((c) => JSON.stringify(c))));
   });
 
   test("Breaker is every verdict the core gives", () => {
