@@ -337,6 +337,9 @@ pub const MISSING: &str = "missing required argument";
 pub fn sdk_argument_problems(text: &str) -> Vec<InvalidArgument> {
     let mut problems = zod_issues(text);
     if problems.is_empty() {
+        problems = sdk_issue_lines(text);
+    }
+    if problems.is_empty() {
         problems = jsonschema_required(text);
     }
     if problems.is_empty() {
@@ -404,6 +407,29 @@ fn zod_path(issue: &Json) -> String {
         }
     }
     path
+}
+
+/// The TypeScript SDK with zod 4: after `Invalid arguments for tool NAME: `, one issue a
+/// line, each `MESSAGE at PATH` (or just `MESSAGE` for the arguments object itself).
+fn sdk_issue_lines(text: &str) -> Vec<InvalidArgument> {
+    const LEAD: &str = "Invalid arguments for tool ";
+    let Some(at) = text.find(LEAD) else { return Vec::new() };
+    let rest = &text[at + LEAD.len()..];
+    let Some(colon) = rest.find(": ") else { return Vec::new() };
+    let issues = &rest[colon + 2..];
+    if issues.trim_start().starts_with('[') {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for line in issues.lines().map(str::trim).take_while(|l| !l.is_empty()) {
+        let (message, path) = match line.rsplit_once(" at ") {
+            Some((m, p)) if !p.is_empty() && !p.contains(' ') || p == "object root" => (m, if p == "object root" { "" } else { p }),
+            _ => (line, ""),
+        };
+        let missing = message.contains("received undefined") || message == "Required";
+        out.push(InvalidArgument::new(clean(path), if missing { MISSING.to_owned() } else { clean(message) }));
+    }
+    out
 }
 
 /// Python SDK (jsonschema): `'name' is a required property`.
@@ -480,6 +506,20 @@ mod tests {
         let r = recognize(text).unwrap();
         assert_eq!(r.kind, "missing_param");
         assert_eq!(r.invalid_arguments, vec![InvalidArgument::new("message", MISSING)]);
+    }
+
+    #[test]
+    fn ts_sdk_zod4_lines_name_each_argument() {
+        let text = "MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message\nToo big: expected number to be <=10 at opts.count[0]";
+        let r = recognize(text).unwrap();
+        assert_eq!(r.kind, "invalid_param");
+        assert_eq!(
+            r.invalid_arguments,
+            vec![InvalidArgument::new("message", MISSING), InvalidArgument::new("opts.count[0]", "Too big: expected number to be <=10")]
+        );
+        let only_missing =
+            "Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message";
+        assert_eq!(recognize(only_missing).unwrap().kind, "missing_param");
     }
 
     #[test]

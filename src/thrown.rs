@@ -36,10 +36,10 @@ pub const THROWN_NAMES: &[(&str, TransportKind)] = &[
 
 /// The failure a thrown error stands for.
 ///
-/// An integer `code` is a JSON-RPC error (the MCP SDKs throw `McpError` with the JSON-RPC
-/// code, including their local -32001 timeout and -32000 connection-closed codes). A string
-/// `code` or a known `name` maps through [`THROWN_CODES`] and [`THROWN_NAMES`]; anything
-/// else is a transport failure of kind `other`.
+/// A known `name` ([`THROWN_NAMES`]) decides first. Otherwise an integer `code` is a
+/// JSON-RPC error (the MCP SDKs throw `McpError` with the JSON-RPC code, including their
+/// local -32001 timeout and -32000 connection-closed codes), and a string `code` maps
+/// through [`THROWN_CODES`]; anything else is a transport failure of kind `other`.
 ///
 /// ```
 /// use codemode_errors::thrown::failure_from_thrown;
@@ -49,11 +49,13 @@ pub const THROWN_NAMES: &[(&str, TransportKind)] = &[
 /// ```
 pub fn failure_from_thrown(name: &str, code: Option<&Json>, message: &str, data: Option<&Json>) -> Failure {
     let message_text = JsonText::whole(message);
-    if let Some(code) = code.and_then(Json::as_i64) {
-        return Failure::JsonRpcError { code, message: message_text, data: data.cloned() };
-    }
     let by_code = code.and_then(Json::as_str).and_then(|c| THROWN_CODES.iter().find(|(k, _)| *k == c)).map(|(_, kind)| *kind);
     let by_name = THROWN_NAMES.iter().find(|(n, _)| *n == name).map(|(_, kind)| *kind);
+    // A known name wins over an integer code: a DOMException carries a legacy integer code
+    // (AbortError is 20) that is not a JSON-RPC code.
+    if let (None, Some(code)) = (by_name, code.and_then(Json::as_i64)) {
+        return Failure::JsonRpcError { code, message: message_text, data: data.cloned() };
+    }
     let kind = by_code.or(by_name).unwrap_or(TransportKind::Other);
     Failure::Transport { kind, message: message_text }
 }
@@ -83,5 +85,10 @@ mod tests {
     fn integer_codes_are_jsonrpc_errors() {
         let f = failure_from_thrown("McpError", Some(&Json::Number(-32602.0)), "Invalid params", None);
         assert!(matches!(f, Failure::JsonRpcError { code: -32602, .. }));
+    }
+
+    #[test]
+    fn a_known_name_wins_over_a_legacy_integer_code() {
+        assert_eq!(kind_of("AbortError", Some(Json::Number(20.0))), Some(TransportKind::Cancelled));
     }
 }

@@ -221,15 +221,13 @@ describe('createCodemode', () => {
   });
 });
 
-describe('known gaps (declared; a gap that starts passing fails here so it gets removed)', () => {
-  test('core thrown::failure_from_thrown reads a DOMException legacy code (AbortError: 20) as a JSON-RPC code', async () => {
+describe('thrown errors the DOM defines', () => {
+  test('a DOMException AbortError (legacy code 20) rejects as cancelled, not as a JSON-RPC error', async () => {
     const { wrapped } = recorded(async () => {
       throw new DOMException('The operation was aborted.', 'AbortError');
     });
     const error = await rejection(wrapped('x', {}));
-    // Correct would be kind `cancelled` (the core maps the name AbortError to cancelled),
-    // but the integer `code` 20 wins and is read as an unknown JSON-RPC error.
-    assert.notEqual(error.kind, 'cancelled', 'the core now classifies DOMException aborts: remove this known gap');
-    assert.equal(error.kind, 'tool_error');
+    assert.equal(error.kind, 'cancelled');
+    assert.equal(error.origin, 'upstream_transport');
   });
 });
