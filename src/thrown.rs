@@ -2,6 +2,7 @@
 //! failure report. Sandboxes catch whatever `callTool` threw and hand over its `name`,
 //! `code` and `message`; the rules for what those mean live here, not in JavaScript.
 
+use crate::error::ReportError;
 use crate::json::{Json, JsonText};
 use crate::report::{Failure, TransportKind};
 
@@ -58,6 +59,24 @@ pub fn failure_from_thrown(name: &str, code: Option<&Json>, message: &str, data:
     }
     let kind = by_code.or(by_name).unwrap_or(TransportKind::Other);
     Failure::Transport { kind, message: message_text }
+}
+
+/// The failure for a tool result that arrived but cannot be read as JSON (nesting past the
+/// input limit, a lone surrogate, or a value JSON has no form for): the response is
+/// malformed, so it reads as a transport failure of kind `malformed_response`
+/// (`decode_error`), naming what was wrong.
+///
+/// ```
+/// use codemode_errors::{ErrorCode, ReportError};
+/// let why = ReportError::new(ErrorCode::TooDeep, "tool_result.content[0]", "value nests deeper than 120 levels");
+/// let f = codemode_errors::thrown::unreadable_result(&why);
+/// assert!(matches!(f, codemode_errors::Failure::Transport { kind: codemode_errors::TransportKind::MalformedResponse, .. }));
+/// ```
+pub fn unreadable_result(problem: &ReportError) -> Failure {
+    Failure::Transport {
+        kind: TransportKind::MalformedResponse,
+        message: JsonText::whole(format!("the tool result cannot be read as JSON: {problem}")),
+    }
 }
 
 #[cfg(test)]

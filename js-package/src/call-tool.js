@@ -67,12 +67,8 @@ export async function settle(site, call, { tool, timeoutMs, onBreaker }) {
     verdict = thrownVerdict(site, thrown, undefined);
   }
   if (verdict === undefined) {
-    try {
-      verdict = site.result(result, true);
-    } catch (unreadable) {
-      // A result that is not JSON at all is read like an exception from the call.
-      verdict = thrownVerdict(site, unreadable, true);
-    }
+    // A result that cannot be read as JSON is classified by the core too (decode_error).
+    verdict = site.result(result, true);
   }
   report(onBreaker, verdict, tool);
   if (verdict[0] !== null) throw new Error(verdict[0]);

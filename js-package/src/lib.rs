@@ -148,11 +148,18 @@ impl CallSite {
         Ok(site)
     }
 
-    /// `[errorJson | null, breaker]` for a `CallToolResult` the call returned. Fails only
-    /// when the result cannot be read as JSON (the caller treats that as a thrown error).
+    /// `[errorJson | null, breaker]` for a `CallToolResult` the call returned. A result
+    /// that cannot be read as JSON is the core's `thrown::unreadable_result`.
     pub fn result(&self, result: &JsValue, dispatched: &JsValue) -> JsResult<Array> {
-        let failure = js(walk::read(result).map_err(|e| within("tool_result", &e)))?;
-        let report = js(self.report("tool_result", failure, dispatched.as_bool()))?;
+        let report = match walk::read(result) {
+            Ok(failure) => js(self.report("tool_result", failure, dispatched.as_bool()))?,
+            Err(e) => {
+                // The header was checked when the call site was built, so this cannot fail.
+                let mut report = js(self.placeholder_report(dispatched.as_bool()))?;
+                report.failure = codemode_errors::thrown::unreadable_result(&within("tool_result", &e));
+                report
+            }
+        };
         Ok(verdict(&self.normalizer.normalize(&report)))
     }
 

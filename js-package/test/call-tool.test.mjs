@@ -231,3 +231,16 @@ describe('thrown errors the DOM defines', () => {
     assert.equal(error.origin, 'upstream_transport');
   });
 });
+
+describe('results that cannot be read as JSON', () => {
+  test('a result with a cycle rejects as a decode_error the core names, and counts against the upstream', async () => {
+    const broken = { isError: true, content: [] };
+    broken.content.push({ type: 'text', text: 'x', self: broken });
+    const { wrapped, verdicts } = recorded(async () => broken);
+    const error = await rejection(wrapped('read_text_file', {}));
+    assert.equal(error.kind, 'decode_error');
+    assert.equal(error.origin, 'upstream_transport');
+    assert.match(error.cause, /cannot be read as JSON/);
+    assert.equal(verdicts[0].breaker, 'failure');
+  });
+});
