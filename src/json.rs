@@ -326,21 +326,21 @@ impl<'de> Visitor<'de> for BoundedSeed {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         let depth = self.check_depth::<A::Error>()?;
-        let mut members: Vec<(String, Json)> = Vec::new();
+        let mut members = MemberSet::default();
         let mut total = 0usize;
         while let Some(key) = map.next_key::<KeyHead>()? {
-            if let Some(slot) = members.iter_mut().find(|(k, _)| *k == key.0) {
-                slot.1 = map.next_value_seed(BoundedSeed { depth })?;
-            } else if members.len() < INPUT_LIMITS.object_members {
+            if let Some(i) = members.position(&key.0) {
+                members.items[i].1 = map.next_value_seed(BoundedSeed { depth })?;
+            } else if members.items.len() < INPUT_LIMITS.object_members {
                 let value = map.next_value_seed(BoundedSeed { depth })?;
-                members.push((key.0, value));
+                members.push(key.0, value);
                 total += 1;
             } else {
                 map.next_value::<IgnoredAny>()?;
                 total += 1;
             }
         }
-        Ok(Json::Object(JsonList::new(members, total)))
+        Ok(Json::Object(JsonList::new(members.items, total)))
     }
 }
 
@@ -374,6 +374,39 @@ impl<'de> de::Deserialize<'de> for KeyHead {
     }
 }
 
+/// Object members in order with unique keys. Small objects are searched linearly; past
+/// [`MemberSet::INDEX_FROM`] members a sorted index keeps each lookup logarithmic, so a
+/// hostile object with thousands of keys costs no quadratic time. (A `BTreeMap`, not a
+/// `HashMap`: hashing would need randomness, which the component is not granted.)
+#[derive(Default)]
+struct MemberSet {
+    items: Vec<(String, Json)>,
+    index: Option<std::collections::BTreeMap<String, usize>>,
+}
+
+impl MemberSet {
+    const INDEX_FROM: usize = 16;
+
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.items.iter().position(|(k, _)| k == key),
+        }
+    }
+
+    fn push(&mut self, key: String, value: Json) {
+        if let Some(index) = &mut self.index {
+            index.insert(key.clone(), self.items.len());
+        } else if self.items.len() + 1 == Self::INDEX_FROM {
+            let mut index: std::collections::BTreeMap<String, usize> =
+                self.items.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect();
+            index.insert(key.clone(), self.items.len());
+            self.index = Some(index);
+        }
+        self.items.push((key, value));
+    }
+}
+
 /// Builds a bounded tree from another host's values (the npm package walks JavaScript
 /// objects with it). It applies [`INPUT_LIMITS`] exactly as [`parse_json`] does.
 #[derive(Debug, Default)]
@@ -403,14 +436,14 @@ impl JsonBuilder {
     /// An object from its members in order and its real member count. Repeated keys keep
     /// their first position and last value.
     pub fn object(members: Vec<(String, Json)>, total: usize) -> Json {
-        let mut unique: Vec<(String, Json)> = Vec::with_capacity(members.len());
+        let mut unique = MemberSet::default();
         for (k, v) in members {
-            match unique.iter_mut().find(|(u, _)| *u == k) {
-                Some(slot) => slot.1 = v,
-                None => unique.push((k, v)),
+            match unique.position(&k) {
+                Some(i) => unique.items[i].1 = v,
+                None => unique.push(k, v),
             }
         }
-        Json::Object(JsonList::new(unique, total))
+        Json::Object(JsonList::new(unique.items, total))
     }
 
     /// The error for input nested deeper than [`InputLimits::max_depth`].
@@ -566,6 +599,22 @@ mod tests {
         let o = v.as_object().unwrap();
         assert_eq!(o.items()[0], ("a".to_string(), Json::Number(3.0)));
         assert_eq!(o.total(), 2);
+    }
+
+    #[test]
+    fn repeated_keys_in_wide_objects_are_found_through_the_index() {
+        let mut members: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
+        members.push("\"k3\":\"last\"".into());
+        members.push("\"k39\":\"last\"".into());
+        let v = parse_json(&format!("{{{}}}", members.join(","))).unwrap();
+        let o = v.as_object().unwrap();
+        assert_eq!(o.total(), 40);
+        assert_eq!(v.get("k3").and_then(Json::as_str), Some("last"));
+        assert_eq!(o.items()[39].0, "k39");
+        assert_eq!(v.get("k39").and_then(Json::as_str), Some("last"));
+        let built = JsonBuilder::object((0..40).map(|i| (format!("k{}", i % 20), Json::Number(i as f64))).collect(), 20);
+        assert_eq!(built.as_object().unwrap().items().len(), 20);
+        assert_eq!(built.get("k0"), Some(&Json::Number(20.0)));
     }
 
     #[test]
