@@ -144,7 +144,7 @@ pub fn recognize(text: &str) -> Option<Recognition> {
         let mut found = Recognition { rule: rule.name, kind, advice, retry_after_ms: retry_after(&hay), invalid_arguments: Vec::new() };
         if rule.name == "sdk_input_validation" {
             found.invalid_arguments = sdk_argument_problems(text);
-            if !found.invalid_arguments.is_empty() && found.invalid_arguments.iter().all(|a| a.problem == MISSING) {
+            if crate::validate::only_missing(&found.invalid_arguments) {
                 found.kind = "missing_param";
             }
         }
@@ -154,11 +154,6 @@ pub fn recognize(text: &str) -> Option<Recognition> {
 }
 
 /// A `Retry-After` in seconds (header or prose), as milliseconds.
-pub fn retry_after_ms(text: &str) -> Option<u64> {
-    let text = utf16_prefix(text, RECOGNITION_WINDOW);
-    retry_after(&Haystack { text, lower: text.to_ascii_lowercase() })
-}
-
 fn retry_after(hay: &Haystack<'_>) -> Option<u64> {
     let bytes = hay.lower.as_bytes();
     for needle in ["retry-after", "retry after"] {
