@@ -85,7 +85,7 @@ const msText = (ms) => (ms >= 10 ? ms.toFixed(0) : ms.toFixed(2));
 
 function sizes() {
   const wasm = readFileSync(new URL('../dist/codemode_errors_js_bg.wasm', import.meta.url));
-  const js = ['glue.mjs', 'esm/index.js', 'esm/normalize.js', 'esm/consumer.js', 'esm/call-tool.js', 'esm/codemode.js', 'esm/binding.js'].map((f) => readFileSync(new URL(`../dist/${f}`, import.meta.url)));
+  const js = ['glue.mjs', 'esm/index.js', 'esm/normalize.js', 'esm/consumer.js', 'esm/call-tool.js', 'esm/codemode.js', 'esm/plain.js', 'esm/binding.js'].map((f) => readFileSync(new URL(`../dist/${f}`, import.meta.url)));
   const jsRaw = Buffer.concat(js);
   return { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length, jsRaw: jsRaw.length, jsGzip: gzipSync(jsRaw, { level: 9 }).length };
 }

@@ -108,7 +108,7 @@ impl JsNormalizer {
 
     fn outcome(&self, report: &JsValue) -> Result<Outcome, ReportError> {
         match report.dyn_ref::<JsString>() {
-            Some(text) => self.inner.normalize_json(&String::from(text)),
+            Some(text) => self.inner.normalize_json(&walk::whole_text(text)),
             None => self.inner.normalize_value(&walk::read(report)?),
         }
     }
@@ -252,6 +252,18 @@ pub fn mcp_error_envelope(error: &JsValue, trace: &JsValue) -> JsResult<String> 
     let error = js(call_error(error))?;
     let trace = js(walk::read_optional(trace))?;
     Ok(codemode_errors::envelope::mcp_error_envelope(&error, trace.as_ref()))
+}
+
+/// The core's input limits (`INPUT_LIMITS`) as JSON text: `string_head` (UTF-16 units
+/// kept of each string), `array_items`, `object_members` and `max_depth`. The JavaScript
+/// layer reads them to decide which reports it may hand over as JSON text unchanged.
+#[wasm_bindgen(js_name = inputLimits)]
+pub fn input_limits() -> String {
+    let limits = codemode_errors::json::INPUT_LIMITS;
+    format!(
+        r#"{{"string_head":{},"array_items":{},"object_members":{},"max_depth":{}}}"#,
+        limits.string_head, limits.array_items, limits.object_members, limits.max_depth
+    )
 }
 
 /// Every `code` a typed input error can carry (the core's `ErrorCode::ALL`), so the

@@ -2,6 +2,7 @@
 // this module only parses the JSON text the core returns.
 
 import * as wasm from './binding.js';
+import { asJsonText } from './plain.js';
 
 let shared;
 
@@ -9,6 +10,11 @@ let shared;
 function defaults() {
   shared ??= new wasm.Normalizer(undefined);
   return shared;
+}
+
+/** What the core is handed for `report`: its JSON text when that reads the same, else itself. */
+function input(report) {
+  return asJsonText(report) ?? report;
 }
 
 /** Run `use` with a core normalizer for `policy`, freeing it afterwards when not shared. */
@@ -44,17 +50,17 @@ export class Normalizer {
 
   /** The outcome of a failure report (an object, or its JSON text). */
   normalize(report) {
-    return JSON.parse(this.#core.normalize(report));
+    return JSON.parse(this.#core.normalize(input(report)));
   }
 
   /** The outcome as the core's exact JSON text. */
   normalizeToJson(report) {
-    return this.#core.normalize(report);
+    return this.#core.normalize(input(report));
   }
 
   /** The Error whose message is the contract JSON, or null when the report is not a failure. */
   toCallError(report) {
-    return errorFromVerdict(this.#core.verdict(report));
+    return errorFromVerdict(this.#core.verdict(input(report)));
   }
 
   /** Sanitized, redacted free text. */
@@ -75,17 +81,17 @@ export class Normalizer {
 
 /** The outcome of one failure report under `policy` (defaults when omitted). */
 export function normalize(report, policy) {
-  return withPolicy(policy, (n) => JSON.parse(n.normalize(report)));
+  return withPolicy(policy, (n) => JSON.parse(n.normalize(input(report))));
 }
 
 /** The outcome as the core's exact JSON text. */
 export function normalizeToJson(report, policy) {
-  return withPolicy(policy, (n) => n.normalize(report));
+  return withPolicy(policy, (n) => n.normalize(input(report)));
 }
 
 /** The Error whose message is the contract JSON, or null when the report is not a failure. */
 export function toCallError(report, policy) {
-  return withPolicy(policy, (n) => errorFromVerdict(n.verdict(report)));
+  return withPolicy(policy, (n) => errorFromVerdict(n.verdict(input(report))));
 }
 
 /** Sanitized, redacted free text (no cap). */

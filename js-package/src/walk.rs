@@ -95,6 +95,12 @@ fn to_rust(s: &JsString, units: u32) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// A whole JavaScript string (JSON text handed in by the layer) as a Rust string, copied
+/// with `TextEncoder.encodeInto`; lone surrogates become U+FFFD, as with every crossing.
+pub fn whole_text(s: &JsString) -> String {
+    to_rust(s, s.length())
+}
+
 /// Read `value` into a bounded tree, or say what in it JSON cannot hold and where.
 pub fn read(value: &JsValue) -> Result<Json, ReportError> {
     if value.is_undefined() {

@@ -3,24 +3,12 @@
 // and Deno (`CODEMODE_ERRORS_ENTRY=../dist/deno/index.js deno test ...`).
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import process from 'node:process';
 import { test } from 'node:test';
 import { check, forms } from './vector-check.mjs';
+import { readVector, vectorFiles } from './vector-files.mjs';
 
 const api = await import(process.env.CODEMODE_ERRORS_ENTRY ?? 'codemode-errors');
-const root = new URL('../../tests/vectors/', import.meta.url);
-
-/** Every `<group>/<name>.json` below the vectors folder, sorted. */
-function vectorFiles(dir = root, prefix = '') {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const url = new URL(name, dir);
-      if (statSync(url).isDirectory()) return vectorFiles(new URL(`${name}/`, dir), `${prefix}${name}/`);
-      return name.endsWith('.json') ? [`${prefix}${name}`] : [];
-    });
-}
 
 const files = vectorFiles();
 
@@ -29,7 +17,7 @@ test('the vectors folder holds vectors', () => {
 });
 
 for (const file of files) {
-  const vector = JSON.parse(readFileSync(new URL(file, root), 'utf8'));
+  const vector = readVector(file);
   for (const [form, input] of forms(vector)) {
     test(`${file} [${form}]`, () => {
       assert.equal(check(api, vector, input), null, vector.description);
