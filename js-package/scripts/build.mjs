@@ -4,13 +4,14 @@
 //
 //   dist/codemode_errors_js_bg.wasm  the one module, shrunk by binaryen's wasm-opt
 //   dist/glue.mjs                    wasm-bindgen's web glue: fetches the module
-//   dist/glue.cjs                    its nodejs glue: reads the module synchronously
 //   dist/codemode_errors_js{,_bg}.js its bundler glue: imports the module as ESM
 //   dist/esm/                        the layer as ESM + a binding that awaits the fetch
 //                                    (browsers, bundlers)
 //   dist/deno/                       the layer as ESM + a binding over the ESM import
 //                                    (Deno loads it as a module: no read permission)
-//   dist/cjs/                        the layer as CommonJS + a binding that requires it
+//   dist/cjs/                        the layer as CommonJS, bundled into layer.js; a
+//                                    small index.js naming its exports; binding.js, the
+//                                    nodejs glue, which reads the module synchronously
 //                                    (Node's entry for `require` and `import` alike)
 //
 // wasm-bindgen emits the same module for all three targets (its imports are named
@@ -49,7 +50,6 @@ function assembleWasm() {
     stdio: 'inherit',
   });
   copyFileSync(at('pkg/web/codemode_errors_js.js'), at(`${OUT}/glue.mjs`));
-  copyFileSync(at('pkg/nodejs/codemode_errors_js.js'), at(`${OUT}/glue.cjs`));
   for (const file of ['codemode_errors_js.js', 'codemode_errors_js_bg.js']) copyFileSync(at(`pkg/bundler/${file}`), at(`${OUT}/${file}`));
 }
 
@@ -62,21 +62,89 @@ function assembleEsm(flavor, binding) {
   copyFileSync(at(`src/binding/${binding}`), at(`${OUT}/${flavor}/binding.js`));
 }
 
+/** A layer module as CommonJS text. */
+function toCommonJs(file) {
+  const out = ts.transpileModule(read(`src/${file}`).toString(), {
+    fileName: file,
+    reportDiagnostics: true,
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: false },
+  });
+  if (out.diagnostics?.length) {
+    throw new Error(`${file}: ${out.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')).join('; ')}`);
+  }
+  // Renamed so that Node's CommonJS export detection, which reads the whole bundle, sees
+  // only the bundle's own exports.
+  if (/\bmoduleExports\b/.test(out.outputText)) throw new Error(`${file} uses the name moduleExports, which bundling reserves`);
+  return out.outputText.replace(/\bexports\b/g, 'moduleExports');
+}
+
+/** The names src/index.js exports. */
+function indexExports() {
+  return Array.from(readFileSync(at('src/index.js'), 'utf8').matchAll(/export \{([^}]*)\}/g))
+    .flatMap((m) => m[1].split(',').map((n) => n.trim()))
+    .sort();
+}
+
+/**
+ * The whole layer as one CommonJS file: each module becomes a function in a table, and
+ * `require` of a bundled name returns its exports (other names, such as `./binding.js`,
+ * go to Node's require). One file instead of one per module: Node's loader costs about a
+ * third of a millisecond per file it resolves, reads and compiles.
+ */
+function commonJsBundle(files) {
+  const table = files.map((file) => `  './${file}': function (module, moduleExports, require) {\n${toCommonJs(file)}\n  },`).join('\n');
+  return `'use strict';
+// codemode-errors for Node (CommonJS): the layer's modules (src/*.js), bundled by
+// scripts/build.mjs. The WebAssembly core is ./binding.js.
+const modules = {
+${table}
+};
+const loaded = {};
+function load(name) {
+  if (!(name in modules)) return require(name);
+  if (!(name in loaded)) {
+    const module = { exports: {} };
+    loaded[name] = module;
+    modules[name].call(module.exports, module, module.exports, load);
+  }
+  return loaded[name].exports;
+}
+module.exports = load('./index.js');
+`;
+}
+
+/**
+ * The CommonJS entry: the bundle's exports, each named. Node's \`import\` of a CommonJS
+ * file finds its named exports by reading its text, so this file is kept small and the
+ * bundle out of that reading.
+ */
+function commonJsEntry() {
+  const names = indexExports().map((name) => `exports.${name} = layer.${name};`);
+  return `'use strict';
+// codemode-errors for Node (CommonJS, and Node's \`import\` too, so one process holds one
+// instance). The layer is bundled in ./layer.js; see README.md for the API.
+const layer = require('./layer.js');
+${names.join('\n')}
+`;
+}
+
+/**
+ * The WebAssembly core for Node (CommonJS): wasm-bindgen's nodejs glue, which reads the
+ * .wasm synchronously and instantiates it on first require, here one folder below it.
+ */
+function commonJsBinding() {
+  const glue = read('pkg/nodejs/codemode_errors_js.js').toString();
+  const from = '`${__dirname}/codemode_errors_js_bg.wasm`';
+  if (glue.split(from).length !== 2) throw new Error(`the nodejs glue no longer names the module as ${from}`);
+  return glue.replace(from, '`${__dirname}/../codemode_errors_js_bg.wasm`');
+}
+
 function assembleCjs() {
   mkdirSync(at(`${OUT}/cjs`));
   write(`${OUT}/cjs/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
-  for (const file of layer()) {
-    const out = ts.transpileModule(read(`src/${file}`).toString(), {
-      fileName: file,
-      reportDiagnostics: true,
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: false },
-    });
-    if (out.diagnostics?.length) {
-      throw new Error(`${file}: ${out.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')).join('; ')}`);
-    }
-    write(`${OUT}/cjs/${file}`, out.outputText);
-  }
-  copyFileSync(at('src/binding/node.cjs'), at(`${OUT}/cjs/binding.js`));
+  write(`${OUT}/cjs/index.js`, commonJsEntry());
+  write(`${OUT}/cjs/layer.js`, commonJsBundle(layer()));
+  write(`${OUT}/cjs/binding.js`, commonJsBinding());
   copyFileSync(at('index.d.ts'), at(`${OUT}/cjs/index.d.ts`));
 }
 
@@ -85,9 +153,7 @@ function assembleCjs() {
  * check they are exactly the ESM build's, so `import { x }` works the same everywhere.
  */
 async function checkNodeExports() {
-  const esmNames = Array.from(readFileSync(at('src/index.js'), 'utf8').matchAll(/export \{([^}]*)\}/g))
-    .flatMap((m) => m[1].split(',').map((n) => n.trim()))
-    .sort();
+  const esmNames = indexExports();
   const imported = await import(pathToFileURL(at(`${OUT}/cjs/index.js`)).href);
   const names = Object.keys(imported)
     .filter((n) => n !== 'default' && n !== '__esModule')

@@ -49,7 +49,7 @@ export function generatedFields() {
       './package.json': './package.json',
     },
     files: ['dist/', 'index.d.ts', 'README.md'],
-    sideEffects: ['./dist/*/binding.js', './dist/glue.mjs', './dist/glue.cjs', './dist/codemode_errors_js.js'],
+    sideEffects: ['./dist/*/binding.js', './dist/glue.mjs', './dist/codemode_errors_js.js'],
     engines: { node: '>=20' },
   };
 }

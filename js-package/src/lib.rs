@@ -254,16 +254,24 @@ pub fn mcp_error_envelope(error: &JsValue, trace: &JsValue) -> JsResult<String> 
     Ok(codemode_errors::envelope::mcp_error_envelope(&error, trace.as_ref()))
 }
 
-/// The core's input limits (`INPUT_LIMITS`) as JSON text: `string_head` (UTF-16 units
+/// The core's input limits (`INPUT_LIMITS`) as an object: `string_head` (UTF-16 units
 /// kept of each string), `array_items`, `object_members` and `max_depth`. The JavaScript
-/// layer reads them to decide which reports it may hand over as JSON text unchanged.
+/// layer reads them to decide which reports it may hand over as JSON text. Built member by
+/// member rather than formatted as text, so that the first call compiles no formatting code.
 #[wasm_bindgen(js_name = inputLimits)]
-pub fn input_limits() -> String {
+pub fn input_limits() -> js_sys::Object {
     let limits = codemode_errors::json::INPUT_LIMITS;
-    format!(
-        r#"{{"string_head":{},"array_items":{},"object_members":{},"max_depth":{}}}"#,
-        limits.string_head, limits.array_items, limits.object_members, limits.max_depth
-    )
+    let object = js_sys::Object::new();
+    for (name, value) in [
+        ("string_head", limits.string_head),
+        ("array_items", limits.array_items),
+        ("object_members", limits.object_members),
+        ("max_depth", limits.max_depth),
+    ] {
+        // Setting a property on a fresh, extensible object cannot fail.
+        let _ = js_sys::Reflect::set(&object, &JsValue::from_str(name), &JsValue::from_f64(value as f64));
+    }
+    object
 }
 
 /// Every `code` a typed input error can carry (the core's `ErrorCode::ALL`), so the

@@ -24,7 +24,7 @@ let limits;
 
 /** The core's input limits (`string_head`, `array_items`, `object_members`, `max_depth`). */
 function inputLimits() {
-  limits ??= JSON.parse(wasm.inputLimits());
+  limits ??= wasm.inputLimits();
   return limits;
 }
 
