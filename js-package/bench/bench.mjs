@@ -161,10 +161,12 @@ function boundary() {
     coreTree: [() => core.benchCore(typical, iterations), iterations],
     walk: [() => core.benchCore(typical, 0), 1],
     objectToJson: [() => normalizeToJson(typical), 1],
+    objectWalked: [() => core.normalize(typical), 1],
     objectToOutcome: [() => normalize(typical), 1],
     callError: [() => toCallError(typical), 1],
     textToJson: [() => normalizeToJson(text), 1],
     stringifyThenText: [() => normalizeToJson(JSON.stringify(typical)), 1],
+    stringify: [() => JSON.stringify(typical), 1],
   });
 }
 
@@ -226,13 +228,17 @@ cd js-package && node --expose-gc bench/bench.mjs   # this file only, on the cur
 | require + first \`normalize\`, Node (CommonJS) | ${BUDGET.startupMs} ms | ${cjs.total.toFixed(1)} ms (load ${cjs.load.toFixed(1)}, first call ${cjs.first.toFixed(2)}; worst of 15: ${cjs.max.toFixed(1)}) | ${verdict(cjs.total < BUDGET.startupMs)} |
 | JS boundary per call, typical report | ${BUDGET.overheadUs} µs beyond the core | ${us(overheadObject)} µs (\`normalizeToJson\`), ${us(overheadOutcome)} µs (\`normalize\`, with \`JSON.parse\`) | ${verdict(overheadObject * 1000 < BUDGET.overheadUs)} |
 
-Where a budget is missed: start-up is mostly V8 compiling the module (see below), which
-only a smaller module would shorten; of the boundary overhead, the walk's share is about
-${us(b.walk)} µs, and part of that is the core's own per-string work while it builds the tree
-(\`JsonBuilder::string\` copies each kept head and counts its UTF-16 length again, about
-1 ns per byte in this size-optimized build), the rest one crossing per type test, key chunk,
-array item and string. \`JSON.parse\` of the outcome is what \`normalize\` adds over
-\`normalizeToJson\`.
+Start-up is mostly V8 compiling the module (see below): what the package controls is how
+many files Node loads (the CommonJS build is one bundled layer file, a small entry naming
+its exports, and the glue). The typical report is plain JSON data well inside the input
+limits, so the object entry points hand it to the core as \`JSON.stringify\` text after one
+bounded check in JavaScript (\`src/plain.js\`); the boundary overhead is then that check,
+\`JSON.stringify\` (about ${us(b.stringify)} µs), copying the text in with \`encodeInto\`, and
+\`TextDecoder\` turning the outcome back into a JavaScript string (its fast path needs every
+byte to be ASCII, and the outcome holds the ellipsis of a cut text, so it costs about 1 ns
+per byte). \`JSON.parse\` of the outcome is what \`normalize\` adds over
+\`normalizeToJson\`. Reports the text path leaves to the walk (past its bounds, or holding
+\`undefined\`, fractions, class instances and so on) cost what the walk row shows.
 
 The JavaScript and glue a browser loads with it (ESM build: glue, layer, binding) are
 ${kib(size.jsRaw)} raw, ${kib(size.gzip + size.jsGzip)} gzipped together with the module.
@@ -249,10 +255,18 @@ Where the time of \`require\` + first \`normalize\` goes (fresh processes, media
 | first \`normalize\` of the typical report: V8 compiles each function the call reaches | ${parts.first.toFixed(2)} |
 | second \`normalize\` | ${parts.second.toFixed(2)} |
 
-Most of the start-up is V8 compiling the module: once when it is loaded and again, function
-by function, on the first call (\`node --no-wasm-lazy-compilation\` moves that cost to load
-time without reducing the sum). The ESM \`import\` loads the same CommonJS build through
-Node's ESM loader, which adds its resolution and CommonJS export detection.
+Most of the start-up is V8 compiling the module: once when it is loaded (decoding and
+validating every function) and again, function by function, on the first call, when
+Liftoff compiles each of the roughly 140 functions (about 90 KB of code) the typical report
+reaches, and the hottest of them are already handed to TurboFan on background threads,
+which on a two-core machine compete with the call itself. \`node --no-wasm-lazy-compilation\`
+moves the Liftoff work to load time without reducing the sum, and building the core with
+\`opt-level = "z"\` shortens the first call by about a third but makes every later call
+about 50 % slower, so neither is used. Both Node entries load the module once per process:
+the ESM \`import\` goes through Node's ESM loader to the same CommonJS build as
+\`require\` (so one process holds one instance), and that loader's own first use is most of
+the difference between the two rows above. Its CommonJS export detection reads only the
+small entry file that names the exports, not the bundled layer.
 
 ## Per-call cost on the typical report
 
@@ -264,7 +278,8 @@ about 1 KB, one holding a GitHub token, with annotations.
 | the core's own job inside WebAssembly: read the JSON text, normalize, serialize (\`benchCoreText\`) | ${us(b.coreText)} |
 | the core alone on an already read tree: normalize, serialize (\`benchCore\`) | ${us(b.coreTree)} |
 | reading the JS object into the bounded tree (the walk, \`benchCore\` with 0 iterations) | ${us(b.walk)} |
-| \`normalizeToJson(object)\`: walk, core, outcome text back to JS | ${us(b.objectToJson)} |
+| \`normalizeToJson(object)\`: check, \`JSON.stringify\`, core, outcome text back to JS | ${us(b.objectToJson)} |
+| the same report through the walk (the WebAssembly \`Normalizer\` handed the object) | ${us(b.objectWalked)} |
 | \`normalize(object)\`: the same plus \`JSON.parse\` of the outcome | ${us(b.objectToOutcome)} |
 | \`toCallError(object)\`: the same, returning \`new Error(<contract JSON>)\` | ${us(b.callError)} |
 | \`normalizeToJson(text)\`: copy the JSON text in, then the core's own job | ${us(b.textToJson)} |
@@ -275,13 +290,15 @@ is in WebAssembly memory: \`benchCoreText\` (a bench-only method of the WebAssem
 \`Normalizer\`) copies the report's JSON text in once and then runs the core's whole text
 pipeline (\`normalize_json\` + \`Outcome::to_json\`, the job the CLI and the component do) in a
 loop inside WebAssembly. The overhead of the JS boundary is the object entry point's time
-minus that: reading the JavaScript object through js-sys (one crossing per type test, per
-array item and per object, strings copied with \`TextEncoder.encodeInto\`), handing the outcome
-text back to JavaScript (${us(overheadObject)} µs), and for the object API also \`JSON.parse\`
+minus that: the plain-data check and \`JSON.stringify\` in JavaScript, copying the text in
+with \`TextEncoder.encodeInto\`, handing the outcome text back to JavaScript
+(${us(overheadObject)} µs), and for the object API also \`JSON.parse\`
 (${us(overheadOutcome)} µs in all; \`JSON.parse\` of the ${JSON.stringify(normalize(typical)).length}-character
-outcome is the difference between the two). The walk builds the tree with the core's \`JsonBuilder\`,
-whose per-string work (UTF-16 length, caps) the text reader does too; \`benchCore\` shows the
-core on an already built tree for comparison. The native core's numbers for the same report
+outcome is the difference between the two). Through the walk (reading the object through
+js-sys: one crossing per type test, per array item and per object, strings copied with
+\`encodeInto\`) the overhead would be ${us(b.objectWalked - b.coreText)} µs. The walk builds the tree with the core's
+\`JsonBuilder\`, whose per-string work (UTF-16 length, caps) the text reader does too;
+\`benchCore\` shows the core on an already built tree for comparison. The native core's numbers for the same report
 are in \`docs/PERFORMANCE.md\` (criterion); the wasm build is \`opt-level = "s"\`, so it trades
 some speed for size.
 

@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 mod error;
+mod text;
 mod walk;
 
 use codemode_errors::json::{Json, JsonBuilder};
@@ -46,8 +47,8 @@ impl JsNormalizer {
     }
 
     /// The outcome of `report` (a failure report object, or its JSON text) as JSON text.
-    pub fn normalize(&self, report: &JsValue) -> JsResult<String> {
-        Ok(js(self.outcome(report))?.to_json())
+    pub fn normalize(&self, report: &JsValue) -> JsResult<JsString> {
+        Ok(text::to_js(&js(self.outcome(report))?.to_json()))
     }
 
     /// `[errorJson | null, breaker]` for `report`: what a sandbox rejects with and what
@@ -311,7 +312,7 @@ fn js_type(value: &JsValue) -> String {
 }
 
 fn verdict(outcome: &Outcome) -> Array {
-    let error = outcome.error.as_ref().map_or(JsValue::NULL, |e| JsValue::from_str(&e.to_json()));
+    let error = outcome.error.as_ref().map_or(JsValue::NULL, |e| text::to_js(&e.to_json()).into());
     Array::of2(&error, &JsValue::from_str(outcome.breaker.as_str()))
 }
 

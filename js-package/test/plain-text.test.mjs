@@ -162,3 +162,27 @@ describe('what the text path leaves to the walk', () => {
     }
   });
 });
+
+describe('outcome text with non-ASCII characters', () => {
+  // The core hands its outcome back as ASCII runs and the runs between them, joined in
+  // JavaScript; the evidence must hold the block's text exactly, wherever the runs fall.
+  const texts = {
+    'all ASCII': 'plain failure',
+    'one run at the start': 'é then ASCII',
+    'one run at the end': 'ASCII then 中文',
+    'runs of two, three and four bytes side by side': 'a é中😀 b',
+    'four runs': 'a é b 中 c 😀 d …',
+    'five runs, crossing whole': 'a é b 中 c 😀 d … e ü',
+    'many runs': Array.from({ length: 40 }, (_, i) => `${i}ü`).join(' '),
+    'a long run': '中'.repeat(3000),
+    'runs on every side of an eight-byte boundary': 'abcdefgé1234567ü12345678😀',
+  };
+  for (const [name, text] of Object.entries(texts)) {
+    test(name, () => {
+      const report = textBlock(text);
+      assert.equal(JSON.parse(normalizeToJson(report)).error.evidence.content[0].text, text);
+      assert.equal(JSON.parse(toCallError(report).message).evidence.content[0].text, text);
+      assert.equal(normalizeToJson(report), walk.normalizeToJson(JSON.stringify(report)));
+    });
+  }
+});
