@@ -79,6 +79,14 @@ describe('the text path', () => {
     assert.equal(normalizeToJson(typical), walk.normalizeToJson(typical));
   });
 
+  test('takes many small values, and a few KB of text among them', () => {
+    const items = Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item ${i}`, ok: i % 2 === 0, note: null }));
+    for (const r of [withStructured({ items }), textBlock('lorem ipsum '.repeat(150))]) {
+      assert.equal(asJsonText(r), JSON.stringify(r));
+      assert.equal(normalizeToJson(r), walk.normalizeToJson(r));
+    }
+  });
+
   test('takes values right at the input limits', () => {
     const items = Array.from({ length: limits.array_items }, (_, i) => i);
     const members = Object.fromEntries(items.map((i) => [`k${i}`, i]));
@@ -108,7 +116,8 @@ describe('what the text path leaves to the walk', () => {
     'many strings together': report({ isError: true, content: Array.from({ length: 40 }, () => ({ type: 'text', text: 'y'.repeat(4000) })) }),
     'an array wider than the input limit': report({ isError: true, content: Array.from({ length: limits.array_items + 1 }, (_, i) => ({ type: 'text', text: `${i}` })) }),
     'an object wider than the input limit': withStructured(Object.fromEntries(Array.from({ length: limits.object_members + 1 }, (_, i) => [`k${i}`, i]))),
-    'more values than the text path takes': withStructured(Array.from({ length: 8 }, () => Array.from({ length: 200 }, (_, i) => i))),
+    'more values than the text path checks': withStructured(Array.from({ length: 20 }, () => Array.from({ length: 250 }, (_, i) => i))),
+    'a text block worth more than the values around it': textBlock('z'.repeat(8192)),
     'an undefined member': withStructured({ a: undefined, b: 1 }),
     'an undefined array item': withStructured([1, undefined, 3]),
     'an array hole': withStructured([1, , 3]), // eslint-disable-line no-sparse-arrays
