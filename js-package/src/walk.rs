@@ -95,10 +95,18 @@ fn to_rust(s: &JsString, units: u32) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// A whole JavaScript string (JSON text handed in by the layer) as a Rust string, copied
-/// with `TextEncoder.encodeInto`; lone surrogates become U+FFFD, as with every crossing.
+/// A whole JavaScript string (JSON text handed in by the layer) as a Rust string; lone
+/// surrogates become U+FFFD, as with every crossing. Text up to the string head crosses
+/// with `TextEncoder.encodeInto` into room for the worst case (three bytes a unit); longer
+/// text the ordinary way, which sizes its buffer to the text, so a 50 MB report never
+/// takes 150 MB of WebAssembly memory.
 pub fn whole_text(s: &JsString) -> String {
-    to_rust(s, s.length())
+    let units = s.length();
+    if units as usize <= LIMITS.string_head {
+        to_rust(s, units)
+    } else {
+        String::from(s)
+    }
 }
 
 /// Read `value` into a bounded tree, or say what in it JSON cannot hold and where.
