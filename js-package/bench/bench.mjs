@@ -234,9 +234,10 @@ its exports, and the glue). The typical report is plain JSON data well inside th
 limits, so the object entry points hand it to the core as \`JSON.stringify\` text after one
 bounded check in JavaScript (\`src/plain.js\`); the boundary overhead is then that check,
 \`JSON.stringify\` (about ${us(b.stringify)} µs), copying the text in with \`encodeInto\`, and
-\`TextDecoder\` turning the outcome back into a JavaScript string (its fast path needs every
-byte to be ASCII, and the outcome holds the ellipsis of a cut text, so it costs about 1 ns
-per byte). \`JSON.parse\` of the outcome is what \`normalize\` adds over
+turning the outcome back into a JavaScript string. \`TextDecoder\` is fast only on all-ASCII
+bytes (about 1 ns a byte otherwise), and the outcome holds the ellipsis of a cut text, so
+its ASCII runs and the few characters between them cross as separate pieces, joined in
+JavaScript (\`src/text.rs\`). \`JSON.parse\` of the outcome is what \`normalize\` adds over
 \`normalizeToJson\`. Reports the text path leaves to the walk (past its bounds, or holding
 \`undefined\`, fractions, class instances and so on) cost what the walk row shows.
 
