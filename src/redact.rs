@@ -7,10 +7,11 @@
 //! is counted by family; the secret itself is never recorded. The scanners are plain
 //! byte loops: redaction runs on every text block, so it must cost little.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::scan;
+use crate::scan::{self, contains_ignore_ascii_case};
 
 /// Redaction counts by family, as shown in `evidence.redactions`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -118,8 +119,7 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
 pub fn is_secret_key(key: &str) -> bool {
     // Every secret word and pair contains one of these stems; most keys have none.
     const STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential", "cookie", "auth", "bearer", "session", "signature"];
-    let lower = key.to_ascii_lowercase();
-    if !STEMS.iter().any(|s| lower.contains(s)) {
+    if !STEMS.iter().any(|s| contains_ignore_ascii_case(key, s)) {
         return false;
     }
     let words = key_words(key);
@@ -171,16 +171,14 @@ const MARKER_PREFIX: &str = "[REDACTED:";
 /// assert_eq!(out, "Authorization: Bearer [REDACTED:authorization]");
 /// assert_eq!(counts.get("authorization"), 1);
 /// ```
-pub fn redact_secrets(text: &str, counts: &mut Redactions) -> String {
-    let mut current = text.to_owned();
-    let mut lower = current.to_ascii_lowercase();
+pub fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
+    let mut current = Cow::Borrowed(text);
     for rule in SECRET_RULES {
-        if !rule.hints.is_empty() && !rule.hints.iter().any(|h| lower.contains(h)) {
+        if !rule.hints.is_empty() && !rule.hints.iter().any(|h| contains_ignore_ascii_case(&current, h)) {
             continue;
         }
         if let Some(next) = apply_rule(rule, &current, counts) {
-            current = next;
-            lower = current.to_ascii_lowercase();
+            current = Cow::Owned(next);
         }
     }
     current
@@ -214,7 +212,7 @@ mod tests {
 
     fn redact(text: &str) -> (String, Redactions) {
         let mut counts = Redactions::default();
-        (redact_secrets(text, &mut counts), counts)
+        (redact_secrets(text, &mut counts).into_owned(), counts)
     }
 
     /// One planted secret per family: (input, expected output, family).
