@@ -404,17 +404,20 @@ pub struct Outcome {
 impl Outcome {
     /// `{"error": ..., "breaker": ...}` as compact JSON.
     pub fn to_json(&self) -> String {
-        let mut out = String::with_capacity(1024);
-        out.push_str("{\"error\":");
-        match &self.error {
-            Some(e) => e.write(&mut out),
-            None => out.push_str("null"),
-        }
-        out.push_str(",\"breaker\":");
-        write_string(&mut out, self.breaker.as_str());
-        out.push('}');
-        out
+        outcome_json(self.error.as_ref().map(CodeModeCallError::to_json).as_deref(), self.breaker)
     }
+}
+
+/// The outcome JSON around an error already serialized by [`CodeModeCallError::to_json`]
+/// (`None`: not a failure), for callers that need both texts without writing the error twice.
+pub fn outcome_json(error_json: Option<&str>, breaker: Breaker) -> String {
+    let mut out = String::with_capacity(error_json.map_or(0, str::len) + 40);
+    out.push_str("{\"error\":");
+    out.push_str(error_json.unwrap_or("null"));
+    out.push_str(",\"breaker\":");
+    write_string(&mut out, breaker.as_str());
+    out.push('}');
+    out
 }
 
 /// Writes one JSON object member by member, handling the commas.
