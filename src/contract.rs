@@ -2,7 +2,7 @@
 //! outcome a host receives. Serialization is hand-written so the bytes are fixed: compact,
 //! one key order, optional fields omitted (never `null`).
 
-use crate::json::{write_json, write_number, write_string, Json};
+use crate::json::{write_json, write_number, write_string, ByteCount, Json, JsonSink};
 
 /// The contract version this crate emits and the highest it reads.
 pub const CONTRACT_VERSION: u32 = 1;
@@ -257,8 +257,15 @@ impl CodeModeCallError {
         out
     }
 
-    /// Append the compact JSON to `out`.
-    pub fn write(&self, out: &mut String) {
+    /// The length in bytes of [`CodeModeCallError::to_json`], measured without building it.
+    pub fn json_len(&self) -> usize {
+        let mut count = ByteCount::default();
+        self.write(&mut count);
+        count.0
+    }
+
+    /// Append the compact JSON to `out` (a `String`, or a [`ByteCount`] that measures it).
+    pub fn write<S: JsonSink>(&self, out: &mut S) {
         let mut o = ObjectWriter::new(out);
         o.key("contract_version");
         write_number(o.out, f64::from(self.contract_version));
@@ -311,17 +318,17 @@ impl CodeModeCallError {
         }
         if !self.invalid_arguments.is_empty() {
             o.key("invalid_arguments");
-            o.out.push('[');
+            o.out.put("[");
             for (i, a) in self.invalid_arguments.iter().enumerate() {
                 if i > 0 {
-                    o.out.push(',');
+                    o.out.put(",");
                 }
                 let mut ao = ObjectWriter::new(o.out);
                 ao.string("path", &a.path);
                 ao.string("problem", &a.problem);
                 ao.finish();
             }
-            o.out.push(']');
+            o.out.put("]");
         }
         if let Some(e) = self.evidence.as_ref().filter(|e| !e.is_empty()) {
             o.key("evidence");
@@ -331,18 +338,18 @@ impl CodeModeCallError {
     }
 }
 
-fn write_evidence(out: &mut String, e: &Evidence) {
+fn write_evidence<S: JsonSink>(out: &mut S, e: &Evidence) {
     let mut o = ObjectWriter::new(out);
     if !e.content.is_empty() {
         o.key("content");
-        o.out.push('[');
+        o.out.put("[");
         for (i, block) in e.content.iter().enumerate() {
             if i > 0 {
-                o.out.push(',');
+                o.out.put(",");
             }
             write_block(o.out, block);
         }
-        o.out.push(']');
+        o.out.put("]");
     }
     if let Some(v) = &e.structured_content {
         o.key("structured_content");
@@ -370,7 +377,7 @@ fn write_evidence(out: &mut String, e: &Evidence) {
 
 /// Content descriptors keep the order the evidence module built them in (`type` first),
 /// which reads better than sorted keys; their values are already capped.
-fn write_block(out: &mut String, block: &Json) {
+fn write_block<S: JsonSink>(out: &mut S, block: &Json) {
     match block.as_object() {
         Some(members) => {
             let mut o = ObjectWriter::new(out);
@@ -397,38 +404,41 @@ pub struct Outcome {
 impl Outcome {
     /// `{"error": ..., "breaker": ...}` as compact JSON.
     pub fn to_json(&self) -> String {
-        let mut out = String::with_capacity(1024);
-        out.push_str("{\"error\":");
-        match &self.error {
-            Some(e) => e.write(&mut out),
-            None => out.push_str("null"),
-        }
-        out.push_str(",\"breaker\":");
-        write_string(&mut out, self.breaker.as_str());
-        out.push('}');
-        out
+        outcome_json(self.error.as_ref().map(CodeModeCallError::to_json).as_deref(), self.breaker)
     }
 }
 
+/// The outcome JSON around an error already serialized by [`CodeModeCallError::to_json`]
+/// (`None`: not a failure), for callers that need both texts without writing the error twice.
+pub fn outcome_json(error_json: Option<&str>, breaker: Breaker) -> String {
+    let mut out = String::with_capacity(error_json.map_or(0, str::len) + 40);
+    out.push_str("{\"error\":");
+    out.push_str(error_json.unwrap_or("null"));
+    out.push_str(",\"breaker\":");
+    write_string(&mut out, breaker.as_str());
+    out.push('}');
+    out
+}
+
 /// Writes one JSON object member by member, handling the commas.
-struct ObjectWriter<'a> {
-    out: &'a mut String,
+struct ObjectWriter<'a, S: JsonSink> {
+    out: &'a mut S,
     first: bool,
 }
 
-impl<'a> ObjectWriter<'a> {
-    fn new(out: &'a mut String) -> Self {
-        out.push('{');
+impl<'a, S: JsonSink> ObjectWriter<'a, S> {
+    fn new(out: &'a mut S) -> Self {
+        out.put("{");
         ObjectWriter { out, first: true }
     }
 
     fn key(&mut self, k: &str) {
         if !self.first {
-            self.out.push(',');
+            self.out.put(",");
         }
         self.first = false;
         write_string(self.out, k);
-        self.out.push(':');
+        self.out.put(":");
     }
 
     fn string(&mut self, k: &str, v: &str) {
@@ -438,11 +448,11 @@ impl<'a> ObjectWriter<'a> {
 
     fn bool(&mut self, k: &str, v: bool) {
         self.key(k);
-        self.out.push_str(if v { "true" } else { "false" });
+        self.out.put(if v { "true" } else { "false" });
     }
 
     fn finish(self) {
-        self.out.push('}');
+        self.out.put("}");
     }
 }
 

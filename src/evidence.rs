@@ -3,7 +3,7 @@
 //! longer than the cap, so no partial secret survives at a cut and a huge input costs no
 //! more than its window.
 
-use crate::json::{utf16_len, utf16_prefix, write_json, Json, JsonList, JsonText};
+use crate::json::{utf16_len, utf16_prefix, write_json, ByteCount, Json, JsonList, JsonText};
 use crate::policy::Policy;
 use crate::redact::{is_secret_key, marker, redact_secrets, Redactions};
 use crate::sanitize::{defang_chat_markers, strip_controls_prefix};
@@ -35,9 +35,10 @@ pub struct CappedText {
 /// Sanitize, redact, defang, then cap a text at `cap` UTF-16 units.
 pub fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> CappedText {
     let (window, whole) = strip_controls_prefix(input.head(), cap.saturating_add(REDACTION_MARGIN));
-    let clean = defang_chat_markers(&redact_secrets(&window, counts), counts);
+    let redacted = redact_secrets(&window, counts);
+    let clean = defang_chat_markers(&redacted, counts);
     let fits = utf16_len(&clean) <= cap;
-    let text = if fits { clean } else { cut_at(&clean, cap).to_owned() };
+    let text = if fits { clean.into_owned() } else { cut_at(&clean, cap).to_owned() };
     CappedText { text, truncated: !fits || !whole || !input.is_complete(), original_length: input.total_utf16() }
 }
 
@@ -190,9 +191,7 @@ pub fn render_json(value: &Json, caps: JsonCaps, counts: &mut Redactions) -> Jso
     let mut budget = caps.bytes;
     let mut local = Redactions::default();
     let rendered = render(value, caps, 0, &mut budget, &mut local);
-    let mut out = String::new();
-    write_json(&mut out, &rendered);
-    if out.len() <= caps.bytes {
+    if size_of(&rendered) <= caps.bytes {
         counts.merge(&local);
         rendered
     } else {
@@ -201,9 +200,9 @@ pub fn render_json(value: &Json, caps: JsonCaps, counts: &mut Redactions) -> Jso
 }
 
 fn size_of(value: &Json) -> usize {
-    let mut s = String::new();
-    write_json(&mut s, value);
-    s.len()
+    let mut count = ByteCount::default();
+    write_json(&mut count, value);
+    count.0
 }
 
 fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts: &mut Redactions) -> Json {

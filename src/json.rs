@@ -16,6 +16,10 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 
 use crate::error::{ErrorCode, ReportError};
 
+mod write;
+
+pub use write::{write_json, write_number, write_string, ByteCount, JsonSink};
+
 /// How much of an input the reader keeps. These are fixed so that every surface builds
 /// the same tree from the same input; the output caps in [`crate::Policy`] are all smaller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -462,85 +466,6 @@ impl JsonBuilder {
     }
 }
 
-/// Write `n` as JSON: whole numbers up to 2^53 without a fraction, others in the shortest
-/// form that reads back to the same double.
-pub fn write_number(out: &mut String, n: f64) {
-    use std::fmt::Write;
-    if let Some(i) = exact_integer(n) {
-        let _ = write!(out, "{i}");
-    } else {
-        // `{:?}` prints the shortest round-trip form; finite by construction.
-        let _ = write!(out, "{n:?}");
-    }
-}
-
-/// Write `s` as a JSON string literal (quotes and escapes included).
-pub fn write_string(out: &mut String, s: &str) {
-    out.push('"');
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc: Option<&str> = match b {
-            b'"' => Some("\\\""),
-            b'\\' => Some("\\\\"),
-            b'\n' => Some("\\n"),
-            b'\r' => Some("\\r"),
-            b'\t' => Some("\\t"),
-            0x08 => Some("\\b"),
-            0x0C => Some("\\f"),
-            0x00..=0x1F => None,
-            _ => continue,
-        };
-        out.push_str(&s[start..i]);
-        match esc {
-            Some(e) => out.push_str(e),
-            None => {
-                use std::fmt::Write;
-                let _ = write!(out, "\\u{:04x}", b);
-            }
-        }
-        start = i + 1;
-    }
-    out.push_str(&s[start..]);
-    out.push('"');
-}
-
-/// Write a bounded value as compact JSON. Object members come out in sorted key order so
-/// that hosts which reorder keys (JavaScript puts integer-like keys first) still print the
-/// same bytes. Only the kept parts are written: callers cap values before writing.
-pub fn write_json(out: &mut String, value: &Json) {
-    match value {
-        Json::Null => out.push_str("null"),
-        Json::Bool(true) => out.push_str("true"),
-        Json::Bool(false) => out.push_str("false"),
-        Json::Number(n) => write_number(out, *n),
-        Json::String(t) => write_string(out, t.head()),
-        Json::Array(a) => {
-            out.push('[');
-            for (i, v) in a.items().iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_json(out, v);
-            }
-            out.push(']');
-        }
-        Json::Object(o) => {
-            out.push('{');
-            let mut members: Vec<&(String, Json)> = o.items().iter().collect();
-            members.sort_by(|a, b| a.0.cmp(&b.0));
-            for (i, (k, v)) in members.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, k);
-                out.push(':');
-                write_json(out, v);
-            }
-            out.push('}');
-        }
-    }
-}
-
 impl fmt::Display for Json {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();
@@ -634,19 +559,5 @@ mod tests {
         assert!(parse_json(&text).is_ok());
         let text = format!("{}{}", "[".repeat(depth + 1), "]".repeat(depth + 1));
         assert_eq!(parse_json(&text).unwrap_err().code(), ErrorCode::TooDeep);
-    }
-
-    #[test]
-    fn numbers_print_like_javascript_for_whole_values() {
-        let mut s = String::new();
-        write_json(&mut s, &parse_json(r#"[1, 1.0, -0, 2.5, 1e21, 12345678901234567890]"#).unwrap());
-        assert_eq!(s, "[1,1,0,2.5,1e21,1.2345678901234567e19]");
-    }
-
-    #[test]
-    fn strings_escape_controls() {
-        let mut s = String::new();
-        write_string(&mut s, "a\"b\\c\n\u{1}");
-        assert_eq!(s, r#""a\"b\\c\n\u0001""#);
     }
 }

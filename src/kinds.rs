@@ -69,7 +69,8 @@ pub fn canonicalize(raw: &str, counts: &mut Redactions) -> CanonicalKind {
 /// Sanitize, redact and cap a raw kind for `original_kind`; `None` when nothing is left.
 pub fn sanitize_original(raw: &str, counts: &mut Redactions) -> Option<String> {
     let window = utf16_prefix(raw, MAX_ORIGINAL_KIND * 4);
-    let clean = redact_secrets(&strip_controls(window), counts);
+    let stripped = strip_controls(window);
+    let clean = redact_secrets(&stripped, counts);
     let capped = utf16_prefix(clean.trim(), MAX_ORIGINAL_KIND);
     (!capped.is_empty()).then(|| capped.to_owned())
 }

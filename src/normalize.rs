@@ -329,7 +329,7 @@ impl Normalizer {
 
     /// [`Normalizer::redact_text`], counting redactions by family.
     pub fn redact_text_counted(&self, text: &str, counts: &mut Redactions) -> String {
-        defang_chat_markers(&redact_secrets(&strip_controls(text), counts), counts)
+        defang_chat_markers(&redact_secrets(&strip_controls(text), counts), counts).into_owned()
     }
 
     /// A redacted copy of a JSON value: members whose keys name secrets are replaced and

@@ -7,10 +7,11 @@
 //! is counted by family; the secret itself is never recorded. The scanners are plain
 //! byte loops: redaction runs on every text block, so it must cost little.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::scan;
+use crate::scan::{self, contains_ignore_ascii_case};
 
 /// Redaction counts by family, as shown in `evidence.redactions`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -118,8 +119,8 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
 pub fn is_secret_key(key: &str) -> bool {
     // Every secret word and pair contains one of these stems; most keys have none.
     const STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential", "cookie", "auth", "bearer", "session", "signature"];
-    let lower = key.to_ascii_lowercase();
-    if !STEMS.iter().any(|s| lower.contains(s)) {
+    let present = AsciiSet::of(key);
+    if !STEMS.iter().any(|s| present.has_all(s) && contains_ignore_ascii_case(key, s)) {
         return false;
     }
     let words = key_words(key);
@@ -171,19 +172,42 @@ const MARKER_PREFIX: &str = "[REDACTED:";
 /// assert_eq!(out, "Authorization: Bearer [REDACTED:authorization]");
 /// assert_eq!(counts.get("authorization"), 1);
 /// ```
-pub fn redact_secrets(text: &str, counts: &mut Redactions) -> String {
-    let mut current = text.to_owned();
-    let mut lower = current.to_ascii_lowercase();
+pub fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
+    let mut current = Cow::Borrowed(text);
+    let mut present = AsciiSet::of(text);
     for rule in SECRET_RULES {
-        if !rule.hints.is_empty() && !rule.hints.iter().any(|h| lower.contains(h)) {
+        let hinted = rule.hints.is_empty() || rule.hints.iter().any(|h| present.has_all(h) && contains_ignore_ascii_case(&current, h));
+        if !hinted {
             continue;
         }
         if let Some(next) = apply_rule(rule, &current, counts) {
-            current = next;
-            lower = current.to_ascii_lowercase();
+            present = AsciiSet::of(&next);
+            current = Cow::Owned(next);
         }
     }
     current
+}
+
+/// The ASCII bytes that occur in a text, letters folded to lowercase: one pass, after
+/// which most hints are ruled out without searching. (Two words, not a `u128`, whose
+/// shifts WebAssembly has no instruction for.)
+#[derive(Clone, Copy)]
+struct AsciiSet([u64; 2]);
+
+impl AsciiSet {
+    fn of(text: &str) -> Self {
+        let mut set = [0u64; 2];
+        for b in text.bytes().filter(u8::is_ascii) {
+            let b = b.to_ascii_lowercase();
+            set[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        AsciiSet(set)
+    }
+
+    /// Whether every byte of `word` (lowercase ASCII) occurs: necessary for `word` to occur.
+    fn has_all(self, word: &str) -> bool {
+        word.bytes().all(|b| b.is_ascii() && self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0)
+    }
 }
 
 /// Apply one rule; `None` when nothing was redacted.
@@ -214,7 +238,7 @@ mod tests {
 
     fn redact(text: &str) -> (String, Redactions) {
         let mut counts = Redactions::default();
-        (redact_secrets(text, &mut counts), counts)
+        (redact_secrets(text, &mut counts).into_owned(), counts)
     }
 
     /// One planted secret per family: (input, expected output, family).

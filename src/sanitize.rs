@@ -4,6 +4,8 @@
 //! overrides and isolates, and zero-width characters; defangs chat-template markers so an
 //! upstream cannot forge conversation turns. Line breaks and indentation are kept.
 
+use std::borrow::Cow;
+
 use crate::redact::Redactions;
 
 /// Whether `c` is removed outright.
@@ -41,12 +43,12 @@ fn line_break(c: char) -> char {
 /// Returns the kept text and whether all of `text` was consumed. Stripping comes before the
 /// cut so that characters an attacker pads with cannot push a secret across the window
 /// edge unseen.
-pub fn strip_controls_prefix(text: &str, max_units: usize) -> (String, bool) {
-    // Printable ASCII needs no stripping and counts one unit a byte: copy it in one go.
+pub fn strip_controls_prefix(text: &str, max_units: usize) -> (Cow<'_, str>, bool) {
+    // Printable ASCII needs no stripping and counts one unit a byte: borrow it whole.
     let limit = text.len().min(max_units);
     if text.as_bytes()[..limit].iter().all(|&b| (0x20..0x7F).contains(&b) || b == b'\t' || b == b'\n') {
         let whole = limit == text.len() || text[limit..].chars().all(is_stripped);
-        return (text[..limit].to_owned(), whole);
+        return (Cow::Borrowed(&text[..limit]), whole);
     }
     let mut out = String::with_capacity(text.len().min(max_units.saturating_mul(2)));
     let mut units = 0;
@@ -55,12 +57,12 @@ pub fn strip_controls_prefix(text: &str, max_units: usize) -> (String, bool) {
             continue;
         }
         if units + c.len_utf16() > max_units {
-            return (out, text[i..].chars().all(is_stripped));
+            return (Cow::Owned(out), text[i..].chars().all(is_stripped));
         }
         units += c.len_utf16();
         out.push(line_break(c));
     }
-    (out, true)
+    (Cow::Owned(out), true)
 }
 
 /// Chat-template markers and how each is defanged. Delimited markers (`<|…|>`) are
@@ -92,9 +94,9 @@ const MAX_DELIMITED_NAME: usize = 40;
 /// Replace chat-template markers with look-alikes that no tokenizer treats as special:
 /// `<` becomes `‹`, `>` becomes `›`, `[` becomes `⟦` and `]` becomes `⟧`. Each marker is
 /// counted under the `chat_template` family.
-pub fn defang_chat_markers(text: &str, counts: &mut Redactions) -> String {
-    if !text.contains(['<', '[']) {
-        return text.to_owned();
+pub fn defang_chat_markers<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
+    if !text.as_bytes().iter().any(|&b| b == b'<' || b == b'[') {
+        return Cow::Borrowed(text);
     }
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
@@ -121,8 +123,11 @@ pub fn defang_chat_markers(text: &str, counts: &mut Redactions) -> String {
         }
         i += 1;
     }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
     out.push_str(&text[copied..]);
-    out
+    Cow::Owned(out)
 }
 
 /// Length in bytes of the marker that starts `s`, if one does.

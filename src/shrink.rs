@@ -35,7 +35,7 @@ pub const DROPPED_MARKER: &str = "[TRUNCATED: removed to fit the error size cap]
 /// Shrink `error` until its JSON is at most `max_bytes` long (or nothing optional is left).
 pub fn fit_to_cap(error: &mut CodeModeCallError, max_bytes: usize) {
     let mut step = 0;
-    while error.to_json().len() > max_bytes && step < SHRINK_STEPS.len() {
+    while error.json_len() > max_bytes && step < SHRINK_STEPS.len() {
         apply(error, step);
         step += 1;
     }

@@ -44,7 +44,9 @@ fn error_code(code: core::ErrorCode) -> wit::ErrorCode {
 
 /// A core outcome as the WIT record, with the core's exact JSON.
 pub fn outcome(o: &core::Outcome) -> wit::Outcome {
-    wit::Outcome { error: o.error.as_ref().map(call_error), breaker: breaker(o.breaker), json: o.to_json() }
+    let error = o.error.as_ref().map(call_error);
+    let json = core::contract::outcome_json(error.as_ref().map(|e| e.json.as_str()), o.breaker);
+    wit::Outcome { error, breaker: breaker(o.breaker), json }
 }
 
 /// A core contract object as the WIT record, with the core's exact JSON.

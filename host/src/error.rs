@@ -22,7 +22,7 @@ pub enum HostError {
 pub enum AbortCause {
     /// The component tried to grow its memory past [`crate::Limits::max_memory_bytes`].
     Memory,
-    /// The call used all of its fuel ([`crate::Limits::fuel`]).
+    /// The call ran past its deadline ([`crate::Limits::deadline`]).
     Execution,
     /// The guest trapped for another reason (a bug in the component).
     Trap,
@@ -56,7 +56,7 @@ impl fmt::Display for Aborted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.cause {
             AbortCause::Memory => write!(f, "memory limit exceeded: the error normalizer was stopped ({})", self.detail),
-            AbortCause::Execution => write!(f, "execution limit exceeded: the error normalizer ran out of fuel ({})", self.detail),
+            AbortCause::Execution => write!(f, "execution limit exceeded: the error normalizer ran past its deadline ({})", self.detail),
             AbortCause::Trap => write!(f, "the error normalizer component trapped ({})", self.detail),
         }
     }

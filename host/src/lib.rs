@@ -24,11 +24,13 @@
 mod bindings;
 pub mod cache;
 mod component;
+pub mod deadline;
 mod engine;
 mod error;
 pub mod limits;
 mod native;
 pub mod pretty;
+mod session;
 mod store;
 
 // The conversions between core values and WIT values are shared with the guest, which
@@ -42,11 +44,12 @@ mod to_core;
 use codemode_errors as core;
 
 pub use cache::{CacheEvent, CompileCache};
-pub use component::{ComponentEngine, MAX_CONCURRENT_CALLS};
+pub use component::{ComponentEngine, KEEP_RESIDENT_BYTES, MAX_CONCURRENT_CALLS};
 pub use engine::Engine;
 pub use error::{code_name, core_code, AbortCause, Aborted, HostError, SetupError};
 pub use limits::Limits;
 pub use native::NativeEngine;
+pub use session::Session;
 
 /// The types of the `codemode:errors/api` WIT interface, as both engines return them.
 pub mod wit {

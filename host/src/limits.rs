@@ -1,6 +1,8 @@
 //! The limits every component call runs under, with documented defaults a gateway can
 //! change. Each one trips with a clean error value, never a crash of the host.
 
+use std::time::Duration;
+
 /// Default bound on one call's input (report, text or JSON value): 8 MiB.
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 8 << 20;
 
@@ -9,17 +11,17 @@ pub const DEFAULT_MAX_INPUT_BYTES: usize = 8 << 20;
 /// tree and output.
 pub const DEFAULT_MAX_MEMORY_BYTES: usize = 128 << 20;
 
-/// Default execution bound, in wasmtime fuel units (about one per WebAssembly
-/// instruction): 4 billion, roughly ten times what redacting the largest default input
-/// costs, and tens of thousands of typical reports. Fuel is deterministic, unlike a
-/// wall-clock deadline, so the same input trips it on every machine.
-pub const DEFAULT_FUEL: u64 = 4_000_000_000;
+/// Default execution bound: one second of wall-clock time per call, about ten times what
+/// redacting the largest default input takes and thousands of typical reports. Enforced
+/// with an epoch deadline of [`crate::deadline::TICK`] resolution (see [`crate::deadline`]).
+pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(1);
 
 /// Bounds on one call. The native engine applies the input bound; the component engine
 /// applies all three.
 ///
 /// ```
-/// let limits = codemode_errors_host::Limits::default().with_max_input_bytes(1 << 20).with_fuel(100_000_000);
+/// use std::time::Duration;
+/// let limits = codemode_errors_host::Limits::default().with_max_input_bytes(1 << 20).with_deadline(Duration::from_millis(200));
 /// assert_eq!(limits.max_input_bytes, 1 << 20);
 /// assert_eq!(limits.max_memory_bytes, codemode_errors_host::limits::DEFAULT_MAX_MEMORY_BYTES);
 /// ```
@@ -31,13 +33,14 @@ pub struct Limits {
     pub max_input_bytes: usize,
     /// Largest linear memory the component may grow to, in bytes.
     pub max_memory_bytes: usize,
-    /// Fuel given to each call.
-    pub fuel: u64,
+    /// Wall-clock time each call may run inside the component (rounded up to whole
+    /// [`crate::deadline::TICK`]s; zero stops every call at once).
+    pub deadline: Duration,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_input_bytes: DEFAULT_MAX_INPUT_BYTES, max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES, fuel: DEFAULT_FUEL }
+        Limits { max_input_bytes: DEFAULT_MAX_INPUT_BYTES, max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES, deadline: DEFAULT_DEADLINE }
     }
 }
 
@@ -55,8 +58,8 @@ impl Limits {
     }
 
     /// These limits with another execution bound.
-    pub fn with_fuel(mut self, fuel: u64) -> Self {
-        self.fuel = fuel;
+    pub fn with_deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
         self
     }
 }

@@ -138,7 +138,7 @@ fn a_tripped_limit_exits_3_with_one_line() {
     let report = common::TYPICAL_REPORT.as_bytes();
     assert_fails(&run(&["--max-input-bytes", "10", "normalize"], Some(report)), 3, "input_too_large");
     assert_fails(&run(&["--engine", "native", "--max-input-bytes", "10", "normalize"], Some(report)), 3, "input_too_large");
-    assert_fails(&run(&["--fuel", "20000", "normalize"], Some(report)), 3, "execution limit exceeded");
+    assert_fails(&run(&["--deadline-ms", "0", "normalize"], Some(report)), 3, "execution limit exceeded");
     let big = "z".repeat(3 << 20);
     assert_fails(&run(&["--max-memory-bytes", "2000000", "redact"], Some(big.as_bytes())), 3, "memory limit exceeded");
 }

@@ -237,6 +237,38 @@ fn every_vector_is_byte_identical_through_the_component() {
 }
 
 #[test]
+fn every_vector_is_byte_identical_through_long_lived_sessions() {
+    // One session per policy, each running every vector with that policy in one instance
+    // after the other: nothing a call leaves in the instance changes a later answer.
+    let shared: &ComponentEngine = common::component();
+    let mut paths = Vec::new();
+    files(&vectors_dir(), &mut paths);
+    let mut sessions: std::collections::BTreeMap<Option<String>, codemode_errors_host::Session> = Default::default();
+    let mut failures = Vec::new();
+    for path in &paths {
+        let Ok(vector) = load(path) else { continue };
+        let Ok(policy) = vector.policy.as_deref().map(codemode_errors::Policy::from_json).transpose() else { continue };
+        let session = sessions.entry(vector.policy.clone()).or_insert_with(|| shared.with_policy(&policy.unwrap_or_default()).session());
+        if let Err(e) = check(session.normalize_json(&vector.input).map(|o| o.json), &vector.expected) {
+            failures.push(format!("{}: {e}", vector.name));
+        }
+        if let (Some((context, failure)), Expected::Outcome(_)) = (&vector.typed, &vector.expected) {
+            if let Err(e) = check(session.normalize(context, failure).map(|o| o.json), &vector.expected) {
+                failures.push(format!("{} (typed): {e}", vector.name));
+            }
+        }
+    }
+    assert!(sessions.len() > 1, "the vectors cover more than one policy");
+    assert!(
+        failures.is_empty(),
+        "{} vectors failed in sessions:
+{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
 fn every_vector_is_byte_identical_through_the_native_engine() {
     assert_conforms(&|policy| Engine::Native(NativeEngine::new(policy, Limits::default())));
 }

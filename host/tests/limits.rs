@@ -3,8 +3,10 @@
 
 mod common;
 
+use std::time::Duration;
+
 use codemode_errors_host::wit::{Breaker, ErrorCode, Origin};
-use codemode_errors_host::{AbortCause, CacheEvent, CompileCache, ComponentEngine, Engine, HostError, Limits, GUEST_COMPONENT};
+use codemode_errors_host::{deadline, AbortCause, CacheEvent, CompileCache, ComponentEngine, Engine, HostError, Limits, GUEST_COMPONENT};
 
 fn aborted(result: Result<impl std::fmt::Debug, HostError>) -> codemode_errors_host::Aborted {
     match result {
@@ -33,15 +35,42 @@ fn the_input_bound_refuses_a_larger_input_on_both_engines() {
 
 #[test]
 fn the_execution_bound_stops_a_call_and_the_next_call_works() {
-    let starved = common::component().with_limits(Limits::default().with_fuel(20_000));
+    // A zero deadline has passed before the guest's first check: every call trips it.
+    let starved = common::component().with_limits(Limits::default().with_deadline(Duration::ZERO));
     let a = aborted(starved.normalize_json(common::TYPICAL_REPORT));
     assert_eq!(a.cause(), AbortCause::Execution);
     assert!(a.to_string().starts_with("execution limit exceeded"), "{a}");
+    assert_eq!(aborted(starved.version()).cause(), AbortCause::Execution);
     // Same engine, same compiled component: a fresh store, a working call.
     let outcome = common::component().normalize_json(common::TYPICAL_REPORT).unwrap();
     assert_eq!(outcome.error.unwrap().kind, "rate_limited");
-    // And the starved engine itself still answers what fits in its fuel.
-    assert_eq!(starved.version().unwrap(), codemode_errors::VERSION);
+}
+
+#[test]
+fn a_long_running_input_trips_a_short_deadline_mid_call() {
+    // Redacting 8 MiB of secret-dense text runs far longer than one tick, so the deadline
+    // passes while the guest is working, not before it starts.
+    let text = "password=hunter2 Authorization: Bearer abc.def token=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n".repeat(80_000);
+    let engine = common::component().with_limits(Limits::default().with_deadline(deadline::TICK));
+    let a = aborted(engine.redact_text(&text));
+    assert_eq!(a.cause(), AbortCause::Execution, "{a}");
+    assert!(engine.redact_text("token=abc123").unwrap().contains("[REDACTED"));
+}
+
+#[test]
+fn a_session_drops_a_tripped_instance_and_its_next_call_works() {
+    let tight = common::component().with_limits(Limits::default().with_max_memory_bytes(1_536 << 10));
+    let mut session = tight.session();
+    assert!(session.redact_text("token=abc123").unwrap().contains("[REDACTED"));
+    let big = "secret token=abc ".repeat(2 << 20 >> 4);
+    assert_eq!(aborted(session.redact_text(&big)).cause(), AbortCause::Memory);
+    let outcome = session.normalize_json(common::TYPICAL_REPORT).unwrap();
+    assert_eq!(outcome, common::component().normalize_json(common::TYPICAL_REPORT).unwrap());
+    // The input bound is checked before the session's instance is touched.
+    let small = common::component().with_limits(Limits::default().with_max_input_bytes(8)).session();
+    let mut small = small;
+    assert!(small.redact_text("0123456789").unwrap_err().is_limit());
+    assert_eq!(small.version().unwrap(), codemode_errors::VERSION);
 }
 
 #[test]
@@ -57,7 +86,7 @@ fn the_memory_bound_stops_a_call_and_the_next_call_works() {
 
 #[test]
 fn an_aborted_call_becomes_a_code_mode_failure_for_the_sandbox() {
-    let starved = common::component().with_limits(Limits::default().with_fuel(20_000));
+    let starved = common::component().with_limits(Limits::default().with_deadline(Duration::ZERO));
     let err = starved.normalize_json(common::TYPICAL_REPORT).unwrap_err();
     let outcome = err.to_outcome(Some("github::create_issue")).unwrap();
     let error = outcome.error.unwrap();

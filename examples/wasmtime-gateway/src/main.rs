@@ -6,6 +6,8 @@
 //! stalls. Whatever happens, the sandbox gets one thing to reject with:
 //! `new Error(<contract JSON>)`. Run it with `cargo run -p wasmtime-gateway`.
 
+use std::time::Duration;
+
 use codemode_errors_host::{ComponentEngine, Limits};
 
 /// Failed tool calls as the gateway saw them: the tool and the report it assembled.
@@ -25,8 +27,8 @@ const FAILED_CALLS: &[(&str, &str)] = &[
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // Limits a gateway would tune: 1 MiB reports, 64 MiB of guest memory, a fuel budget.
-    let limits = Limits::default().with_max_input_bytes(1 << 20).with_max_memory_bytes(64 << 20).with_fuel(500_000_000);
+    // Limits a gateway would tune: 1 MiB reports, 64 MiB of guest memory, 250 ms per call.
+    let limits = Limits::default().with_max_input_bytes(1 << 20).with_max_memory_bytes(64 << 20).with_deadline(Duration::from_millis(250));
     let policy = codemode_errors::Policy::default();
     // Built once; the compiled component is cached on disk, so the next start skips compiling.
     let engine = tokio::task::spawn_blocking(move || ComponentEngine::new(&policy, limits)).await??;
@@ -37,8 +39,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let engine = engine.clone();
         tasks.push(tokio::task::spawn_blocking(move || rejection(&engine, tool, report)));
     }
-    // A starved engine (tiny fuel) shows a tripped limit becoming a clean error value.
-    let starved = engine.with_limits(limits.with_fuel(10_000));
+    // A starved engine (no time at all) shows a tripped limit becoming a clean error value.
+    let starved = engine.with_limits(limits.with_deadline(Duration::ZERO));
     tasks.push(tokio::task::spawn_blocking(move || rejection(&starved, FAILED_CALLS[0].0, FAILED_CALLS[0].1)));
 
     for task in tasks {

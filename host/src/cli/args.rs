@@ -51,8 +51,8 @@ pub struct Args {
     pub max_input_bytes: Option<usize>,
     /// `--max-memory-bytes N`.
     pub max_memory_bytes: Option<usize>,
-    /// `--fuel N`.
-    pub fuel: Option<u64>,
+    /// `--deadline-ms N`.
+    pub deadline_ms: Option<u64>,
 }
 
 /// The usage text.
@@ -70,7 +70,7 @@ options:
   --policy FILE              caps to apply (a JSON object of cap names to whole numbers)
   --max-input-bytes N        input bound (default 8 MiB)
   --max-memory-bytes N       component memory bound (default 128 MiB)
-  --fuel N                   component execution bound in fuel units (default 4000000000)
+  --deadline-ms N            component execution bound in milliseconds (default 1000)
   --pretty                   indent the JSON output, keeping its key order
   -h, --help                 this text
   -V, --version              the version
@@ -94,7 +94,7 @@ fn parse_inner(args: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt:
         policy: None,
         max_input_bytes: None,
         max_memory_bytes: None,
-        fuel: None,
+        deadline_ms: None,
     };
     while let Some(arg) = parser.next()? {
         match arg {
@@ -108,7 +108,7 @@ fn parse_inner(args: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt:
             Long("policy") => out.policy = Some(parser.value()?.into()),
             Long("max-input-bytes") => out.max_input_bytes = Some(parser.value()?.parse()?),
             Long("max-memory-bytes") => out.max_memory_bytes = Some(parser.value()?.parse()?),
-            Long("fuel") => out.fuel = Some(parser.value()?.parse()?),
+            Long("deadline-ms") => out.deadline_ms = Some(parser.value()?.parse()?),
             Long("pretty") => pretty = true,
             Long("json") => json = true,
             Short('h') | Long("help") => help = true,
@@ -151,7 +151,7 @@ mod tests {
         assert_eq!(args("redact --json -").unwrap().command, Command::Redact { input: Input::Stdin, json: true, pretty: false });
         assert_eq!(args("schema").unwrap().command, Command::Schema);
         assert_eq!(args("--version").unwrap().command, Command::Version);
-        assert_eq!(args("--policy p.json --fuel 10 normalize").unwrap().fuel, Some(10));
+        assert_eq!(args("--policy p.json --deadline-ms 10 normalize").unwrap().deadline_ms, Some(10));
     }
 
     #[test]
@@ -160,7 +160,7 @@ mod tests {
         assert!(args("").unwrap_err().contains("missing command"));
         assert!(args("--engine jvm normalize").unwrap_err().contains("--engine must be"));
         assert!(args("normalize a b").unwrap_err().contains("unexpected argument `b`"));
-        assert!(args("--fuel lots normalize").unwrap_err().contains("lots"));
+        assert!(args("--deadline-ms lots normalize").unwrap_err().contains("lots"));
         assert!(args("--colour normalize").unwrap_err().contains("--colour"));
         assert!(args("schema x").unwrap_err().contains("no file"));
     }

@@ -123,8 +123,8 @@ fn engine(args: &args::Args) -> Result<Engine, Failure> {
     if let Some(n) = args.max_memory_bytes {
         limits = limits.with_max_memory_bytes(n);
     }
-    if let Some(n) = args.fuel {
-        limits = limits.with_fuel(n);
+    if let Some(ms) = args.deadline_ms {
+        limits = limits.with_deadline(std::time::Duration::from_millis(ms));
     }
     Ok(match args.engine {
         EngineChoice::Native => Engine::Native(NativeEngine::new(&policy, limits)),

@@ -1,0 +1,146 @@
+//! A session: several calls in one store, for a gateway that normalizes a batch of
+//! failures (one code-mode run's, say) and wants to pay for an instance once.
+//!
+//! Every call still runs under the engine's limits: the input bound is checked before the
+//! call and the execution bound is granted afresh to each call. A call that trips a bound
+//! or traps drops the store; the session's next call starts a fresh one, so a hostile
+//! input never leaves state behind for the inputs after it.
+
+use wasmtime::component::ResourceAny;
+use wasmtime::Store;
+
+use crate::bindings::exports::codemode::errors::api::GuestNormalizer;
+use crate::bindings::CodemodeErrors;
+use crate::component::{abort, check_input, ComponentEngine};
+use crate::deadline;
+use crate::error::HostError;
+use crate::store::{limits_of, CallState};
+use crate::typed_input_len;
+use crate::wit::{CallContext, CallError, Failure, InputError, Outcome};
+
+/// Calls that share one instance of the component. Made by [`ComponentEngine::session`];
+/// not shared across threads (each thread opens its own).
+///
+/// ```no_run
+/// use codemode_errors_host::{ComponentEngine, Limits};
+/// let engine = ComponentEngine::new(&codemode_errors::Policy::default(), Limits::default()).unwrap();
+/// let mut session = engine.session();
+/// for report in [r#"{"transport":{"kind":"timeout"}}"#, r#"{"transport":{"kind":"dns"}}"#] {
+///     let outcome = session.normalize_json(report).unwrap();
+///     assert!(outcome.error.is_some());
+/// }
+/// ```
+pub struct Session {
+    engine: ComponentEngine,
+    live: Option<Live>,
+}
+
+/// An instantiated component, and its normalizer once one was needed.
+struct Live {
+    store: Store<CallState>,
+    bindings: CodemodeErrors,
+    normalizer: Option<ResourceAny>,
+}
+
+impl Session {
+    pub(crate) fn new(engine: &ComponentEngine) -> Self {
+        Session { engine: engine.clone(), live: None }
+    }
+
+    /// Normalize a failure report given as JSON text.
+    pub fn normalize_json(&mut self, report: &str) -> Result<Outcome, HostError> {
+        self.with_normalizer(report.len(), |n, store, res| n.call_normalize_json(store, res, &report.to_owned()))
+    }
+
+    /// Normalize a typed failure report.
+    pub fn normalize(&mut self, context: &CallContext, failure: &Failure) -> Result<Outcome, HostError> {
+        self.with_normalizer(typed_input_len(context, failure), |n, store, res| n.call_normalize(store, res, context, failure))
+    }
+
+    /// Sanitize and redact free text.
+    pub fn redact_text(&mut self, text: &str) -> Result<String, HostError> {
+        self.with_normalizer(text.len(), |n, store, res| n.call_redact_text(store, res, text).map(Ok))
+    }
+
+    /// A redacted copy of a JSON value, as compact JSON text.
+    pub fn redact_json(&mut self, value: &str) -> Result<String, HostError> {
+        self.with_normalizer(value.len(), |n, store, res| n.call_redact_json(store, res, &value.to_owned()))
+    }
+
+    /// Read a contract object back from `Error.message`.
+    pub fn parse_call_error(&mut self, message: &str) -> Result<CallError, HostError> {
+        self.call(message.len(), |live| live.bindings.codemode_errors_api().call_parse_call_error(&mut live.store, message))?
+            .map_err(HostError::Input)
+    }
+
+    /// The JSON Schema of the call error object.
+    pub fn schema(&mut self) -> Result<String, HostError> {
+        self.call(0, |live| live.bindings.codemode_errors_api().call_schema(&mut live.store))
+    }
+
+    /// The library version inside the component.
+    pub fn version(&mut self) -> Result<String, HostError> {
+        self.call(0, |live| live.bindings.codemode_errors_api().call_version(&mut live.store))
+    }
+
+    /// Run `f` on this session's normalizer (built from the engine's policy on first use).
+    fn with_normalizer<R>(
+        &mut self,
+        input_len: usize,
+        f: impl FnOnce(&GuestNormalizer<'_>, &mut Store<CallState>, ResourceAny) -> wasmtime::Result<Result<R, InputError>>,
+    ) -> Result<R, HostError> {
+        let policy = self.engine.policy();
+        self.call(input_len, |live| {
+            let api = live.bindings.codemode_errors_api();
+            let normalizer = api.normalizer();
+            let resource = match live.normalizer {
+                Some(resource) => resource,
+                None => match normalizer.call_create(&mut live.store, policy)? {
+                    Ok(resource) => *live.normalizer.insert(resource),
+                    Err(e) => return Ok(Err(e)),
+                },
+            };
+            f(&normalizer, &mut live.store, resource)
+        })?
+        .map_err(HostError::Input)
+    }
+
+    /// Check the input bound, arm the execution bound, run `f` on the live instance
+    /// (instantiating one if there is none), and drop the instance if the call failed.
+    fn call<R>(&mut self, input_len: usize, f: impl FnOnce(&mut Live) -> wasmtime::Result<R>) -> Result<R, HostError> {
+        check_input(input_len, &self.engine.limits())?;
+        let mut live = match self.live.take() {
+            Some(live) => live,
+            None => self.engine.instantiate()?,
+        };
+        deadline::arm(&mut live.store, self.engine.limits().deadline);
+        match f(&mut live) {
+            Ok(answer) => {
+                self.live = Some(live);
+                Ok(answer)
+            }
+            // Trapped or out of bounds: this instance is dropped, never used again.
+            Err(e) => Err(abort(&live.store, e)),
+        }
+    }
+}
+
+impl ComponentEngine {
+    /// A session: calls that share one instance until one of them fails (see [`Session`]).
+    /// Cheaper per call than the engine's own methods, which instantiate for every call.
+    pub fn session(&self) -> Session {
+        Session::new(self)
+    }
+
+    /// A fresh store under this engine's limits, with the component instantiated in it.
+    fn instantiate(&self) -> Result<Live, HostError> {
+        let mut store = Store::new(self.pre().engine(), CallState::new(&self.limits()));
+        store.limiter(limits_of);
+        // Instantiation runs the guest's start code, which the deadline covers too.
+        deadline::arm(&mut store, self.limits().deadline);
+        match self.pre().instantiate(&mut store) {
+            Ok(bindings) => Ok(Live { store, bindings, normalizer: None }),
+            Err(e) => Err(abort(&store, e)),
+        }
+    }
+}

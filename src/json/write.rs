@@ -1,0 +1,210 @@
+//! Writing the bounded tree (and the contract types built on it) as compact JSON.
+//!
+//! Every writer takes a [`JsonSink`]: a `String` that receives the text, or a
+//! [`ByteCount`] that only measures it. The size cap asks for lengths many times while it
+//! shrinks an error; measuring costs a scan of each string, never a copy.
+
+use std::fmt;
+
+use super::{exact_integer, Json};
+
+/// Where serialized JSON goes.
+pub trait JsonSink {
+    /// Append `s`.
+    fn put(&mut self, s: &str);
+}
+
+impl JsonSink for String {
+    fn put(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+/// A sink that keeps only the number of bytes written to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ByteCount(pub usize);
+
+impl JsonSink for ByteCount {
+    fn put(&mut self, s: &str) {
+        self.0 += s.len();
+    }
+}
+
+/// Lets `write!` format into any sink.
+struct Formatted<'a, S: ?Sized>(&'a mut S);
+
+impl<S: JsonSink + ?Sized> fmt::Write for Formatted<'_, S> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.put(s);
+        Ok(())
+    }
+}
+
+/// Write `n` as JSON: whole numbers up to 2^53 without a fraction, others in the shortest
+/// form that reads back to the same double.
+pub fn write_number<S: JsonSink + ?Sized>(out: &mut S, n: f64) {
+    use std::fmt::Write;
+    let mut f = Formatted(out);
+    // Writing into a sink cannot fail.
+    let _ = match exact_integer(n) {
+        Some(i) => write!(f, "{i}"),
+        // `{:?}` prints the shortest round-trip form; finite by construction.
+        None => write!(f, "{n:?}"),
+    };
+}
+
+/// The escape of each byte in a JSON string: 0 for none, `u` for `\u00XX`, else the
+/// letter after the backslash.
+const ESCAPES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = b'u';
+        b += 1;
+    }
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table[b'\n' as usize] = b'n';
+    table[b'\r' as usize] = b'r';
+    table[b'\t' as usize] = b't';
+    table[0x08] = b'b';
+    table[0x0C] = b'f';
+    table
+};
+
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any of the eight bytes in `w` may need an escape (a control, `"` or `\`). It
+/// never misses one; the byte loop that follows decides exactly.
+fn may_need_escape(w: u64) -> bool {
+    let has_zero = |x: u64| x.wrapping_sub(LOW_BITS) & !x & HIGH_BITS;
+    let below_space = w.wrapping_sub(LOW_BITS * 0x20) & !w & HIGH_BITS;
+    (below_space | has_zero(w ^ (LOW_BITS * u64::from(b'"'))) | has_zero(w ^ (LOW_BITS * u64::from(b'\\')))) != 0
+}
+
+/// Index of the first byte at or after `from` that needs an escape, or `bytes.len()`.
+fn next_escape(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    let rest = bytes.get(from..).unwrap_or_default();
+    for chunk in rest.chunks_exact(8) {
+        let w = u64::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
+        if may_need_escape(w) {
+            break;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && ESCAPES[usize::from(bytes[i])] == 0 {
+        i += 1;
+    }
+    i
+}
+
+/// Write `s` as a JSON string literal (quotes and escapes included). Runs without escapes
+/// are copied whole, eight bytes tested at a time.
+pub fn write_string<S: JsonSink + ?Sized>(out: &mut S, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    out.put("\"");
+    let mut start = 0;
+    loop {
+        let i = next_escape(bytes, start);
+        out.put(s.get(start..i).unwrap_or_default());
+        let Some(&b) = bytes.get(i) else { break };
+        let escape = ESCAPES[usize::from(b)];
+        if escape == b'u' {
+            let hex = [b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xF)]];
+            out.put(std::str::from_utf8(&hex).unwrap_or_default());
+        } else {
+            let pair = [b'\\', escape];
+            out.put(std::str::from_utf8(&pair).unwrap_or_default());
+        }
+        start = i + 1;
+    }
+    out.put("\"");
+}
+
+/// Write a bounded value as compact JSON. Object members come out in sorted key order so
+/// that hosts which reorder keys (JavaScript puts integer-like keys first) still print the
+/// same bytes. Only the kept parts are written: callers cap values before writing.
+pub fn write_json<S: JsonSink + ?Sized>(out: &mut S, value: &Json) {
+    match value {
+        Json::Null => out.put("null"),
+        Json::Bool(true) => out.put("true"),
+        Json::Bool(false) => out.put("false"),
+        Json::Number(n) => write_number(out, *n),
+        Json::String(t) => write_string(out, t.head()),
+        Json::Array(a) => {
+            out.put("[");
+            for (i, v) in a.items().iter().enumerate() {
+                if i > 0 {
+                    out.put(",");
+                }
+                write_json(out, v);
+            }
+            out.put("]");
+        }
+        Json::Object(o) => {
+            out.put("{");
+            let mut members: Vec<&(String, Json)> = o.items().iter().collect();
+            members.sort_by(|a, b| a.0.cmp(&b.0));
+            for (i, (k, v)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.put(",");
+                }
+                write_string(out, k);
+                out.put(":");
+                write_json(out, v);
+            }
+            out.put("}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse_json;
+
+    fn quoted(s: &str) -> String {
+        let mut out = String::new();
+        write_string(&mut out, s);
+        out
+    }
+
+    #[test]
+    fn numbers_print_like_javascript_for_whole_values() {
+        let mut s = String::new();
+        write_json(&mut s, &parse_json(r#"[1, 1.0, -0, 2.5, 1e21, 12345678901234567890]"#).unwrap());
+        assert_eq!(s, "[1,1,0,2.5,1e21,1.2345678901234567e19]");
+    }
+
+    #[test]
+    fn strings_escape_controls() {
+        assert_eq!(quoted("a\"b\\c\n\u{1}"), r#""a\"b\\c\n\u0001""#);
+        assert_eq!(quoted("\u{8}\u{c}\r\t\u{1f}\u{7f}"), "\"\\b\\f\\r\\t\\u001f\u{7f}\"");
+    }
+
+    #[test]
+    fn every_byte_escapes_as_serde_json_does_at_every_offset() {
+        // Each escapable character at each position of a 20-byte run, so that both the
+        // eight-byte test and the byte loop see it.
+        for c in (0u8..0x20).map(char::from).chain(['"', '\\', '/', 'é', '\u{7f}', '😀']) {
+            for at in 0..20 {
+                let s: String = (0..20).map(|i| if i == at { c } else { 'x' }).collect();
+                assert_eq!(quoted(&s), serde_json::to_string(&s).unwrap(), "{c:?} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn byte_count_measures_what_a_string_receives() {
+        let v = parse_json(r#"{"b":[1,2.5,"x\ny"],"a":{"k":"\u0001\"é"},"n":null,"t":true}"#).unwrap();
+        let mut text = String::new();
+        write_json(&mut text, &v);
+        let mut count = ByteCount::default();
+        write_json(&mut count, &v);
+        assert_eq!(count.0, text.len());
+        assert_eq!(text, r#"{"a":{"k":"\u0001\"é"},"b":[1,2.5,"x\ny"],"n":null,"t":true}"#);
+    }
+}
