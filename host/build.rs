@@ -2,7 +2,7 @@
 //! library need no configuration to find it.
 //!
 //! In order: `$CODEMODE_ERRORS_GUEST_WASM`; the component `cargo xtask test` (or
-//! `cargo build -p codemode-errors-guest --target wasm32-wasip2 --profile wasm-release`)
+//! `cargo build -p codemode-errors-guest --target wasm32-wasip2 --profile component-release`)
 //! put in the target directory; else the guest is built here, into this build's own
 //! output directory, so a plain `cargo build` in a fresh clone still works.
 
@@ -34,7 +34,7 @@ fn located() -> Option<PathBuf> {
         return Some(PathBuf::from(path));
     }
     let target = env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);
-    let path = target.join("wasm32-wasip2").join("wasm-release").join(WASM);
+    let path = target.join("wasm32-wasip2").join("component-release").join(WASM);
     if path.exists() {
         return Some(path);
     }
@@ -54,7 +54,7 @@ fn build_guest() -> Result<PathBuf, String> {
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(&root)
-        .args(["build", "--package", "codemode-errors-guest", "--target", "wasm32-wasip2", "--profile", "wasm-release"])
+        .args(["build", "--package", "codemode-errors-guest", "--target", "wasm32-wasip2", "--profile", "component-release"])
         .arg("--target-dir")
         .arg(&target)
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
@@ -67,5 +67,5 @@ fn build_guest() -> Result<PathBuf, String> {
             "building the guest component failed ({status}); is the wasm32-wasip2 target installed (`rustup target add wasm32-wasip2`)?"
         ));
     }
-    Ok(target.join("wasm32-wasip2").join("wasm-release").join(WASM))
+    Ok(target.join("wasm32-wasip2").join("component-release").join(WASM))
 }

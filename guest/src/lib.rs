@@ -3,7 +3,7 @@
 //! values, calls the core, and converts the answer back.
 //!
 //! Build it with `cargo build -p codemode-errors-guest --target wasm32-wasip2 --profile
-//! wasm-release` (or `cargo xtask test`, which does that first).
+//! component-release` (or `cargo xtask test`, which does that first).
 
 #![warn(missing_docs)]
 

@@ -1,5 +1,6 @@
 //! Native core vs WASI component: per-call latency and throughput for a small, a typical
-//! and a large report; the cost of a fresh store; and cold start of the CLI process with
+//! and a large report, each call in a fresh store (the engine's methods) and in a session
+//! that keeps one instance; the cost of a fresh store; and cold start of the CLI process with
 //! and without the precompiled-component cache. `cargo xtask bench` runs it; the figures
 //! are recorded in docs/PERFORMANCE-component.md.
 
@@ -50,6 +51,9 @@ fn normalize(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(report.len() as u64));
         group.bench_with_input(BenchmarkId::new("native", name), &report, |b, r| b.iter(|| native.normalize_json(r).unwrap()));
         group.bench_with_input(BenchmarkId::new("component", name), &report, |b, r| b.iter(|| component.normalize_json(r).unwrap()));
+        // One instance for the whole batch: the call itself, without a fresh store.
+        let mut session = component.session();
+        group.bench_with_input(BenchmarkId::new("component_session", name), &report, |b, r| b.iter(|| session.normalize_json(r).unwrap()));
     }
     group.finish();
 }

@@ -7,10 +7,10 @@ use std::process::Command;
 use crate::util::{output, run, Ctx, Result};
 
 /// Build the guest (`codemode-errors-guest`) as a `wasm32-wasip2` component with the
-/// size-tuned `wasm-release` profile, where the host's build script finds it to embed.
+/// speed-tuned `component-release` profile, where the host's build script finds it to embed.
 pub fn build(ctx: &Ctx) -> Result<PathBuf> {
-    run(ctx.cargo().args(["build", "--package", "codemode-errors-guest", "--target", "wasm32-wasip2", "--profile", "wasm-release"]))?;
-    let wasm = ctx.target_dir().join("wasm32-wasip2/wasm-release/codemode_errors_guest.wasm");
+    run(ctx.cargo().args(["build", "--package", "codemode-errors-guest", "--target", "wasm32-wasip2", "--profile", "component-release"]))?;
+    let wasm = ctx.target_dir().join("wasm32-wasip2/component-release/codemode_errors_guest.wasm");
     let size = std::fs::metadata(&wasm).map_err(|e| format!("the guest build left no component at {}: {e}", wasm.display()))?.len();
     match gzipped_size(&wasm) {
         Some(gz) => eprintln!("component: {} ({size} bytes, {gz} gzipped)", wasm.display()),
