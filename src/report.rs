@@ -12,7 +12,7 @@
 
 use crate::contract::{InvalidArgument, Origin, Safety};
 use crate::error::{ErrorCode, ReportError};
-use crate::json::{exact_integer, parse_json, Json, JsonText};
+use crate::json::{exact_integer, parse_json, utf16_prefix, write_string, Json, JsonText};
 use crate::kinds::is_well_formed;
 
 /// Longest fully-qualified tool name accepted, in UTF-16 code units.
@@ -60,6 +60,42 @@ pub enum Failure {
         /// How long to wait before retrying, when known.
         retry_after_ms: Option<u64>,
     },
+}
+
+/// The longest requested tool name an `unknown_tool` message quotes, in UTF-16 units.
+pub const MAX_REQUESTED_NAME: usize = 200;
+
+impl Failure {
+    /// A call to a tool the code-mode catalog does not hold. `requested` is the name the
+    /// model's code asked for (`None` when it was not a string). Code mode decides this
+    /// before anything is dispatched, so it is `unknown_tool` with origin `code_mode`; the
+    /// name is quoted as JSON and capped, since model-written code chose it.
+    ///
+    /// ```
+    /// use codemode_errors::{Failure, FailureReport, Normalizer};
+    /// let report = FailureReport::new(Failure::unknown_tool(Some("github::creat_issue")));
+    /// let error = Normalizer::default().normalize(&report).error.unwrap();
+    /// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("unknown_tool", "code_mode"));
+    /// assert!(error.cause.unwrap().contains(r#"no tool named "github::creat_issue""#));
+    /// ```
+    pub fn unknown_tool(requested: Option<&str>) -> Failure {
+        let message = match requested {
+            Some(name) => {
+                let kept = utf16_prefix(name, MAX_REQUESTED_NAME);
+                let mut quoted = String::with_capacity(kept.len() + 2);
+                write_string(&mut quoted, kept);
+                let cut = if kept.len() < name.len() { "…" } else { "" };
+                format!("no tool named {quoted}{cut} in this code-mode catalog")
+            }
+            None => "the requested tool name is not a string".to_owned(),
+        };
+        Failure::Blocked {
+            origin: Origin::CodeMode,
+            kind: "unknown_tool".to_owned(),
+            message: JsonText::whole(message),
+            retry_after_ms: None,
+        }
+    }
 }
 
 /// A validation failure: the arguments and schema to check, or ready-made problems.
@@ -333,6 +369,20 @@ mod tests {
 
     fn err(text: &str) -> ReportError {
         FailureReport::from_json(text).unwrap_err()
+    }
+
+    #[test]
+    fn unknown_tools_are_code_mode_failures_that_quote_a_capped_name() {
+        let Failure::Blocked { origin, kind, message, .. } = Failure::unknown_tool(Some("a\"b")) else { panic!("not blocked") };
+        assert_eq!(
+            (origin, kind.as_str(), message.head()),
+            (Origin::CodeMode, "unknown_tool", r#"no tool named "a\"b" in this code-mode catalog"#)
+        );
+        let long = "x".repeat(MAX_REQUESTED_NAME * 10);
+        let Failure::Blocked { message, .. } = Failure::unknown_tool(Some(&long)) else { panic!("not blocked") };
+        assert!(message.head().len() < MAX_REQUESTED_NAME + 60 && message.head().contains("x\"… in"), "{}", message.head());
+        let Failure::Blocked { message, .. } = Failure::unknown_tool(None) else { panic!("not blocked") };
+        assert_eq!(message.head(), "the requested tool name is not a string");
     }
 
     #[test]

@@ -60,10 +60,7 @@ export function createCodemode(catalog, dispatch, options = {}) {
 
   function callTool(tool, args) {
     const call = typeof tool === 'string' ? tools.get(tool) : undefined;
-    if (call === undefined) {
-      const failure = { kind: 'unknown_tool', message: `no tool named ${JSON.stringify(String(tool))} in this code-mode catalog` };
-      return reject(anonymous.failure('code_mode', failure, false), { tool: undefined, onBreaker });
-    }
+    if (call === undefined) return reject(anonymous.unknownTool(tool), { tool: undefined, onBreaker });
     return invoke(call, args);
   }
 

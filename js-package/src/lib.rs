@@ -207,6 +207,18 @@ impl CallSite {
         Ok(Some(verdict(&self.normalizer.normalize(&report))))
     }
 
+    /// `[errorJson, breaker]` for a call to a tool the catalog does not hold, never
+    /// dispatched: the core's `Failure::unknown_tool` (`code_mode`/`unknown_tool`), which
+    /// quotes the requested name when it is a string.
+    #[wasm_bindgen(js_name = unknownTool)]
+    pub fn unknown_tool(&self, requested: &JsValue) -> JsResult<Array> {
+        let name = requested.dyn_ref::<JsString>().map(walk::lossy_head);
+        // The header was checked when the call site was built, so this cannot fail.
+        let mut report = js(self.placeholder_report(Some(false)))?;
+        report.failure = codemode_errors::Failure::unknown_tool(name.as_deref());
+        Ok(verdict(&self.normalizer.normalize(&report)))
+    }
+
     /// `[errorJson | null, breaker]` for a failure the sandbox itself tags: `tag` is a
     /// report failure key (`validation`, `policy`, `budget`, `code_mode`, ...) and
     /// `failure` its value, read and checked by the core.

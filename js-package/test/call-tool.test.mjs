@@ -209,8 +209,15 @@ describe('createCodemode', () => {
   test('an unknown tool rejects with code_mode unknown_tool', async () => {
     const { callTool } = createCodemode(catalog, async () => ok);
     const error = await rejection(callTool('github::delete_repo', {}));
-    assert.deepEqual([error.kind, error.origin], ['unknown_tool', 'code_mode']);
+    assert.deepEqual([error.kind, error.origin, error.dispatched], ['unknown_tool', 'code_mode', false]);
     assert.match(error.message, /github::delete_repo/);
+    // The core decides the rest too: a name that is not a string, and a hostile long one.
+    const odd = await rejection(callTool(42, {}));
+    assert.deepEqual([odd.kind, odd.origin], ['unknown_tool', 'code_mode']);
+    assert.match(odd.cause, /not a string/);
+    const long = await rejection(callTool('x'.repeat(100_000), {}));
+    assert.equal(long.kind, 'unknown_tool');
+    assert.ok(JSON.stringify(long).length < 2048, 'the requested name is capped');
   });
 
   test('a bad catalog is refused when the helpers are built', () => {
