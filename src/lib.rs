@@ -44,6 +44,7 @@ pub mod recognize;
 pub mod recovery;
 pub mod redact;
 pub mod report;
+pub mod run;
 pub mod sanitize;
 pub mod scan;
 pub mod shrink;

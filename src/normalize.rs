@@ -417,7 +417,7 @@ fn clean_problem(p: &InvalidArgument, counts: &mut Redactions) -> InvalidArgumen
 }
 
 /// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.
-fn short_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
+pub(crate) fn short_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
     // Twice the cap leaves room for whitespace that collapses; `capped_text` reads a
     // redaction margin past that, so a secret straddling the cut is still seen whole.
     let window = JsonText::from_head(utf16_prefix(text, cap * 2 + REDACTION_MARGIN), utf16_len(text));

@@ -1,0 +1,385 @@
+//! How a whole code-mode run ended: the run-level layer above the per-call contract.
+//!
+//! A call error tells model code what one tool call did. When the run itself fails, the
+//! executor reports one terminal [`RunError`]: a [`RunErrorCode`] from a closed set, the
+//! [`FailurePhase`] the error came from, whether any nested tool call was dispatched
+//! (`bridgeDispatchStarted`), and whether replaying the whole run is safe
+//! (`replaySafe`). The rules, from the exec error-code text this crate follows:
+//!
+//! - bad exec/wait requests, syntax errors, and an uncaught tool call rejected as invalid
+//!   input are `invalid_input`; every other uncaught tool failure is `internal_error`;
+//! - a code the guest put on `error.code` never changes the terminal code;
+//! - an uncaught rejected tool call is phase `bridge` (also when the guest rethrows the
+//!   original error); a new error thrown by guest code is phase `guest`;
+//! - failure origin and replay safety are separate: once a nested call was dispatched, a
+//!   replay may repeat its side effects, whatever failed afterwards.
+//!
+//! Text from the executor or the guest is untrusted: it is sanitized, redacted and capped
+//! like any evidence.
+
+use crate::contract::{CodeModeCallError, Origin};
+use crate::json::{write_number, write_string, JsonSink};
+use crate::normalize::short_text;
+use crate::redact::Redactions;
+
+/// Longest piece of untrusted text kept in a message, in UTF-16 code units.
+pub const MAX_RUN_MESSAGE: usize = 500;
+
+/// Most argument paths an uncaught input error's message names.
+pub const MAX_NAMED_ARGUMENTS: usize = 8;
+
+/// The terminal error code of a failed run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RunErrorCode {
+    /// The request, the source or a nested call's arguments were rejected.
+    InvalidInput,
+    /// No executor could run the code (unavailable, failed to start, exited).
+    RuntimeUnavailable,
+    /// The caller cancelled the run; it cannot be resumed.
+    Aborted,
+    /// The run's execution deadline passed.
+    Timeout,
+    /// The run's result could not be serialized into the bounded projection.
+    OutputLimitExceeded,
+    /// A suspended run's snapshot exceeded its limit.
+    SnapshotLimitExceeded,
+    /// Anything else, including uncaught tool failures that were not input errors.
+    InternalError,
+}
+
+impl RunErrorCode {
+    /// Every code, in wire order.
+    pub const ALL: &'static [RunErrorCode] = &[
+        RunErrorCode::InvalidInput,
+        RunErrorCode::RuntimeUnavailable,
+        RunErrorCode::Aborted,
+        RunErrorCode::Timeout,
+        RunErrorCode::OutputLimitExceeded,
+        RunErrorCode::SnapshotLimitExceeded,
+        RunErrorCode::InternalError,
+    ];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunErrorCode::InvalidInput => "invalid_input",
+            RunErrorCode::RuntimeUnavailable => "runtime_unavailable",
+            RunErrorCode::Aborted => "aborted",
+            RunErrorCode::Timeout => "timeout",
+            RunErrorCode::OutputLimitExceeded => "output_limit_exceeded",
+            RunErrorCode::SnapshotLimitExceeded => "snapshot_limit_exceeded",
+            RunErrorCode::InternalError => "internal_error",
+        }
+    }
+}
+
+/// Where a terminal error came from, when guest code was running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailurePhase {
+    /// A tool call rejected and the guest let the rejection escape (or rethrew it).
+    Bridge,
+    /// Guest code threw an error of its own.
+    Guest,
+}
+
+impl FailurePhase {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailurePhase::Bridge => "bridge",
+            FailurePhase::Guest => "guest",
+        }
+    }
+}
+
+/// What ended the run, as the executor saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunFailure {
+    /// The exec or wait request was rejected: bad or retired fields, an unknown, expired
+    /// or wrong-scope run id, too many suspended runs, rejected module access.
+    InvalidRequest {
+        /// The executor's description.
+        message: String,
+    },
+    /// The source did not parse; rejected before any nested call.
+    SyntaxError {
+        /// The parser's description.
+        message: String,
+        /// One-based line in the submitted source.
+        line: u32,
+        /// One-based column.
+        column: u32,
+    },
+    /// No executor could run the code.
+    RuntimeUnavailable {
+        /// The executor's description.
+        message: String,
+    },
+    /// The caller cancelled the run.
+    Aborted,
+    /// The execution deadline passed.
+    Timeout {
+        /// The deadline, when known, in milliseconds.
+        deadline_ms: Option<u64>,
+    },
+    /// The result could not be serialized into the bounded projection.
+    OutputUnserializable {
+        /// The executor's description.
+        message: String,
+    },
+    /// A snapshot of the suspended run exceeded its limit.
+    SnapshotTooLarge {
+        /// The executor's description.
+        message: String,
+    },
+    /// A tool call rejected with this contract object and the guest did not catch it.
+    UncaughtToolError(Box<CodeModeCallError>),
+    /// Guest code threw a new error (after a successful call or a caught rejection).
+    GuestException {
+        /// The error's `name` (`TypeError`, ...), as the guest set it.
+        name: String,
+        /// The error's `message`.
+        message: String,
+    },
+    /// The executor failed in a way the other cases do not name.
+    Internal {
+        /// The executor's description.
+        message: String,
+    },
+}
+
+/// Kinds of an uncaught tool error that mean the call's own input was wrong.
+pub const INPUT_ERROR_KINDS: &[&str] = &["missing_param", "invalid_param", "validation_failed", "unknown_action", "unknown_subaction"];
+
+/// The terminal error of a failed run.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct RunError {
+    /// The terminal code.
+    pub code: RunErrorCode,
+    /// A standalone, sanitized, capped message.
+    pub message: String,
+    /// Where the error came from, when guest code was running.
+    pub failure_phase: Option<FailurePhase>,
+    /// Whether any nested tool call was dispatched during the run.
+    pub bridge_dispatch_started: bool,
+    /// Whether running the same code again cannot repeat a side effect: only when no
+    /// nested call was dispatched.
+    pub replay_safe: bool,
+    /// Line and column of a syntax error.
+    pub location: Option<(u32, u32)>,
+    /// The uncaught tool error itself, the same object the guest saw (rule 6).
+    pub tool_error: Option<CodeModeCallError>,
+}
+
+/// Classify how a run ended. `bridge_dispatch_started` is the executor's own record of
+/// whether a nested tool call left the sandbox; guest code cannot set it.
+///
+/// ```
+/// use codemode_errors::run::{classify_run, FailurePhase, RunErrorCode, RunFailure};
+/// let end = classify_run(&RunFailure::GuestException { name: "TypeError".into(), message: "x is undefined".into() }, true);
+/// assert_eq!((end.code, end.failure_phase), (RunErrorCode::InternalError, Some(FailurePhase::Guest)));
+/// assert!(!end.replay_safe); // a call was dispatched before the guest threw
+/// ```
+pub fn classify_run(failure: &RunFailure, bridge_dispatch_started: bool) -> RunError {
+    let mut counts = Redactions::default();
+    let mut clean = |text: &str| short_text(text, MAX_RUN_MESSAGE, &mut counts);
+    let (code, phase, message) = match failure {
+        RunFailure::InvalidRequest { message } => {
+            (RunErrorCode::InvalidInput, None, format!("the exec request was rejected: {}", clean(message)))
+        }
+        RunFailure::SyntaxError { message, line, column } => (
+            RunErrorCode::InvalidInput,
+            None,
+            format!("syntax error at line {line}, column {column}: {}. Correct the source and submit a new exec.", clean(message)),
+        ),
+        RunFailure::RuntimeUnavailable { message } => {
+            (RunErrorCode::RuntimeUnavailable, None, format!("no code-mode executor could run the code: {}", clean(message)))
+        }
+        RunFailure::Aborted => (RunErrorCode::Aborted, None, "the run was cancelled by its caller and cannot be resumed".to_owned()),
+        RunFailure::Timeout { deadline_ms } => {
+            let within = deadline_ms.map(|ms| format!(" of {ms} ms")).unwrap_or_default();
+            (RunErrorCode::Timeout, None, format!("the run exceeded its execution deadline{within}"))
+        }
+        RunFailure::OutputUnserializable { message } => (
+            RunErrorCode::OutputLimitExceeded,
+            None,
+            format!("the run's result could not be serialized within the output limit: {}", clean(message)),
+        ),
+        RunFailure::SnapshotTooLarge { message } => {
+            (RunErrorCode::SnapshotLimitExceeded, None, format!("the suspended run's snapshot exceeded its limit: {}", clean(message)))
+        }
+        RunFailure::UncaughtToolError(error) => (tool_error_code(error), Some(FailurePhase::Bridge), uncaught_message(error, &mut clean)),
+        RunFailure::GuestException { name, message } => {
+            let name = clean(name);
+            let name = if name.is_empty() { "Error".to_owned() } else { name };
+            (RunErrorCode::InternalError, Some(FailurePhase::Guest), format!("the code threw {name}: {}", clean(message)))
+        }
+        RunFailure::Internal { message } => {
+            (RunErrorCode::InternalError, None, format!("the code-mode executor failed: {}", clean(message)))
+        }
+    };
+    RunError {
+        code,
+        message,
+        failure_phase: phase,
+        bridge_dispatch_started,
+        replay_safe: !bridge_dispatch_started,
+        location: match failure {
+            RunFailure::SyntaxError { line, column, .. } => Some((*line, *column)),
+            _ => None,
+        },
+        tool_error: match failure {
+            RunFailure::UncaughtToolError(error) => Some((**error).clone()),
+            _ => None,
+        },
+    }
+}
+
+/// `invalid_input` for a call rejected as invalid input (schema validation, or the tool's
+/// own input kinds); `internal_error` for any other uncaught tool failure.
+fn tool_error_code(error: &CodeModeCallError) -> RunErrorCode {
+    if error.origin == Origin::Validation || INPUT_ERROR_KINDS.contains(&error.kind.as_str()) {
+        RunErrorCode::InvalidInput
+    } else {
+        RunErrorCode::InternalError
+    }
+}
+
+/// The uncaught tool error's own message, naming the arguments when the call's input was
+/// wrong. Cleaned again: the object may have come back through a tolerant reader.
+fn uncaught_message(error: &CodeModeCallError, clean: &mut impl FnMut(&str) -> String) -> String {
+    let mut message = format!("an uncaught tool call failed: {}", clean(&error.message));
+    if !error.invalid_arguments.is_empty() {
+        let named = error.invalid_arguments.iter().take(MAX_NAMED_ARGUMENTS);
+        let paths: Vec<String> = named.map(|a| if a.path.is_empty() { "(arguments)".to_owned() } else { clean(&a.path) }).collect();
+        let more = error.invalid_arguments.len().saturating_sub(MAX_NAMED_ARGUMENTS);
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        message.push_str(&format!(" Arguments to fix: {}{more}.", paths.join(", ")));
+    }
+    message
+}
+
+impl RunError {
+    /// The terminal error as compact JSON, with the exec surface's field names:
+    /// `code`, `message`, `failurePhase`, `bridgeDispatchStarted`, `replaySafe`, then
+    /// `line`/`column` and the uncaught `toolError` when there are any.
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(256);
+        self.write(&mut out);
+        out
+    }
+
+    /// Append the compact JSON to `out`.
+    pub fn write<S: JsonSink>(&self, out: &mut S) {
+        out.put("{\"code\":");
+        write_string(out, self.code.as_str());
+        out.put(",\"message\":");
+        write_string(out, &self.message);
+        if let Some(phase) = self.failure_phase {
+            out.put(",\"failurePhase\":");
+            write_string(out, phase.as_str());
+        }
+        out.put(if self.bridge_dispatch_started { ",\"bridgeDispatchStarted\":true" } else { ",\"bridgeDispatchStarted\":false" });
+        out.put(if self.replay_safe { ",\"replaySafe\":true" } else { ",\"replaySafe\":false" });
+        if let Some((line, column)) = self.location {
+            out.put(",\"line\":");
+            write_number(out, f64::from(line));
+            out.put(",\"column\":");
+            write_number(out, f64::from(column));
+        }
+        if let Some(error) = &self.tool_error {
+            out.put(",\"toolError\":");
+            error.write(out);
+        }
+        out.put("}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{normalize_json, Policy};
+
+    fn tool_error(report: &str) -> Box<CodeModeCallError> {
+        Box::new(normalize_json(report, &Policy::default()).unwrap().error.unwrap())
+    }
+
+    /// Each executor-side failure with its code, phase and replay safety (no dispatch).
+    #[test]
+    fn executor_failures_map_to_their_codes() {
+        let text = |m: &str| m.to_owned();
+        let cases: &[(RunFailure, RunErrorCode)] = &[
+            (RunFailure::InvalidRequest { message: text("unknown runId r-42") }, RunErrorCode::InvalidInput),
+            (RunFailure::SyntaxError { message: text("Unexpected token ')'"), line: 3, column: 17 }, RunErrorCode::InvalidInput),
+            (RunFailure::RuntimeUnavailable { message: text("worker exited with code 1") }, RunErrorCode::RuntimeUnavailable),
+            (RunFailure::Aborted, RunErrorCode::Aborted),
+            (RunFailure::Timeout { deadline_ms: Some(30_000) }, RunErrorCode::Timeout),
+            (RunFailure::OutputUnserializable { message: text("cyclic value") }, RunErrorCode::OutputLimitExceeded),
+            (RunFailure::SnapshotTooLarge { message: text("12 MB > 8 MB") }, RunErrorCode::SnapshotLimitExceeded),
+            (RunFailure::Internal { message: text("bridge closed") }, RunErrorCode::InternalError),
+        ];
+        for (failure, code) in cases {
+            let end = classify_run(failure, false);
+            assert_eq!((end.code, end.failure_phase, end.replay_safe), (*code, None, true), "{failure:?}");
+        }
+        assert_eq!(RunErrorCode::ALL.len(), 7);
+    }
+
+    #[test]
+    fn uncaught_tool_errors_are_bridge_failures_coded_by_their_input() {
+        let schema = tool_error(
+            r#"{"tool":"gh::create_issue","dispatched":false,"validation":{"arguments":{},"input_schema":{"type":"object","required":["title"]}}}"#,
+        );
+        let end = classify_run(&RunFailure::UncaughtToolError(schema.clone()), false);
+        assert_eq!((end.code, end.failure_phase), (RunErrorCode::InvalidInput, Some(FailurePhase::Bridge)));
+        assert!(end.message.contains("Arguments to fix: title."), "{}", end.message);
+        assert_eq!(end.tool_error.as_ref(), Some(&*schema), "the same object the guest saw (rule 6)");
+
+        let own_input = tool_error(
+            r#"{"tool":"gh::get","tool_result":{"isError":true,"content":[{"type":"text","text":"{\"kind\":\"missing_param\",\"message\":\"owner is required\"}"}]}}"#,
+        );
+        assert_eq!(classify_run(&RunFailure::UncaughtToolError(own_input), true).code, RunErrorCode::InvalidInput);
+
+        let other =
+            tool_error(r#"{"tool":"gh::get","dispatched":true,"tool_result":{"isError":true,"content":[{"type":"text","text":"boom"}]}}"#);
+        let end = classify_run(&RunFailure::UncaughtToolError(other), true);
+        assert_eq!((end.code, end.failure_phase, end.replay_safe), (RunErrorCode::InternalError, Some(FailurePhase::Bridge), false));
+    }
+
+    #[test]
+    fn guest_errors_are_guest_failures_and_their_text_is_untrusted() {
+        let failure = RunFailure::GuestException {
+            name: "TypeError\u{202E}".into(),
+            message: "cannot read x of undefined; token=ghp_abcdefghijklmnopqrstuvwxyz0123456789 <|im_start|>system".into(),
+        };
+        let end = classify_run(&failure, true);
+        assert_eq!(
+            (end.code, end.failure_phase, end.bridge_dispatch_started, end.replay_safe),
+            (RunErrorCode::InternalError, Some(FailurePhase::Guest), true, false)
+        );
+        assert!(end.message.starts_with("the code threw TypeError:"), "{}", end.message);
+        assert!(!end.message.contains("ghp_") && !end.message.contains("<|im_start|>"), "{}", end.message);
+        let long = RunFailure::Internal { message: "y".repeat(100_000) };
+        assert!(classify_run(&long, false).message.chars().count() < MAX_RUN_MESSAGE + 60);
+    }
+
+    #[test]
+    fn json_uses_the_exec_field_names_and_nests_the_tool_error() {
+        let end = classify_run(&RunFailure::SyntaxError { message: "Unexpected end of input".into(), line: 2, column: 1 }, false);
+        assert_eq!(
+            end.to_json(),
+            r#"{"code":"invalid_input","message":"syntax error at line 2, column 1: Unexpected end of input. Correct the source and submit a new exec.","bridgeDispatchStarted":false,"replaySafe":true,"line":2,"column":1}"#
+        );
+        let error = tool_error(r#"{"tool":"gh::get","dispatched":true,"transport":{"kind":"timeout"}}"#);
+        let end = classify_run(&RunFailure::UncaughtToolError(error.clone()), true);
+        let json = end.to_json();
+        assert!(
+            json.contains(r#""failurePhase":"bridge","bridgeDispatchStarted":true,"replaySafe":false,"toolError":{"contract_version":1"#),
+            "{json}"
+        );
+        assert!(json.ends_with(&format!("{}}}", error.to_json())));
+        let parsed = crate::parse_json(&json).unwrap();
+        assert_eq!(parsed.get("toolError").map(|v| v.to_string()), Some(crate::parse_json(&error.to_json()).unwrap().to_string()));
+    }
+}
