@@ -17,8 +17,10 @@
 //! Text from the executor or the guest is untrusted: it is sanitized, redacted and capped
 //! like any evidence.
 
+use crate::consumer::call_error_from_value;
 use crate::contract::{CodeModeCallError, Origin};
-use crate::json::{write_number, write_string, JsonSink};
+use crate::error::{ErrorCode, ReportError};
+use crate::json::{exact_integer, parse_json, write_number, write_string, Json, JsonSink};
 use crate::normalize::short_text;
 use crate::redact::Redactions;
 
@@ -296,6 +298,128 @@ impl RunError {
     }
 }
 
+/// A run report: what ended the run and whether a nested call was dispatched, as JSON.
+///
+/// ```json
+/// {"bridge_dispatch_started": true, "guest_exception": {"name": "TypeError", "message": "x is undefined"}}
+/// ```
+///
+/// Exactly one failure member: `invalid_request`, `runtime_unavailable`,
+/// `output_unserializable`, `snapshot_too_large`, `internal` (each `{"message"}`);
+/// `syntax_error` (`{"message", "line", "column"}`); `aborted` (`{}`); `timeout`
+/// (`{"deadline_ms"?}`); `guest_exception` (`{"name"?, "message"}`); `uncaught_tool_error`
+/// (the contract object, or the `Error.message` text holding it, read by the tolerant
+/// reader).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct RunReport {
+    /// What ended the run.
+    pub failure: RunFailure,
+    /// Whether any nested tool call was dispatched (the executor's record).
+    pub bridge_dispatch_started: bool,
+}
+
+impl RunReport {
+    /// Parse a run report from JSON text.
+    pub fn from_json(text: &str) -> Result<Self, ReportError> {
+        Self::from_value(&parse_json(text)?)
+    }
+
+    /// Read a run report from a bounded JSON value.
+    pub fn from_value(value: &Json) -> Result<Self, ReportError> {
+        let members = value.as_object().ok_or_else(|| invalid("", format!("a run report is a JSON object, not {}", value.type_name())))?;
+        let mut started = None;
+        let mut failure = None;
+        for (key, v) in members.items() {
+            if key == "bridge_dispatch_started" {
+                started = Some(v.as_bool().ok_or_else(|| invalid(key, format!("must be a boolean, not {}", v.type_name())))?);
+                continue;
+            }
+            if failure.is_some() {
+                return Err(invalid(key, "a run report has exactly one failure member"));
+            }
+            failure = Some(run_failure(key, v)?);
+        }
+        let failure = failure.ok_or_else(|| invalid("", "a run report needs one failure member (guest_exception, timeout, ...)"))?;
+        let bridge_dispatch_started = started.ok_or_else(|| invalid("bridge_dispatch_started", "is required (true or false)"))?;
+        Ok(RunReport { failure, bridge_dispatch_started })
+    }
+}
+
+/// Classify a run report given as JSON text (see [`RunReport`]).
+pub fn classify_run_json(text: &str) -> Result<RunError, ReportError> {
+    let report = RunReport::from_json(text)?;
+    Ok(classify_run(&report.failure, report.bridge_dispatch_started))
+}
+
+fn invalid(path: &str, message: impl Into<String>) -> ReportError {
+    ReportError::new(ErrorCode::InvalidReport, path, message)
+}
+
+fn run_failure(tag: &str, v: &Json) -> Result<RunFailure, ReportError> {
+    if tag == "uncaught_tool_error" {
+        let error = match v {
+            Json::String(text) => crate::consumer::parse_call_error(text.head()),
+            other => call_error_from_value(other),
+        };
+        return error.map(|e| RunFailure::UncaughtToolError(Box::new(e))).map_err(|e| within(tag, &e));
+    }
+    if v.as_object().is_none() {
+        return Err(invalid(tag, format!("must be an object, not {}", v.type_name())));
+    }
+    let message = || text(tag, v, "message", true);
+    Ok(match tag {
+        "invalid_request" => RunFailure::InvalidRequest { message: message()? },
+        "syntax_error" => {
+            RunFailure::SyntaxError { message: message()?, line: position(tag, v, "line")?, column: position(tag, v, "column")? }
+        }
+        "runtime_unavailable" => RunFailure::RuntimeUnavailable { message: message()? },
+        "aborted" => RunFailure::Aborted,
+        "timeout" => RunFailure::Timeout {
+            deadline_ms: match v.get("deadline_ms") {
+                None | Some(Json::Null) => None,
+                Some(n) => Some(
+                    n.as_f64()
+                        .and_then(exact_integer)
+                        .and_then(|i| u64::try_from(i).ok())
+                        .ok_or_else(|| invalid(&format!("{tag}.deadline_ms"), "must be a whole number of milliseconds"))?,
+                ),
+            },
+        },
+        "output_unserializable" => RunFailure::OutputUnserializable { message: message()? },
+        "snapshot_too_large" => RunFailure::SnapshotTooLarge { message: message()? },
+        "guest_exception" => RunFailure::GuestException { name: text(tag, v, "name", false)?, message: message()? },
+        "internal" => RunFailure::Internal { message: message()? },
+        other => return Err(invalid(other, "unknown member of a run report")),
+    })
+}
+
+/// A string member (its kept head); `required` members must be present.
+fn text(tag: &str, v: &Json, key: &str, required: bool) -> Result<String, ReportError> {
+    match v.get(key) {
+        Some(Json::String(t)) => Ok(t.head().to_owned()),
+        None | Some(Json::Null) if !required => Ok(String::new()),
+        None => Err(invalid(&format!("{tag}.{key}"), "is required")),
+        Some(other) => Err(invalid(&format!("{tag}.{key}"), format!("must be a string, not {}", other.type_name()))),
+    }
+}
+
+/// A one-based line or column.
+fn position(tag: &str, v: &Json, key: &str) -> Result<u32, ReportError> {
+    v.get(key)
+        .and_then(Json::as_f64)
+        .and_then(exact_integer)
+        .and_then(|i| u32::try_from(i).ok())
+        .filter(|&i| i >= 1)
+        .ok_or_else(|| invalid(&format!("{tag}.{key}"), "must be a whole number from 1"))
+}
+
+/// `error` with its path taken as relative to the member `key`.
+fn within(key: &str, error: &ReportError) -> ReportError {
+    let path = if error.path().is_empty() { key.to_owned() } else { format!("{key}.{}", error.path()) };
+    ReportError::new(error.code(), path, error.message())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,6 +486,35 @@ mod tests {
         assert!(!end.message.contains("ghp_") && !end.message.contains("<|im_start|>"), "{}", end.message);
         let long = RunFailure::Internal { message: "y".repeat(100_000) };
         assert!(classify_run(&long, false).message.chars().count() < MAX_RUN_MESSAGE + 60);
+    }
+
+    #[test]
+    fn run_reports_read_from_json_with_typed_errors() {
+        let r =
+            RunReport::from_json(r#"{"bridge_dispatch_started":false,"syntax_error":{"message":"Unexpected token","line":3,"column":7}}"#)
+                .unwrap();
+        assert_eq!(r.failure, RunFailure::SyntaxError { message: "Unexpected token".into(), line: 3, column: 7 });
+        let r = RunReport::from_json(
+            r#"{"uncaught_tool_error":"{\"kind\":\"rate_limited\",\"message\":\"slow down\"}","bridge_dispatch_started":true}"#,
+        )
+        .unwrap();
+        assert!(matches!(&r.failure, RunFailure::UncaughtToolError(e) if e.kind == "rate_limited"), "legacy payloads are upgraded");
+        for (text, path) in [
+            (r#"[]"#, ""),
+            (r#"{"aborted":{}}"#, "bridge_dispatch_started"),
+            (r#"{"bridge_dispatch_started":"yes","aborted":{}}"#, "bridge_dispatch_started"),
+            (r#"{"bridge_dispatch_started":true}"#, ""),
+            (r#"{"bridge_dispatch_started":true,"aborted":{},"timeout":{}}"#, "timeout"),
+            (r#"{"bridge_dispatch_started":true,"exploded":{}}"#, "exploded"),
+            (r#"{"bridge_dispatch_started":true,"syntax_error":{"message":"x","line":0,"column":1}}"#, "syntax_error.line"),
+            (r#"{"bridge_dispatch_started":true,"internal":{}}"#, "internal.message"),
+            (r#"{"bridge_dispatch_started":true,"timeout":{"deadline_ms":-1}}"#, "timeout.deadline_ms"),
+            (r#"{"bridge_dispatch_started":true,"uncaught_tool_error":{"contract_version":2}}"#, "uncaught_tool_error.contract_version"),
+        ] {
+            let e = RunReport::from_json(text).unwrap_err();
+            assert_eq!(e.path(), path, "{text}: {e:?}");
+        }
+        assert_eq!(classify_run_json(r#"{"bridge_dispatch_started":false,"aborted":{}}"#).unwrap().code, RunErrorCode::Aborted);
     }
 
     #[test]

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 const MIN_VECTORS: usize = 80;
 
 /// Top-level keys a vector may have, in the order the README lists them.
-const VECTOR_KEYS: &[&str] = &["description", "policy", "report", "report_text", "expected", "expected_error"];
+const VECTOR_KEYS: &[&str] = &["description", "policy", "report", "report_text", "run", "expected", "expected_error"];
 
 fn crate_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -130,6 +130,9 @@ fn run_vector(path: &Path, text: &str, bless: bool, schemas: &Schemas) -> Result
         Some(Value::String(s)) if !s.trim().is_empty() => {}
         _ => return Err("`description` (a non-empty string naming the rule) is required".into()),
     }
+    if let Some(run) = object.get("run") {
+        return run_run_vector(path, &vector.clone(), run, bless, schemas);
+    }
     let input = match (object.get("report"), object.get("report_text")) {
         (Some(report), None) => serde_json::to_string(report).expect("report serializes"),
         (None, Some(Value::String(t))) => t.clone(),
@@ -224,6 +227,65 @@ fn run_vector(path: &Path, text: &str, bless: bool, schemas: &Schemas) -> Result
             }
             Err(_) => {}
         }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n    "))
+    }
+}
+
+/// A run-level vector: `run` is a run report (`codemode_errors::run::RunReport`),
+/// `expected` the terminal error's compact JSON or `expected_error` the typed error.
+fn run_run_vector(path: &Path, vector: &Value, run: &Value, bless: bool, schemas: &Schemas) -> Result<(), String> {
+    let object = vector.as_object().ok_or("the vector is not a JSON object")?;
+    if ["report", "report_text", "policy"].iter().any(|k| object.contains_key(*k)) {
+        return Err("a `run` vector takes no `report`, `report_text` or `policy`".into());
+    }
+    let input = serde_json::to_string(run).expect("run serializes");
+    let result = codemode_errors::run::classify_run_json(&input);
+    let mut problems = Vec::new();
+    if let Ok(end) = &result {
+        // The nested tool error is a contract object like any other.
+        let value: Value = serde_json::from_str(&end.to_json()).map_err(|e| format!("the core emitted invalid JSON: {e}"))?;
+        if let Some(error) = value.get("toolError") {
+            for p in schemas.problems(error) {
+                problems.push(format!("native toolError violates {p}"));
+            }
+        }
+    }
+    if bless {
+        let mut vector = vector.clone();
+        let map = vector.as_object_mut().expect("checked above");
+        match &result {
+            Ok(end) => set_outcome(map, "expected", "expected_error", serde_json::from_str(&end.to_json()).expect("run error is JSON")),
+            Err(e) => {
+                let mut err = Map::new();
+                err.insert("code".into(), Value::String(e.code().as_str().into()));
+                err.insert("path".into(), Value::String(e.path().into()));
+                set_outcome(map, "expected_error", "expected", Value::Object(err));
+            }
+        }
+        write_pretty(path, &vector);
+    } else if let Some(expected) = object.get("expected") {
+        let want = serde_json::to_string(expected).expect("expected serializes");
+        match &result {
+            Ok(end) if end.to_json() != want => problems.push(first_difference(&want, &end.to_json())),
+            Ok(_) => {}
+            Err(e) => problems.push(format!("expected a run error, got the error {} at {:?}: {}", e.code(), e.path(), e.message())),
+        }
+    } else if let Some(expected_error) = object.get("expected_error") {
+        let code = expected_error.get("code").and_then(Value::as_str).ok_or("`expected_error.code` must be a string")?;
+        let at = expected_error.get("path").and_then(Value::as_str).ok_or("`expected_error.path` must be a string")?;
+        match &result {
+            Ok(end) => problems.push(format!("expected the error {code} at {at:?}, got {}", end.to_json())),
+            Err(e) if e.code().as_str() != code || e.path() != at => {
+                problems.push(format!("expected the error {code} at {at:?}, got {} at {:?}: {}", e.code(), e.path(), e.message()))
+            }
+            Err(_) => {}
+        }
+    } else {
+        problems.push("exactly one of `expected` and `expected_error` is required".into());
     }
     if problems.is_empty() {
         Ok(())
