@@ -79,6 +79,33 @@ pub fn call_error(e: &core::CodeModeCallError) -> wit::CallError {
     }
 }
 
+/// A core run error as the WIT record, with the core's exact JSON.
+pub fn run_error(e: &core::run::RunError) -> wit::RunError {
+    use core::run::{FailurePhase as P, RunErrorCode as C};
+    use wit::{FailurePhase as WP, RunErrorCode as W};
+    wit::RunError {
+        code: match e.code {
+            C::InvalidInput => W::InvalidInput,
+            C::RuntimeUnavailable => W::RuntimeUnavailable,
+            C::Aborted => W::Aborted,
+            C::Timeout => W::Timeout,
+            C::OutputLimitExceeded => W::OutputLimitExceeded,
+            C::SnapshotLimitExceeded => W::SnapshotLimitExceeded,
+            C::InternalError => W::InternalError,
+        },
+        message: e.message.clone(),
+        failure_phase: e.failure_phase.map(|p| match p {
+            P::Bridge => WP::Bridge,
+            P::Guest => WP::Guest,
+        }),
+        bridge_dispatch_started: e.bridge_dispatch_started,
+        replay_safe: e.replay_safe,
+        location: e.location,
+        tool_error: e.tool_error.as_ref().map(call_error),
+        json: e.to_json(),
+    }
+}
+
 fn evidence(e: &core::Evidence) -> wit::Evidence {
     wit::Evidence {
         content: e.content.iter().map(ToString::to_string).collect(),

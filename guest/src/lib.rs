@@ -22,7 +22,7 @@ mod bindings {
 }
 
 use bindings::exports::codemode::errors::api::{
-    self, CallContext, CallError, Failure, Guest, GuestNormalizer, InputError, Outcome, Policy,
+    self, CallContext, CallError, Failure, Guest, GuestNormalizer, InputError, Outcome, Policy, RunError,
 };
 
 /// The component's exports.
@@ -46,6 +46,10 @@ impl Guest for Component {
 
     fn parse_call_error(message: String) -> Result<CallError, InputError> {
         core::parse_call_error(&message).map(|e| from_core::call_error(&e)).map_err(from_core::input_error)
+    }
+
+    fn classify_run(report: String) -> Result<RunError, InputError> {
+        core::run::classify_run_json(&report).map(|e| from_core::run_error(&e)).map_err(from_core::input_error)
     }
 
     fn schema() -> String {

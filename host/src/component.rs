@@ -14,7 +14,7 @@ use crate::deadline;
 use crate::error::{AbortCause, Aborted, HostError, SetupError};
 use crate::limits::Limits;
 use crate::store::CallState;
-use crate::wit::{CallContext, CallError, ErrorCode, Failure, Outcome, Policy};
+use crate::wit::{CallContext, CallError, ErrorCode, Failure, Outcome, Policy, RunError};
 use crate::{core, from_core, GUEST_COMPONENT};
 
 /// Runs the core as a WASI component. Clone it freely: clones share the engine and the
@@ -103,6 +103,11 @@ impl ComponentEngine {
     /// Read a contract object back from `Error.message`.
     pub fn parse_call_error(&self, message: &str) -> Result<CallError, HostError> {
         self.session().parse_call_error(message)
+    }
+
+    /// Classify how a whole code-mode run ended, from a run report given as JSON text.
+    pub fn classify_run(&self, report: &str) -> Result<RunError, HostError> {
+        self.session().classify_run(report)
     }
 
     /// The JSON Schema of the call error object.

@@ -3,7 +3,7 @@
 use crate::component::ComponentEngine;
 use crate::error::HostError;
 use crate::native::NativeEngine;
-use crate::wit::{CallContext, CallError, Failure, Outcome};
+use crate::wit::{CallContext, CallError, Failure, Outcome, RunError};
 
 /// The native core or the component, behind the same methods with the same answers.
 ///
@@ -52,6 +52,8 @@ delegate! {
     fn redact_json(&self, value: &str) -> Result<String, HostError>;
     /// Read a contract object back from `Error.message`.
     fn parse_call_error(&self, message: &str) -> Result<CallError, HostError>;
+    /// Classify how a whole code-mode run ended, from a run report given as JSON text.
+    fn classify_run(&self, report: &str) -> Result<RunError, HostError>;
     /// The JSON Schema of the call error object.
     fn schema(&self) -> Result<String, HostError>;
     /// The library version.

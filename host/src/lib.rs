@@ -54,9 +54,9 @@ pub use session::Session;
 /// The types of the `codemode:errors/api` WIT interface, as both engines return them.
 pub mod wit {
     pub use crate::bindings::exports::codemode::errors::api::{
-        Blocked, Breaker, CallContext, CallError, ErrorCode, Evidence, Failure, InputError, InvalidArgument, JsonrpcError, KindSource,
-        Origin, Outcome, Policy, Recovery, RecoveryAction, RedactionCount, SameArguments, SideEffects, ToolAnnotations, TransportFailure,
-        TransportKind, ValidationFailure,
+        Blocked, Breaker, CallContext, CallError, ErrorCode, Evidence, Failure, FailurePhase, InputError, InvalidArgument, JsonrpcError,
+        KindSource, Origin, Outcome, Policy, Recovery, RecoveryAction, RedactionCount, RunError, RunErrorCode, SameArguments, SideEffects,
+        ToolAnnotations, TransportFailure, TransportKind, ValidationFailure,
     };
 }
 

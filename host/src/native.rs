@@ -4,7 +4,7 @@
 use crate::component::check_input;
 use crate::error::HostError;
 use crate::limits::Limits;
-use crate::wit::{CallContext, CallError, Failure, Outcome};
+use crate::wit::{CallContext, CallError, Failure, Outcome, RunError};
 use crate::{core, from_core, to_core, typed_input_len};
 
 /// Runs the core in-process. Only the input bound of [`Limits`] applies.
@@ -66,6 +66,12 @@ impl NativeEngine {
     pub fn parse_call_error(&self, message: &str) -> Result<CallError, HostError> {
         check_input(message.len(), &self.limits)?;
         core::parse_call_error(message).map(|e| from_core::call_error(&e)).map_err(input)
+    }
+
+    /// Classify how a whole code-mode run ended, from a run report given as JSON text.
+    pub fn classify_run(&self, report: &str) -> Result<RunError, HostError> {
+        check_input(report.len(), &self.limits)?;
+        core::run::classify_run_json(report).map(|e| from_core::run_error(&e)).map_err(input)
     }
 
     /// The JSON Schema of the call error object.

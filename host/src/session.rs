@@ -16,7 +16,7 @@ use crate::deadline;
 use crate::error::HostError;
 use crate::store::{limits_of, CallState};
 use crate::typed_input_len;
-use crate::wit::{CallContext, CallError, Failure, InputError, Outcome};
+use crate::wit::{CallContext, CallError, Failure, InputError, Outcome, RunError};
 
 /// Calls that share one instance of the component. Made by [`ComponentEngine::session`];
 /// not shared across threads (each thread opens its own).
@@ -70,6 +70,12 @@ impl Session {
     /// Read a contract object back from `Error.message`.
     pub fn parse_call_error(&mut self, message: &str) -> Result<CallError, HostError> {
         self.call(message.len(), |live| live.bindings.codemode_errors_api().call_parse_call_error(&mut live.store, message))?
+            .map_err(HostError::Input)
+    }
+
+    /// Classify how a whole code-mode run ended, from a run report given as JSON text.
+    pub fn classify_run(&mut self, report: &str) -> Result<RunError, HostError> {
+        self.call(report.len(), |live| live.bindings.codemode_errors_api().call_classify_run(&mut live.store, &report.to_owned()))?
             .map_err(HostError::Input)
     }
 

@@ -68,6 +68,18 @@ fn normalize_prints_one_line_identical_on_both_engines() {
 }
 
 #[test]
+fn classify_run_prints_the_run_error_on_both_engines_and_refuses_a_bad_report() {
+    let report = r#"{"bridge_dispatch_started":true,"guest_exception":{"name":"TypeError","message":"x is undefined"}}"#;
+    let o = run(&["classify-run"], Some(report.as_bytes()));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let expected = common::native().classify_run(report).unwrap().json + "\n";
+    assert_eq!(stdout(&o), expected);
+    assert!(expected.starts_with(r#"{"code":"internal_error","message":"the code threw TypeError: x is undefined","failurePhase":"guest""#));
+    assert_eq!(stdout(&run(&["--engine", "native", "classify-run", "-"], Some(report.as_bytes()))), expected);
+    assert_fails(&run(&["classify-run"], Some(br#"{"aborted":{}}"#)), 2, "bridge_dispatch_started");
+}
+
+#[test]
 fn pretty_indents_and_keeps_the_order() {
     let o = run(&["normalize", "--pretty"], Some(common::TYPICAL_REPORT.as_bytes()));
     assert_eq!(o.status.code(), Some(0));

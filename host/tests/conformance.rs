@@ -20,6 +20,8 @@ struct Vector {
     name: String,
     policy: Option<String>,
     input: String,
+    /// The input is a run report (`run`), classified with `classify_run`.
+    run: bool,
     typed: Option<(CallContext, Failure)>,
     expected: Expected,
 }
@@ -56,10 +58,12 @@ fn load(path: &Path) -> Result<Vector, String> {
 fn parse_vector(name: String, v: &Value) -> Result<Vector, String> {
     let compact = |v: &Value| serde_json::to_string(v).map_err(|e| e.to_string());
     let policy = v.get("policy").map(compact).transpose()?;
-    let (input, typed) = match (v.get("report"), v.get("report_text")) {
-        (Some(report), None) => (compact(report)?, typed_report(report)),
-        (None, Some(Value::String(text))) => (text.clone(), None),
-        _ => return Err("needs exactly one of `report` and `report_text` (a string)".into()),
+    let run = v.get("run").is_some();
+    let (input, typed) = match (v.get("report"), v.get("report_text"), v.get("run")) {
+        (Some(report), None, None) => (compact(report)?, typed_report(report)),
+        (None, Some(Value::String(text)), None) => (text.clone(), None),
+        (None, None, Some(report)) => (compact(report)?, None),
+        _ => return Err("needs exactly one of `report`, `report_text` (a string) and `run`".into()),
     };
     let expected = match (v.get("expected"), v.get("expected_error")) {
         (Some(outcome), None) => Expected::Outcome(compact(outcome)?),
@@ -69,7 +73,7 @@ fn parse_vector(name: String, v: &Value) -> Result<Vector, String> {
         },
         _ => return Err("needs exactly one of `expected` and `expected_error`".into()),
     };
-    Ok(Vector { name, policy, input, typed, expected })
+    Ok(Vector { name, policy, input, run, typed, expected })
 }
 
 /// The report as typed values, when every member fits the WIT types.
@@ -172,6 +176,15 @@ fn transport_kind(name: &str) -> Option<TransportKind> {
 }
 
 /// What the engine's answer was, as the vector format states it.
+/// The vector's text input through `engine`: its outcome JSON, or its run error JSON.
+fn answer(engine: &Engine, vector: &Vector) -> Result<String, HostError> {
+    if vector.run {
+        engine.classify_run(&vector.input).map(|e| e.json)
+    } else {
+        engine.normalize_json(&vector.input).map(|o| o.json)
+    }
+}
+
 fn check(answer: Result<String, HostError>, expected: &Expected) -> Result<(), String> {
     match (answer, expected) {
         (Ok(json), Expected::Outcome(want)) if json == *want => Ok(()),
@@ -211,7 +224,7 @@ fn run_all(engine_for: &dyn Fn(&codemode_errors::Policy) -> Engine) -> (usize, V
             }
         };
         let engine = engine_for(&policy);
-        if let Err(e) = check(engine.normalize_json(&vector.input).map(|o| o.json), &vector.expected) {
+        if let Err(e) = check(answer(&engine, &vector), &vector.expected) {
             failures.push(format!("{}: {e}", vector.name));
         }
         if let (Some((context, failure)), Expected::Outcome(_)) = (&vector.typed, &vector.expected) {
@@ -249,7 +262,12 @@ fn every_vector_is_byte_identical_through_long_lived_sessions() {
         let Ok(vector) = load(path) else { continue };
         let Ok(policy) = vector.policy.as_deref().map(codemode_errors::Policy::from_json).transpose() else { continue };
         let session = sessions.entry(vector.policy.clone()).or_insert_with(|| shared.with_policy(&policy.unwrap_or_default()).session());
-        if let Err(e) = check(session.normalize_json(&vector.input).map(|o| o.json), &vector.expected) {
+        let got = if vector.run {
+            session.classify_run(&vector.input).map(|e| e.json)
+        } else {
+            session.normalize_json(&vector.input).map(|o| o.json)
+        };
+        if let Err(e) = check(got, &vector.expected) {
             failures.push(format!("{}: {e}", vector.name));
         }
         if let (Some((context, failure)), Expected::Outcome(_)) = (&vector.typed, &vector.expected) {
@@ -317,6 +335,12 @@ fn component_and_native_agree_on_every_vector_input() {
         let policy = v.policy.as_deref().map(codemode_errors::Policy::from_json).transpose().ok().flatten().unwrap_or_default();
         let native = NativeEngine::new(&policy, Limits::default());
         let component = shared.with_policy(&policy);
+        if v.run {
+            if native.classify_run(&v.input) != component.classify_run(&v.input) {
+                differ.push(v.name.clone());
+            }
+            continue;
+        }
         if native.normalize_json(&v.input) != component.normalize_json(&v.input) {
             differ.push(v.name.clone());
         }

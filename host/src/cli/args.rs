@@ -21,6 +21,8 @@ pub enum Command {
     Normalize { input: Input, pretty: bool },
     /// Redact text, or a JSON value with `--json`.
     Redact { input: Input, json: bool, pretty: bool },
+    /// Classify how a whole code-mode run ended, from a run report.
+    ClassifyRun { input: Input, pretty: bool },
     /// Print the JSON Schema.
     Schema,
     /// Print the version.
@@ -59,11 +61,13 @@ pub struct Args {
 pub const USAGE: &str = "\
 usage: codemode-errors [OPTIONS] normalize [--pretty] [FILE|-]
        codemode-errors [OPTIONS] redact [--json] [--pretty] [FILE|-]
+       codemode-errors [OPTIONS] classify-run [--pretty] [FILE|-]
        codemode-errors [OPTIONS] schema
        codemode-errors --version
 
 Normalize one code-mode failure report into the contract's error outcome, redact text or
-JSON, or print the JSON Schema of the error object.
+JSON, classify how a whole run ended from a run report, or print the JSON Schema of the
+error object.
 
 options:
   --engine component|native  run the core as the WASI component (default) or natively
@@ -127,10 +131,12 @@ fn parse_inner(args: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt:
         (_, _, Some("normalize")) if !json => Command::Normalize { input, pretty },
         (_, _, Some("normalize")) => return Err("--json applies to `redact` only".into()),
         (_, _, Some("redact")) => Command::Redact { input, json, pretty },
+        (_, _, Some("classify-run")) if !json => Command::ClassifyRun { input, pretty },
+        (_, _, Some("classify-run")) => return Err("--json applies to `redact` only".into()),
         (_, _, Some("schema")) if file.is_none() => Command::Schema,
         (_, _, Some("schema")) => return Err("`schema` takes no file".into()),
-        (_, _, Some(other)) => return Err(format!("unknown command `{other}`; expected normalize, redact or schema").into()),
-        (_, _, None) => return Err("missing command: normalize, redact or schema (see --help)".into()),
+        (_, _, Some(other)) => return Err(format!("unknown command `{other}`; expected normalize, redact, classify-run or schema").into()),
+        (_, _, None) => return Err("missing command: normalize, redact, classify-run or schema (see --help)".into()),
     };
     Ok(out)
 }
@@ -150,6 +156,10 @@ mod tests {
         assert_eq!(a.command, Command::Normalize { input: Input::File("r.json".into()), pretty: true });
         assert_eq!(args("redact --json -").unwrap().command, Command::Redact { input: Input::Stdin, json: true, pretty: false });
         assert_eq!(args("schema").unwrap().command, Command::Schema);
+        assert_eq!(
+            args("classify-run run.json").unwrap().command,
+            Command::ClassifyRun { input: Input::File("run.json".into()), pretty: false }
+        );
         assert_eq!(args("--version").unwrap().command, Command::Version);
         assert_eq!(args("--policy p.json --deadline-ms 10 normalize").unwrap().deadline_ms, Some(10));
     }

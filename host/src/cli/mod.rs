@@ -57,6 +57,11 @@ pub fn run(args: args::Args) -> Result<String, Failure> {
             let outcome = engine.normalize_json(&text).map_err(|e| Failure::call(e, &source(input)))?;
             Ok(json_line(&outcome.json, *pretty))
         }
+        Command::ClassifyRun { input, pretty } => {
+            let text = read(input)?;
+            let end = engine(&args)?.classify_run(&text).map_err(|e| Failure::call(e, &source(input)))?;
+            Ok(json_line(&end.json, *pretty))
+        }
         Command::Redact { input, json: false, .. } => {
             let text = read(input)?;
             engine(&args)?.redact_text(&text).map_err(|e| Failure::call(e, &source(input)))
