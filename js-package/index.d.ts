@@ -262,6 +262,76 @@ export function toMcpErrorEnvelope(
   structuredContent: { error: CodeModeCallError; trace: Record<string, unknown> & { error: CodeModeCallError } };
 };
 
+/** The terminal error code of a failed run. */
+export type RunErrorCode =
+  | 'invalid_input'
+  | 'runtime_unavailable'
+  | 'aborted'
+  | 'timeout'
+  | 'output_limit_exceeded'
+  | 'snapshot_limit_exceeded'
+  | 'internal_error';
+
+/** Where a run's terminal error came from, when guest code was running. */
+export type FailurePhase = 'bridge' | 'guest';
+
+/** An executor's description of what ended a run. */
+export interface RunFailureMessage {
+  message: string;
+}
+
+/** A contract object from before version 1, upgraded by the tolerant reader. */
+export interface LegacyCallError {
+  kind: string;
+  message: string;
+  [key: string]: unknown;
+}
+
+/**
+ * How a code-mode run ended, as the executor saw it: its own record of whether a nested
+ * tool call was dispatched, and exactly one failure member.
+ */
+export type RunReport = {
+  /** Whether any nested tool call left the sandbox (the executor's record, never the guest's). */
+  bridge_dispatch_started: boolean;
+} & (
+  | { invalid_request: RunFailureMessage }
+  | { syntax_error: RunFailureMessage & { line: number; column: number } }
+  | { runtime_unavailable: RunFailureMessage }
+  | { aborted: Record<string, never> }
+  | { timeout: { deadline_ms?: number | null } }
+  | { output_unserializable: RunFailureMessage }
+  | { snapshot_too_large: RunFailureMessage }
+  | { uncaught_tool_error: CodeModeCallError | LegacyCallError | string }
+  | { guest_exception: RunFailureMessage & { name?: string | null } }
+  | { internal: RunFailureMessage }
+);
+
+/** The terminal error of a failed run, with the exec surface's field names. */
+export interface RunError {
+  code: RunErrorCode;
+  /** A standalone, sanitized, capped message. */
+  message: string;
+  /** Where the error came from, when guest code was running. */
+  failurePhase?: FailurePhase;
+  /** Whether any nested tool call was dispatched during the run. */
+  bridgeDispatchStarted: boolean;
+  /** Whether running the same code again cannot repeat a side effect (only when nothing was dispatched). */
+  replaySafe: boolean;
+  /** One-based line of a syntax error. */
+  line?: number;
+  /** One-based column of a syntax error. */
+  column?: number;
+  /** The uncaught tool error, the same contract object the guest saw. */
+  toolError?: CodeModeCallError;
+}
+
+/** The terminal error of a failed run, from a run report (an object, or its JSON text). */
+export function classifyRun(report: RunReport | string): RunError;
+
+/** The terminal error of a failed run as the core's exact JSON text. */
+export function classifyRunToJson(report: RunReport | string): string;
+
 /** Called after every call with what it means for the upstream's circuit breaker. */
 export type BreakerCallback = (breaker: Breaker, details: { tool: string | undefined; error: CodeModeCallError | null }) => void;
 

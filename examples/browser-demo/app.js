@@ -2,7 +2,7 @@
 // truncations and omissions marked. Every decision comes from the package; this file only
 // renders what it returns.
 
-import { normalize, normalizeToJson } from 'codemode-errors';
+import { classifyRunToJson, normalize, normalizeToJson } from 'codemode-errors';
 import { check, forms } from '/package/test/vector-check.mjs';
 import { SAMPLES } from './samples.js';
 
@@ -147,7 +147,7 @@ function load(index) {
  */
 export async function runVectors() {
   const files = await (await fetch('/vectors/index.json')).json();
-  const api = { normalizeToJson };
+  const api = { classifyRunToJson, normalizeToJson };
   const failures = [];
   let passed = 0;
   for (const file of files) {

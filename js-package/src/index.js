@@ -3,5 +3,6 @@
 
 export { Normalizer, normalize, normalizeToJson, redactJson, redactText, toCallError } from './normalize.js';
 export { parseCallError, toMcpErrorEnvelope } from './consumer.js';
+export { classifyRun, classifyRunToJson } from './run.js';
 export { wrapCallTool } from './call-tool.js';
 export { createCodemode } from './codemode.js';

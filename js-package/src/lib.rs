@@ -16,6 +16,7 @@ mod text;
 mod walk;
 
 use codemode_errors::json::{Json, JsonBuilder};
+use codemode_errors::run::RunReport;
 use codemode_errors::{FailureReport, Outcome, Policy, ReportError};
 use js_sys::{Array, JsString};
 use wasm_bindgen::prelude::*;
@@ -265,6 +266,19 @@ pub fn mcp_error_envelope(error: &JsValue, trace: &JsValue) -> JsResult<String> 
     let error = js(call_error(error))?;
     let trace = js(walk::read_optional(trace))?;
     Ok(codemode_errors::envelope::mcp_error_envelope(&error, trace.as_ref()))
+}
+
+/// The terminal error of a failed code-mode run (the core's `run::classify_run`) as the
+/// core's `RunError::to_json()` text. `report` is a run report object (read by the walk)
+/// or its JSON text: `bridge_dispatch_started` and exactly one failure member, checked by
+/// the core's `RunReport` reader.
+#[wasm_bindgen(js_name = classifyRun)]
+pub fn classify_run(report: &JsValue) -> JsResult<JsString> {
+    let report = js(match report.dyn_ref::<JsString>() {
+        Some(text) => RunReport::from_json(&walk::whole_text(text)),
+        None => walk::read(report).and_then(|value| RunReport::from_value(&value)),
+    })?;
+    Ok(text::to_js(&codemode_errors::run::classify_run(&report.failure, report.bridge_dispatch_started).to_json()))
 }
 
 /// The core's input limits (`INPUT_LIMITS`) as an object: `string_head` (UTF-16 units

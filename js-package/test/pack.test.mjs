@@ -67,7 +67,7 @@ describe('the packed tarball', () => {
   test('type-checks a TypeScript consumer (ESM and CommonJS) with tsc', () => {
     writeFileSync(
       join(consumer, 'consumer.ts'),
-      `import { createCodemode, normalize, parseCallError, wrapCallTool, type CodeModeCallError, type Outcome } from 'codemode-errors';
+      `import { classifyRun, classifyRunToJson, createCodemode, normalize, parseCallError, wrapCallTool, type CodeModeCallError, type FailurePhase, type Outcome, type RunError, type RunErrorCode } from 'codemode-errors';
 const outcome: Outcome = normalize({ tool: 'fs::read', transport: { kind: 'timeout', message: 'slow' } });
 const error: CodeModeCallError | null = outcome.error;
 if (error) {
@@ -83,13 +83,23 @@ void codemode.fs?.read?.({});
 normalize({ transport: { kind: 'gremlins' } });
 // @ts-expect-error a report needs a failure
 normalize({ tool: 'fs::read' });
+const end: RunError = classifyRun({ bridge_dispatch_started: true, guest_exception: { name: 'TypeError', message: 'x is undefined' } });
+const code: RunErrorCode = end.code;
+const phase: FailurePhase | undefined = end.failurePhase;
+const uncaught: CodeModeCallError | undefined = classifyRun({ bridge_dispatch_started: false, uncaught_tool_error: '{"kind":"x","message":"y"}' }).toolError;
+console.log(code, phase, end.replaySafe, uncaught?.kind, classifyRunToJson('{"bridge_dispatch_started":false,"aborted":{}}').length);
+// @ts-expect-error a run report needs bridge_dispatch_started
+classifyRun({ aborted: {} });
+// @ts-expect-error a run report has one failure member
+classifyRun({ bridge_dispatch_started: true });
 `,
     );
     writeFileSync(
       join(consumer, 'consumer.cts'),
       `import codemode = require('codemode-errors');
 const kind: string | undefined = codemode.normalize({ budget: { kind: 'quota_exceeded', message: 'm' } }).error?.kind;
-console.log(kind);
+const replaySafe: boolean = codemode.classifyRun({ bridge_dispatch_started: false, timeout: { deadline_ms: 1000 } }).replaySafe;
+console.log(kind, replaySafe);
 `,
     );
     writeFileSync(

@@ -37,7 +37,7 @@ function asJsonText(report) {
   return typeof handed === 'string' && typeof report !== 'string' ? handed : undefined;
 }
 
-/** The walk alone: the WebAssembly normalizer, handed the value itself. */
+/** The walk alone: the WebAssembly normalizer and run classifier, handed the value itself. */
 const walk = {
   normalizeToJson(report, policy) {
     const normalizer = new binding.Normalizer(policy);
@@ -46,6 +46,9 @@ const walk = {
     } finally {
       normalizer.free();
     }
+  },
+  classifyRunToJson(report) {
+    return binding.classifyRun(report);
   },
 };
 

@@ -1,12 +1,13 @@
 // index.d.ts against the sources of truth: the contract types field by field against the
-// JSON Schema, the Policy caps and the report's failure tags and transport kinds against
-// the core itself. Read with the TypeScript compiler's parser, not by hand.
+// JSON Schema; the Policy caps, the report's failure tags and transport kinds, and the run
+// types (what classifyRun reads and gives) against the core itself. Read with the
+// TypeScript compiler's parser, not by hand.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
-import { Normalizer, normalize } from 'codemode-errors';
+import { Normalizer, classifyRun, normalize } from 'codemode-errors';
 import ts from 'typescript';
 
 const dts = ts.createSourceFile('index.d.ts', readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8'), ts.ScriptTarget.Latest, true);
@@ -142,5 +143,48 @@ describe('index.d.ts follows the core', () => {
       normalize({ policy: { kind: 'forbidden', message: 'no' } }).breaker,
     ]);
     assert.equal(tsType(aliases.get('Breaker')), union([...seen].map((b) => JSON.stringify(b))));
+  });
+});
+
+describe('the run types follow the core', () => {
+  /** One valid failure member for each failure tag of `RunReport`. */
+  const SAMPLES = {
+    invalid_request: { message: 'unknown runId r-42' },
+    syntax_error: { message: 'Unexpected token', line: 3, column: 7 },
+    runtime_unavailable: { message: 'worker exited' },
+    aborted: {},
+    timeout: { deadline_ms: 30000 },
+    output_unserializable: { message: 'cyclic value' },
+    snapshot_too_large: { message: '12 MiB > 8 MiB' },
+    uncaught_tool_error: { kind: 'missing_param', message: 'title is required' },
+    guest_exception: { name: 'TypeError', message: 'x is undefined' },
+    internal: { message: 'bridge closed' },
+  };
+  const ends = () => Object.entries(SAMPLES).map(([tag, failure]) => classifyRun({ bridge_dispatch_started: false, [tag]: failure }));
+
+  test("RunReport's failure members are each read by the core", () => {
+    const report = aliases.get('RunReport');
+    const variants = report.types.find(ts.isParenthesizedTypeNode).type.types;
+    assert.deepEqual(
+      variants.map((v) => v.members[0].name.getText(dts)),
+      Object.keys(SAMPLES),
+    );
+    // classifyRun throws for a member the core does not know.
+    assert.equal(ends().length, variants.length);
+  });
+
+  test('RunErrorCode and FailurePhase are every value the core gives', () => {
+    const all = [...ends(), classifyRun({ bridge_dispatch_started: true, uncaught_tool_error: { kind: 'rate_limited', message: 'slow down' } })];
+    assert.equal(tsType(aliases.get('RunErrorCode')), union(all.map((e) => JSON.stringify(e.code))));
+    assert.equal(tsType(aliases.get('FailurePhase')), union(all.filter((e) => e.failurePhase).map((e) => JSON.stringify(e.failurePhase))));
+  });
+
+  test('RunError declares every member the core emits, optional exactly when sometimes absent', () => {
+    const all = ends();
+    const seen = new Set(all.flatMap(Object.keys));
+    const always = [...seen].filter((key) => all.every((e) => key in e));
+    const declared = members('RunError');
+    assert.deepEqual(Object.keys(declared).sort(), [...seen].sort());
+    for (const [key, [optional]] of Object.entries(declared)) assert.equal(optional, !always.includes(key), key);
   });
 });

@@ -2,15 +2,17 @@
 // package. Runs unchanged under Node, Deno and in the browser demo page.
 
 /**
- * The inputs a vector is fed as: a `report` both as the object itself and as its compact
- * JSON text; a `report_text` only as text (the object entry points skip it).
+ * The inputs a vector is fed as: a `report` (or a run report, `run`) both as the object
+ * itself and as its compact JSON text; a `report_text` only as text (the object entry
+ * points skip it).
  * @returns {Array<[string, unknown]>} pairs of form name and input
  */
 export function forms(vector) {
   if ('report_text' in vector) return [['text', vector.report_text]];
+  const report = 'run' in vector ? vector.run : vector.report;
   return [
-    ['object', vector.report],
-    ['text', JSON.stringify(vector.report)],
+    ['object', report],
+    ['text', JSON.stringify(report)],
   ];
 }
 
@@ -23,16 +25,16 @@ export function firstDifference(expected, actual) {
 }
 
 /**
- * Check one input form of a vector with `api` (the package's exports). The expected
- * bytes are `JSON.stringify(vector.expected)`; an `expected_error` is compared by `code`
- * and `path`.
+ * Check one input form of a vector with `api` (the package's exports): a run vector with
+ * `classifyRunToJson`, any other with `normalizeToJson`. The expected bytes are
+ * `JSON.stringify(vector.expected)`; an `expected_error` is compared by `code` and `path`.
  * @returns {string | null} null when the output matches, else what differs
  */
 export function check(api, vector, input) {
   let output;
   let thrown;
   try {
-    output = api.normalizeToJson(input, vector.policy);
+    output = 'run' in vector ? api.classifyRunToJson(input) : api.normalizeToJson(input, vector.policy);
   } catch (e) {
     thrown = e;
   }
