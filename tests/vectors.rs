@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use codemode_errors::{parse_call_error, Normalizer, Policy};
+use codemode_errors::{parse_call_error, Normalizer, Policy, ReportError};
 use serde_json::{Map, Value};
 
 /// Fewest vectors the suite accepts.
@@ -181,12 +181,7 @@ fn run_vector(path: &Path, text: &str, bless: bool, schemas: &Schemas) -> Result
                 let value: Value = serde_json::from_str(&outcome.to_json()).expect("outcome is JSON");
                 set_outcome(map, "expected", "expected_error", value);
             }
-            Err(e) => {
-                let mut err = Map::new();
-                err.insert("code".into(), Value::String(e.code().as_str().into()));
-                err.insert("path".into(), Value::String(e.path().into()));
-                set_outcome(map, "expected_error", "expected", Value::Object(err));
-            }
+            Err(e) => set_outcome(map, "expected_error", "expected", error_value(e)),
         }
         write_pretty(path, &vector);
         return if problems.is_empty() { Ok(()) } else { Err(problems.join("\n    ")) };
@@ -218,21 +213,35 @@ fn run_vector(path: &Path, text: &str, bless: bool, schemas: &Schemas) -> Result
             Err(e) => problems.push(format!("expected an outcome, got the error {} at {:?}: {}", e.code(), e.path(), e.message())),
         }
     } else if let Some(expected_error) = object.get("expected_error") {
-        let code = expected_error.get("code").and_then(Value::as_str).ok_or("`expected_error.code` must be a string")?;
-        let at = expected_error.get("path").and_then(Value::as_str).ok_or("`expected_error.path` must be a string")?;
-        match &result {
-            Ok(outcome) => problems.push(format!("expected the error {code} at {at:?}, got the outcome {}", outcome.to_json())),
-            Err(e) if e.code().as_str() != code || e.path() != at => {
-                problems.push(format!("expected the error {code} at {at:?}, got {} at {:?}: {}", e.code(), e.path(), e.message()))
-            }
-            Err(_) => {}
-        }
+        problems.extend(expected_error_problem(expected_error, result.as_ref().map(|o| o.to_json()))?);
     }
     if problems.is_empty() {
         Ok(())
     } else {
         Err(problems.join("\n    "))
     }
+}
+
+/// `{"code", "path"}` of a typed error, as vectors record it.
+fn error_value(e: &ReportError) -> Value {
+    let mut err = Map::new();
+    err.insert("code".into(), Value::String(e.code().as_str().into()));
+    err.insert("path".into(), Value::String(e.path().into()));
+    Value::Object(err)
+}
+
+/// What differs between a vector's `expected_error` and the core's answer (`Ok`: the JSON
+/// it produced instead), if anything.
+fn expected_error_problem(expected_error: &Value, answer: Result<String, &ReportError>) -> Result<Option<String>, String> {
+    let code = expected_error.get("code").and_then(Value::as_str).ok_or("`expected_error.code` must be a string")?;
+    let at = expected_error.get("path").and_then(Value::as_str).ok_or("`expected_error.path` must be a string")?;
+    Ok(match answer {
+        Ok(json) => Some(format!("expected the error {code} at {at:?}, got {json}")),
+        Err(e) if e.code().as_str() != code || e.path() != at => {
+            Some(format!("expected the error {code} at {at:?}, got {} at {:?}: {}", e.code(), e.path(), e.message()))
+        }
+        Err(_) => None,
+    })
 }
 
 /// A run-level vector: `run` is a run report (`codemode_errors::run::RunReport`),
@@ -259,12 +268,7 @@ fn run_run_vector(path: &Path, vector: &Value, run: &Value, bless: bool, schemas
         let map = vector.as_object_mut().expect("checked above");
         match &result {
             Ok(end) => set_outcome(map, "expected", "expected_error", serde_json::from_str(&end.to_json()).expect("run error is JSON")),
-            Err(e) => {
-                let mut err = Map::new();
-                err.insert("code".into(), Value::String(e.code().as_str().into()));
-                err.insert("path".into(), Value::String(e.path().into()));
-                set_outcome(map, "expected_error", "expected", Value::Object(err));
-            }
+            Err(e) => set_outcome(map, "expected_error", "expected", error_value(e)),
         }
         write_pretty(path, &vector);
     } else if let Some(expected) = object.get("expected") {
@@ -275,15 +279,7 @@ fn run_run_vector(path: &Path, vector: &Value, run: &Value, bless: bool, schemas
             Err(e) => problems.push(format!("expected a run error, got the error {} at {:?}: {}", e.code(), e.path(), e.message())),
         }
     } else if let Some(expected_error) = object.get("expected_error") {
-        let code = expected_error.get("code").and_then(Value::as_str).ok_or("`expected_error.code` must be a string")?;
-        let at = expected_error.get("path").and_then(Value::as_str).ok_or("`expected_error.path` must be a string")?;
-        match &result {
-            Ok(end) => problems.push(format!("expected the error {code} at {at:?}, got {}", end.to_json())),
-            Err(e) if e.code().as_str() != code || e.path() != at => {
-                problems.push(format!("expected the error {code} at {at:?}, got {} at {:?}: {}", e.code(), e.path(), e.message()))
-            }
-            Err(_) => {}
-        }
+        problems.extend(expected_error_problem(expected_error, result.as_ref().map(|e| e.to_json()))?);
     } else {
         problems.push("exactly one of `expected` and `expected_error` is required".into());
     }
