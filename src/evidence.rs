@@ -245,7 +245,7 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
             // The budget goes first to the members that say what the error is, then to the
             // rest in key order; the output is written in key order either way.
             let mut sorted: Vec<&(String, Json)> = list.items().iter().collect();
-            sorted.sort_by(|a, b| (priority(&a.0), &a.0).cmp(&(priority(&b.0), &b.0)));
+            sorted.sort_unstable_by(|a, b| (priority(&a.0), &a.0).cmp(&(priority(&b.0), &b.0)));
             let mut members = Vec::new();
             *budget = budget.saturating_sub(2);
             for (key, member) in sorted.into_iter().take(caps.items) {
@@ -274,7 +274,7 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
                 *budget = budget.saturating_sub(24);
                 members.push(("[TRUNCATED]".to_owned(), Json::Number(dropped as f64)));
             }
-            members.sort_by(|a, b| a.0.cmp(&b.0));
+            members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             let n = members.len();
             Json::Object(JsonList::new(members, n))
         }
