@@ -13,6 +13,7 @@
 
 use std::sync::OnceLock;
 
+use codemode_errors::run::classify_run_json;
 use codemode_errors::{parse_call_error, ErrorCode, Normalizer, Policy};
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -738,6 +739,31 @@ proptest! {
     fn arbitrary_text_never_panics(text in "\\PC{0,200}|[\\[\\]{}\",:0-9a-z\\\\ -]{0,200}") {
         let _ = Normalizer::default().normalize_json(&text);
         let _ = parse_call_error(&text);
+        let _ = classify_run_json(&text);
+    }
+
+    /// A run error keeps no planted secret from guest text, is replay-safe exactly when
+    /// nothing was dispatched, and nests an uncaught tool error byte for byte (rule 6).
+    #[test]
+    fn run_errors_redact_guest_text_and_nest_the_same_object(
+        (text, probes) in planted_text(),
+        (report, _) in report(),
+        started in any::<bool>(),
+    ) {
+        let guest = json!({"bridge_dispatch_started": started, "guest_exception": {"name": "Error", "message": text}});
+        let end = classify_run_json(&guest.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let out = end.to_json();
+        for probe in &probes {
+            prop_assert!(!out.contains(probe.as_str()), "{probe:?} survived in {out}");
+        }
+        prop_assert_eq!(end.replay_safe, !started);
+        let outcome = Normalizer::default().normalize_json(&report.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        if let Some(error) = outcome.error {
+            let run = json!({"bridge_dispatch_started": started, "uncaught_tool_error": error.to_json()});
+            let end = classify_run_json(&run.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?.to_json();
+            let nested = format!(",\"toolError\":{}}}", error.to_json());
+            prop_assert!(end.ends_with(&nested), "{end}");
+        }
     }
 }
 
