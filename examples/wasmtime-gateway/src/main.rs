@@ -4,7 +4,10 @@
 //! linked instance: shared by every task), then normalizes each failed tool call in a
 //! fresh store under its limits, on tokio's blocking pool so the async runtime never
 //! stalls. Whatever happens, the sandbox gets one thing to reject with:
-//! `new Error(<contract JSON>)`. Run it with `cargo run -p wasmtime-gateway`.
+//! `new Error(<contract JSON>)`. When the model's code lets a rejection escape, the run
+//! ends, and the gateway reports how with the run-level layer (`classify_run`), in a
+//! session that keeps one instance for the run's remaining calls. Run it with
+//! `cargo run -p wasmtime-gateway`.
 
 use std::time::Duration;
 
@@ -46,6 +49,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for task in tasks {
         println!("{}", task.await?);
     }
+
+    // The snippet did not catch the first rejection: the run ends with it (rule 6: the same
+    // object), after a dispatched call, so replaying the run is not safe.
+    let run_end = tokio::task::spawn_blocking(move || -> Result<String, codemode_errors_host::HostError> {
+        let mut session = engine.session();
+        let error = session.normalize_json(FAILED_CALLS[0].1)?.error.map(|e| e.json).unwrap_or_default();
+        let report = format!(r#"{{"bridge_dispatch_started":true,"uncaught_tool_error":{error}}}"#);
+        Ok(session.classify_run(&report)?.json)
+    })
+    .await??;
+    println!("// the run ended:\n{run_end}");
     Ok(())
 }
 

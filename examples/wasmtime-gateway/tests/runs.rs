@@ -14,4 +14,10 @@ fn the_gateway_rejects_every_failed_call_with_the_contract() {
         assert!(line.contains(r#"\"contract_version\":1"#) || line.contains(r#""contract_version":1"#), "not a contract error: {line}");
     }
     assert!(!stdout.contains("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "a token reached the sandbox:\n{stdout}");
+    let run_end = stdout.lines().find(|l| l.starts_with(r#"{"code":"#)).unwrap_or_else(|| panic!("no run error:\n{stdout}"));
+    assert!(
+        run_end.starts_with(r#"{"code":"internal_error","message":"an uncaught tool call failed: "#)
+            && run_end.contains(r#""failurePhase":"bridge","bridgeDispatchStarted":true,"replaySafe":false,"toolError":{"contract_version":1,"kind":"rate_limited""#),
+        "{run_end}"
+    );
 }
