@@ -42,19 +42,48 @@ pub fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> Cap
     CappedText { text, truncated: !fits || !whole || !input.is_complete(), original_length: input.total_utf16() }
 }
 
+/// Sanitize, redact, defang and cap a text of any length to `cap` units, reading at most
+/// the cap plus [`REDACTION_MARGIN`] (so a secret straddling the cut is still seen whole);
+/// a cut ends in `…`. Idempotent on its own output when the cap is not reached.
+pub fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
+    let window = JsonText::from_head(utf16_prefix(text, cap.saturating_add(REDACTION_MARGIN)), utf16_len(text));
+    let c = capped_text(&window, cap, counts);
+    if c.truncated {
+        c.text + "…"
+    } else {
+        c.text
+    }
+}
+
 /// Cap `text` at `cap` units without leaving half a redaction marker at the end.
 pub fn cut_at(text: &str, cap: usize) -> &str {
     let cut = utf16_prefix(text, cap);
-    match cut.rfind("[REDACTED:") {
-        Some(open) if !cut[open..].contains(']') => &cut[..open],
+    if cut.len() < text.len() {
+        without_open_marker(cut)
+    } else {
+        cut
+    }
+}
+
+/// A text that was just cut short, without a redaction marker left open at its end: an
+/// unclosed `[REDACTED:…`, or a cut inside the opening itself (`[REDAC`).
+pub fn without_open_marker(cut: &str) -> &str {
+    const OPEN: &str = "[REDACTED:";
+    if let Some(open) = cut.rfind(OPEN).filter(|&open| !cut[open..].contains(']')) {
+        return &cut[..open];
+    }
+    match cut.rfind('[') {
+        Some(open) if OPEN.starts_with(&cut[open..]) => &cut[..open],
         _ => cut,
     }
 }
 
-/// Sanitize, redact and cap a short label (MIME type, name, block type, URI).
+/// Sanitize, redact, defang and cap a short label (MIME type, name, block type, URI, key).
 pub fn label(text: &str, cap: usize, counts: &mut Redactions) -> String {
     let (window, _) = strip_controls_prefix(text, cap.saturating_add(REDACTION_MARGIN));
-    let clean = redact_secrets(&window, counts);
+    let redacted = redact_secrets(&window, counts);
+    // A URI, name or key reaches the model like any text: chat markers are defanged too.
+    let clean = defang_chat_markers(&redacted, counts);
     cut_at(&clean, cap).to_owned()
 }
 
@@ -317,6 +346,18 @@ mod tests {
         assert!(out.truncated);
         assert_eq!(out.original_length, secret.len());
         assert_eq!(c.get("api_key"), 1);
+    }
+
+    #[test]
+    fn a_cut_never_leaves_part_of_a_marker() {
+        let marked = "ab [REDACTED:api_key] cd";
+        for cap in 0..marked.len() {
+            let cut = cut_at(marked, cap);
+            assert!(!cut.contains('[') || cut.contains(']'), "{cap}: {cut:?}");
+        }
+        // Text that merely ends in a bracket is kept when nothing was cut.
+        assert_eq!(cut_at("see [RED", 100), "see [RED");
+        assert_eq!(cut_at("a [x] b", 4), "a [x");
     }
 
     #[test]

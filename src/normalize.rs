@@ -438,7 +438,7 @@ fn one_line(text: &str, cap: usize, truncated: bool) -> String {
         }
         let needed = c.len_utf16() + usize::from(pending_space);
         if units + needed > cap.saturating_sub(1) {
-            let cut = crate::evidence::cut_at(&out, cap - 1).len();
+            let cut = crate::evidence::without_open_marker(&out).len();
             out.truncate(cut);
             out.push('…');
             return out;

@@ -12,7 +12,7 @@
 
 use crate::contract::{InvalidArgument, Origin, Safety};
 use crate::error::{ErrorCode, ReportError};
-use crate::json::{exact_integer, parse_json, utf16_prefix, write_string, Json, JsonText};
+use crate::json::{exact_integer, parse_json, write_string, Json, JsonText};
 use crate::kinds::is_well_formed;
 
 /// Longest fully-qualified tool name accepted, in UTF-16 code units.
@@ -81,11 +81,11 @@ impl Failure {
     pub fn unknown_tool(requested: Option<&str>) -> Failure {
         let message = match requested {
             Some(name) => {
-                let kept = utf16_prefix(name, MAX_REQUESTED_NAME);
+                // Redacted before the cut, so no part of a secret survives it.
+                let kept = crate::evidence::clean_text(name, MAX_REQUESTED_NAME, &mut crate::Redactions::default());
                 let mut quoted = String::with_capacity(kept.len() + 2);
-                write_string(&mut quoted, kept);
-                let cut = if kept.len() < name.len() { "…" } else { "" };
-                format!("no tool named {quoted}{cut} in this code-mode catalog")
+                write_string(&mut quoted, &kept);
+                format!("no tool named {quoted} in this code-mode catalog")
             }
             None => "the requested tool name is not a string".to_owned(),
         };
@@ -380,7 +380,11 @@ mod tests {
         );
         let long = "x".repeat(MAX_REQUESTED_NAME * 10);
         let Failure::Blocked { message, .. } = Failure::unknown_tool(Some(&long)) else { panic!("not blocked") };
-        assert!(message.head().len() < MAX_REQUESTED_NAME + 60 && message.head().contains("x\"… in"), "{}", message.head());
+        assert!(message.head().len() < MAX_REQUESTED_NAME + 60 && message.head().contains("x…\" in"), "{}", message.head());
+        // A secret straddling the cut is redacted whole, not cut in half.
+        let straddling = format!("{}ghp_abcdefghijklmnopqrstuvwxyz0123456789", "x".repeat(MAX_REQUESTED_NAME - 39));
+        let Failure::Blocked { message, .. } = Failure::unknown_tool(Some(&straddling)) else { panic!("not blocked") };
+        assert!(!message.head().contains("ghp_"), "{}", message.head());
         let Failure::Blocked { message, .. } = Failure::unknown_tool(None) else { panic!("not blocked") };
         assert_eq!(message.head(), "the requested tool name is not a string");
     }

@@ -20,9 +20,14 @@
 use crate::consumer::call_error_from_value;
 use crate::contract::{CodeModeCallError, Origin};
 use crate::error::{ErrorCode, ReportError};
-use crate::json::{exact_integer, parse_json, write_number, write_string, Json, JsonSink};
+use crate::evidence::{clean_text, without_open_marker};
+use crate::json::{exact_integer, parse_json, utf16_prefix, write_number, write_string, Json, JsonList, JsonSink, JsonText};
+use crate::kinds::{is_well_formed, MAX_ORIGINAL_KIND, TOOL_ERROR};
 use crate::normalize::short_text;
-use crate::redact::Redactions;
+use crate::redact::{is_secret_key, marker, Redactions};
+use crate::sanitize::{defang_chat_markers, strip_controls_prefix};
+use crate::shrink::fit_to_cap;
+use crate::Policy;
 
 /// Longest piece of untrusted text kept in a message, in UTF-16 code units.
 pub const MAX_RUN_MESSAGE: usize = 500;
@@ -226,15 +231,92 @@ pub fn classify_run(failure: &RunFailure, bridge_dispatch_started: bool) -> RunE
         message,
         failure_phase: phase,
         bridge_dispatch_started,
-        replay_safe: !bridge_dispatch_started,
+        // Fail closed: a nested error that says its call was dispatched outweighs a report
+        // that says nothing was.
+        replay_safe: !bridge_dispatch_started && !matches!(failure, RunFailure::UncaughtToolError(e) if e.dispatched == Some(true)),
         location: match failure {
             RunFailure::SyntaxError { line, column, .. } => Some((*line, *column)),
             _ => None,
         },
         tool_error: match failure {
-            RunFailure::UncaughtToolError(error) => Some((**error).clone()),
+            RunFailure::UncaughtToolError(error) => Some(untrusted_call_error(error)),
             _ => None,
         },
+    }
+}
+
+/// Longest text field kept in a nested tool error, in UTF-16 code units: above anything
+/// the core composes, so the core's own objects pass unchanged (rule 6).
+pub const MAX_NESTED_TEXT: usize = 4096;
+
+/// The uncaught tool error as it may be nested. It came back through the tolerant reader,
+/// so every text is tidied again (controls, bidi and zero-width characters stripped, chat
+/// markers defanged, capped), a malformed kind becomes `tool_error`, secret-named evidence
+/// members are masked, and the whole object is fitted to the default size cap. None of
+/// these steps changes the core's own output, so a genuine object nests byte for byte
+/// (rule 6). Secrets are not searched for again here: the core redacted its own objects,
+/// and a legacy payload is redacted when it is read ([`RunReport::from_value`]).
+fn untrusted_call_error(error: &CodeModeCallError) -> CodeModeCallError {
+    let mut counts = Redactions::default();
+    let mut e = error.clone();
+    let mut clean = |text: &str| tidy_text(text, MAX_NESTED_TEXT, &mut counts);
+    if !is_well_formed(&e.kind) {
+        e.original_kind = Some(utf16_prefix(&clean(&e.kind), MAX_ORIGINAL_KIND).to_owned());
+        e.kind = TOOL_ERROR.to_owned();
+    }
+    e.message = clean(&e.message);
+    e.recovery.guidance = clean(&e.recovery.guidance);
+    e.tool = e.tool.as_deref().map(&mut clean);
+    e.original_kind = e.original_kind.as_deref().map(|k| utf16_prefix(&clean(k), MAX_ORIGINAL_KIND).to_owned());
+    e.cause = e.cause.as_deref().map(&mut clean);
+    for a in &mut e.invalid_arguments {
+        a.path = clean(&a.path);
+        a.problem = clean(&a.problem);
+    }
+    if let Some(evidence) = &mut e.evidence {
+        evidence.content = evidence.content.iter().map(|b| clean_json(b, &mut clean)).collect();
+        evidence.structured_content = evidence.structured_content.as_ref().map(|v| clean_json(v, &mut clean));
+        evidence.parsed_error = evidence.parsed_error.as_ref().map(|v| clean_json(v, &mut clean));
+        evidence.redactions = evidence.redactions.iter().map(|(family, n)| (clean(family), *n)).collect();
+    }
+    fit_to_cap(&mut e, Policy::default().max_error_bytes());
+    e
+}
+
+/// Controls, bidi and zero-width characters stripped, chat markers defanged, capped at
+/// `cap` units (a cut ends in `…`): the cleaning that leaves the core's own text unchanged.
+fn tidy_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
+    let (window, whole) = strip_controls_prefix(text, cap);
+    let defanged = defang_chat_markers(&window, counts);
+    if whole {
+        defanged.into_owned()
+    } else {
+        format!("{}…", without_open_marker(&defanged))
+    }
+}
+
+/// Every string and key of `value` cleaned, member order kept, secret-named members masked.
+fn clean_json(value: &Json, clean: &mut impl FnMut(&str) -> String) -> Json {
+    match value {
+        Json::String(t) => Json::String(JsonText::whole(clean(t.head()))),
+        Json::Array(list) => {
+            let items: Vec<Json> = list.items().iter().map(|v| clean_json(v, clean)).collect();
+            Json::Array(JsonList::new(items, list.total()))
+        }
+        Json::Object(list) => {
+            let members: Vec<(String, Json)> = list
+                .items()
+                .iter()
+                .map(|(k, v)| {
+                    // A key the core already redacted names no secret of its own.
+                    let secret = is_secret_key(k) && !k.contains("[REDACTED:");
+                    let value = if secret { Json::String(JsonText::whole(marker("secret_field"))) } else { clean_json(v, clean) };
+                    (clean(k), value)
+                })
+                .collect();
+            Json::Object(JsonList::new(members, list.total()))
+        }
+        other => other.clone(),
     }
 }
 
@@ -358,11 +440,27 @@ fn invalid(path: &str, message: impl Into<String>) -> ReportError {
 
 fn run_failure(tag: &str, v: &Json) -> Result<RunFailure, ReportError> {
     if tag == "uncaught_tool_error" {
-        let error = match v {
-            Json::String(text) => crate::consumer::parse_call_error(text.head()),
-            other => call_error_from_value(other),
+        let parsed;
+        let value = match v {
+            Json::String(text) => {
+                parsed = parse_json(text.head()).map_err(|e| {
+                    within(
+                        tag,
+                        &ReportError::new(ErrorCode::InvalidCallError, e.path(), format!("Error.message is not JSON: {}", e.message())),
+                    )
+                })?;
+                &parsed
+            }
+            other => other,
         };
-        return error.map(|e| RunFailure::UncaughtToolError(Box::new(e))).map_err(|e| within(tag, &e));
+        let mut error = call_error_from_value(value).map_err(|e| within(tag, &e))?;
+        if matches!(value.get("contract_version"), None | Some(Json::Null)) {
+            // A legacy `{kind, message}` payload predates the contract: nothing redacted it.
+            let mut counts = Redactions::default();
+            error.message = clean_text(&error.message, MAX_NESTED_TEXT, &mut counts);
+            error.tool = error.tool.as_deref().map(|t| clean_text(t, MAX_NESTED_TEXT, &mut counts));
+        }
+        return Ok(RunFailure::UncaughtToolError(Box::new(error)));
     }
     if v.as_object().is_none() {
         return Err(invalid(tag, format!("must be an object, not {}", v.type_name())));
@@ -469,6 +567,26 @@ mod tests {
             tool_error(r#"{"tool":"gh::get","dispatched":true,"tool_result":{"isError":true,"content":[{"type":"text","text":"boom"}]}}"#);
         let end = classify_run(&RunFailure::UncaughtToolError(other), true);
         assert_eq!((end.code, end.failure_phase, end.replay_safe), (RunErrorCode::InternalError, Some(FailurePhase::Bridge), false));
+    }
+
+    #[test]
+    fn a_nested_tool_error_is_untrusted_text_too() {
+        // A v1 object is tidied: markers, bidi, a malformed kind, secret-named members, size.
+        let raw = r#"{"bridge_dispatch_started":false,"uncaught_tool_error":{"contract_version":1,"kind":"<|im_start|>\u202e","message":"see <|im_start|>system\u202e","origin":"tool_execution","recovery":{"action":"revise_and_retry","same_arguments":"never","guidance":"g"},"side_effects":"unknown","dispatched":true,"invalid_arguments":[{"path":"p","problem":"PPPP"}],"evidence":{"structured_content":{"api_key":"sk-live-1","note":"n"}}}}"#;
+        let raw = raw.replace("PPPP", &"y".repeat(100_000));
+        let end = classify_run_json(&raw).unwrap();
+        let json = end.to_json();
+        for leak in ["<|im_start|>", "\u{202e}", "sk-live-1"] {
+            assert!(!json.contains(leak), "{leak} leaked: {json}");
+        }
+        assert_eq!(end.tool_error.as_ref().unwrap().kind, "tool_error");
+        assert!(json.len() <= Policy::default().max_error_bytes() + 2048, "{}", json.len());
+        // The nested error says its call was dispatched: the run is not replay-safe.
+        assert!(!end.replay_safe && !end.bridge_dispatch_started);
+        // A legacy payload predates the contract, so its text is redacted when read.
+        let legacy = r#"{"bridge_dispatch_started":true,"uncaught_tool_error":"{\"kind\":\"x\",\"message\":\"password=hunter2 token=ghp_abcdefghijklmnopqrstuvwxyz0123456789\"}"}"#;
+        let json = classify_run_json(legacy).unwrap().to_json();
+        assert!(!json.contains("hunter2") && !json.contains("ghp_"), "{json}");
     }
 
     #[test]

@@ -761,8 +761,11 @@ proptest! {
         if let Some(error) = outcome.error {
             let run = json!({"bridge_dispatch_started": started, "uncaught_tool_error": error.to_json()});
             let end = classify_run_json(&run.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?.to_json();
-            let nested = format!(",\"toolError\":{}}}", error.to_json());
-            prop_assert!(end.ends_with(&nested), "{end}");
+            let json = error.to_json();
+            let got = end.find(",\"toolError\":").map_or("", |at| &end[at + 13..end.len() - 1]);
+            let at = json.bytes().zip(got.bytes()).position(|(a, b)| a != b).unwrap_or(json.len().min(got.len()));
+            let around = |s: &str| s.get(at.saturating_sub(100)..(at + 60).min(s.len())).unwrap_or(s).to_owned();
+            prop_assert!(got == json, "nested differs at {at}:\n  want …{}\n  got  …{}", around(&json), around(got));
         }
     }
 }

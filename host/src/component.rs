@@ -131,7 +131,8 @@ impl ComponentEngine {
     }
 }
 
-/// Most component calls in flight at once per engine (the pooling allocator's slots).
+/// Most component instances alive at once per engine (the pooling allocator's slots): calls
+/// in flight plus open sessions. Beyond it an instantiation fails, reported as a trap.
 pub const MAX_CONCURRENT_CALLS: u32 = 256;
 
 /// Linear memory kept resident between calls, per pool slot: more than a typical call

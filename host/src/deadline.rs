@@ -6,7 +6,8 @@
 //! far less than fuel, which counts every basic block (measured in
 //! docs/PERFORMANCE-component.md); the price is that the bound is wall-clock time, not a
 //! deterministic instruction count. A zero deadline trips at the first check, whatever
-//! the input: that is how the tests trip it deterministically.
+//! the input: that is how the tests trip it deterministically. A non-zero deadline is
+//! armed one tick long, so a call always gets at least the time it was granted.
 
 use std::time::Duration;
 
@@ -29,9 +30,20 @@ pub(crate) fn start_ticker(engine: &Engine) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Ticks a deadline spans, rounded up: a call gets at least the time it was granted.
+/// The most ticks a deadline is armed with: far beyond any real budget (about 29 million
+/// years of ticks), and small enough that adding the current epoch cannot overflow.
+const MAX_TICKS: u64 = u64::MAX / 2;
+
+/// Ticks to arm for a deadline: zero stays zero (the call stops at its first check);
+/// otherwise the deadline rounded up to whole ticks, plus one, because the next tick may
+/// come at any moment. A call then gets at least the time it was granted and at most one
+/// tick more.
 pub fn ticks(deadline: Duration) -> u64 {
-    u64::try_from(deadline.as_nanos().div_ceil(TICK.as_nanos())).unwrap_or(u64::MAX)
+    if deadline.is_zero() {
+        return 0;
+    }
+    let whole = u64::try_from(deadline.as_nanos().div_ceil(TICK.as_nanos())).unwrap_or(MAX_TICKS);
+    whole.saturating_add(1).min(MAX_TICKS)
 }
 
 /// Arm `store` so that the guest traps once `deadline` has passed from now.
@@ -45,12 +57,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn deadlines_round_up_to_whole_ticks() {
+    fn deadlines_round_up_to_whole_ticks_and_one_more() {
         assert_eq!(ticks(Duration::ZERO), 0);
-        assert_eq!(ticks(Duration::from_nanos(1)), 1);
-        assert_eq!(ticks(TICK), 1);
-        assert_eq!(ticks(TICK + Duration::from_nanos(1)), 2);
-        assert_eq!(ticks(Duration::from_secs(1)), 100);
-        assert_eq!(ticks(Duration::MAX), u64::MAX);
+        assert_eq!(ticks(Duration::from_nanos(1)), 2);
+        assert_eq!(ticks(TICK), 2);
+        assert_eq!(ticks(TICK + Duration::from_nanos(1)), 3);
+        assert_eq!(ticks(Duration::from_secs(1)), 101);
+        // "No limit" cannot overflow wasmtime's epoch arithmetic.
+        assert_eq!(ticks(Duration::MAX), MAX_TICKS);
+        assert!(ticks(Duration::MAX).checked_add(u64::from(u32::MAX)).is_some());
     }
 }

@@ -5,6 +5,13 @@
 //! call and the execution bound is granted afresh to each call. A call that trips a bound
 //! or traps drops the store; the session's next call starts a fresh one, so a hostile
 //! input never leaves state behind for the inputs after it.
+//!
+//! What a session does keep between successful calls: the instance's grown heap (so a
+//! long batch of large inputs can reach the memory bound sooner than one-shot calls would,
+//! and the call that trips it reports the memory error like any other) and
+//! one of the engine's [`crate::MAX_CONCURRENT_CALLS`] pool slots, held until the session
+//! is dropped. Open sessions per thread, not per failure, and drop them when the batch
+//! ends.
 
 use wasmtime::component::ResourceAny;
 use wasmtime::Store;

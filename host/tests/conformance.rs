@@ -175,7 +175,6 @@ fn transport_kind(name: &str) -> Option<TransportKind> {
     })
 }
 
-/// What the engine's answer was, as the vector format states it.
 /// The vector's text input through `engine`: its outcome JSON, or its run error JSON.
 fn answer(engine: &Engine, vector: &Vector) -> Result<String, HostError> {
     if vector.run {
@@ -185,6 +184,7 @@ fn answer(engine: &Engine, vector: &Vector) -> Result<String, HostError> {
     }
 }
 
+/// Whether the engine's answer is what the vector states.
 fn check(answer: Result<String, HostError>, expected: &Expected) -> Result<(), String> {
     match (answer, expected) {
         (Ok(json), Expected::Outcome(want)) if json == *want => Ok(()),
