@@ -466,11 +466,19 @@ impl JsonBuilder {
     }
 }
 
+impl Json {
+    /// The value as compact JSON (sorted keys, see [`write_json`]), written straight into
+    /// one string: cheaper than `to_string`, which goes through the formatter.
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(64);
+        write_json(&mut out, self);
+        out
+    }
+}
+
 impl fmt::Display for Json {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::new();
-        write_json(&mut s, self);
-        f.write_str(&s)
+        f.write_str(&self.to_json())
     }
 }
 

@@ -108,9 +108,9 @@ pub fn run_error(e: &core::run::RunError) -> wit::RunError {
 
 fn evidence(e: &core::Evidence) -> wit::Evidence {
     wit::Evidence {
-        content: e.content.iter().map(ToString::to_string).collect(),
-        structured_content: e.structured_content.as_ref().map(ToString::to_string),
-        parsed_error: e.parsed_error.as_ref().map(ToString::to_string),
+        content: e.content.iter().map(core::Json::to_json).collect(),
+        structured_content: e.structured_content.as_ref().map(core::Json::to_json),
+        parsed_error: e.parsed_error.as_ref().map(core::Json::to_json),
         omitted_content_blocks: e.omitted_content_blocks as u64,
         redactions: e.redactions.iter().map(|(family, count)| wit::RedactionCount { family: family.clone(), count: *count }).collect(),
     }

@@ -86,7 +86,7 @@ impl GuestNormalizer for NormalizerResource {
 
     fn redact_json(&self, value: String) -> Result<String, InputError> {
         let value = core::parse_json(&value).map_err(from_core::input_error)?;
-        Ok(self.inner.redact_json(&value).to_string())
+        Ok(self.inner.redact_json(&value).to_json())
     }
 }
 

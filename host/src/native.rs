@@ -59,7 +59,7 @@ impl NativeEngine {
     pub fn redact_json(&self, value: &str) -> Result<String, HostError> {
         check_input(value.len(), &self.limits)?;
         let value = core::parse_json(value).map_err(input)?;
-        Ok(self.normalizer.redact_json(&value).to_string())
+        Ok(self.normalizer.redact_json(&value).to_json())
     }
 
     /// Read a contract object back from `Error.message`.
