@@ -23,9 +23,13 @@ use crate::redact::Redactions;
 /// assert_eq!(codemode_errors::parse_call_error(newer).unwrap_err().code(), codemode_errors::ErrorCode::UnsupportedVersion);
 /// ```
 pub fn parse_call_error(message: &str) -> Result<CodeModeCallError, ReportError> {
-    let value = parse_json(message)
-        .map_err(|e| ReportError::new(ErrorCode::InvalidCallError, e.path(), format!("Error.message is not JSON: {}", e.message())))?;
-    call_error_from_value(&value)
+    call_error_from_value(&message_json(message)?)
+}
+
+/// `Error.message` text read as JSON; not JSON is an `invalid_call_error`.
+pub(crate) fn message_json(message: &str) -> Result<Json, ReportError> {
+    parse_json(message)
+        .map_err(|e| ReportError::new(ErrorCode::InvalidCallError, e.path(), format!("Error.message is not JSON: {}", e.message())))
 }
 
 /// Read a contract object from a bounded JSON value.

@@ -76,6 +76,14 @@ impl ReportError {
         ReportError { code, path: path.into(), message: message.into() }
     }
 
+    /// This error with its path taken as relative to the member `key` (`key`, `key.path`,
+    /// or `key[2]...` for an array index).
+    pub fn within(&self, key: &str) -> ReportError {
+        let path =
+            if self.path.is_empty() || self.path.starts_with('[') { format!("{key}{}", self.path) } else { format!("{key}.{}", self.path) };
+        ReportError::new(self.code, path, self.message.clone())
+    }
+
     /// The kind of problem.
     pub fn code(&self) -> ErrorCode {
         self.code

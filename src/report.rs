@@ -228,7 +228,8 @@ impl FailureReport {
     }
 }
 
-fn invalid(path: &str, message: impl Into<String>) -> ReportError {
+/// An `invalid_report` error at `path`.
+pub(crate) fn invalid(path: &str, message: impl Into<String>) -> ReportError {
     ReportError::new(ErrorCode::InvalidReport, path, message)
 }
 

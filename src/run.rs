@@ -17,14 +17,15 @@
 //! Text from the executor or the guest is untrusted: it is sanitized, redacted and capped
 //! like any evidence.
 
-use crate::consumer::call_error_from_value;
+use crate::consumer::{call_error_from_value, message_json};
 use crate::contract::{CodeModeCallError, Origin};
-use crate::error::{ErrorCode, ReportError};
+use crate::error::ReportError;
 use crate::evidence::{clean_text, without_open_marker};
 use crate::json::{exact_integer, parse_json, utf16_prefix, write_number, write_string, Json, JsonList, JsonSink, JsonText};
 use crate::kinds::{is_well_formed, MAX_ORIGINAL_KIND, TOOL_ERROR};
 use crate::normalize::short_text;
 use crate::redact::{is_secret_key, marker, Redactions};
+use crate::report::invalid;
 use crate::sanitize::{defang_chat_markers, strip_controls_prefix};
 use crate::shrink::fit_to_cap;
 use crate::Policy;
@@ -434,26 +435,17 @@ pub fn classify_run_json(text: &str) -> Result<RunError, ReportError> {
     Ok(classify_run(&report.failure, report.bridge_dispatch_started))
 }
 
-fn invalid(path: &str, message: impl Into<String>) -> ReportError {
-    ReportError::new(ErrorCode::InvalidReport, path, message)
-}
-
 fn run_failure(tag: &str, v: &Json) -> Result<RunFailure, ReportError> {
     if tag == "uncaught_tool_error" {
         let parsed;
         let value = match v {
             Json::String(text) => {
-                parsed = parse_json(text.head()).map_err(|e| {
-                    within(
-                        tag,
-                        &ReportError::new(ErrorCode::InvalidCallError, e.path(), format!("Error.message is not JSON: {}", e.message())),
-                    )
-                })?;
+                parsed = message_json(text.head()).map_err(|e| e.within(tag))?;
                 &parsed
             }
             other => other,
         };
-        let mut error = call_error_from_value(value).map_err(|e| within(tag, &e))?;
+        let mut error = call_error_from_value(value).map_err(|e| e.within(tag))?;
         if matches!(value.get("contract_version"), None | Some(Json::Null)) {
             // A legacy `{kind, message}` payload predates the contract: nothing redacted it.
             let mut counts = Redactions::default();
@@ -510,12 +502,6 @@ fn position(tag: &str, v: &Json, key: &str) -> Result<u32, ReportError> {
         .and_then(|i| u32::try_from(i).ok())
         .filter(|&i| i >= 1)
         .ok_or_else(|| invalid(&format!("{tag}.{key}"), "must be a whole number from 1"))
-}
-
-/// `error` with its path taken as relative to the member `key`.
-fn within(key: &str, error: &ReportError) -> ReportError {
-    let path = if error.path().is_empty() { key.to_owned() } else { format!("{key}.{}", error.path()) };
-    ReportError::new(error.code(), path, error.message())
 }
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ impl CallSite {
             Err(e) => {
                 // The header was checked when the call site was built, so this cannot fail.
                 let mut report = js(self.placeholder_report(dispatched.as_bool()))?;
-                report.failure = codemode_errors::thrown::unreadable_result(&within("tool_result", &e));
+                report.failure = codemode_errors::thrown::unreadable_result(&e.within("tool_result"));
                 report
             }
         };
@@ -340,16 +340,6 @@ fn js_type(value: &JsValue) -> String {
 fn verdict(outcome: &Outcome) -> Array {
     let error = outcome.error.as_ref().map_or(JsValue::NULL, |e| text::to_js(&e.to_json()).into());
     Array::of2(&error, &JsValue::from_str(outcome.breaker.as_str()))
-}
-
-/// `error` with its path taken as relative to the member `key`.
-fn within(key: &str, error: &ReportError) -> ReportError {
-    let path = if error.path().is_empty() || error.path().starts_with('[') {
-        format!("{key}{}", error.path())
-    } else {
-        format!("{key}.{}", error.path())
-    };
-    ReportError::new(error.code(), path, error.message())
 }
 
 fn string(text: &str) -> Json {
