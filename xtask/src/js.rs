@@ -2,13 +2,15 @@
 //!
 //! `build` compiles `js-package/` (the wasm-bindgen crate) for `wasm32-unknown-unknown`
 //! with the `wasm-release` profile, generates bindings with the pinned wasm-bindgen CLI
-//! for the `web`, `nodejs` and `bundler` targets into `js-package/pkg/`, then runs
+//! for the `web`, `nodejs` and `bundler` targets into `js-package/pkg/` (after dropping
+//! `multivalue` from the module's `target_features`, see `features.rs`), then runs
 //! `js-package/scripts/build.mjs` (wasm-opt from the `binaryen` npm package, the ESM and
 //! CommonJS layers, the package.json check) to fill `js-package/dist/`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::features::without_feature;
 use crate::util::{ensure_chromium, ensure_npm, ensure_wasm_bindgen, run, Ctx, Result};
 
 const CRATE: &str = "codemode-errors-js";
@@ -41,7 +43,17 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
         .cargo()
         .args(["build", "-p", CRATE, "--target", "wasm32-unknown-unknown", "--profile", "wasm-release"])
         .env("CARGO_PROFILE_WASM_RELEASE_STRIP", "debuginfo"))?;
-    let wasm = ctx.target_dir().join("wasm32-unknown-unknown/wasm-release/codemode_errors_js.wasm");
+    let built = ctx.target_dir().join("wasm32-unknown-unknown/wasm-release/codemode_errors_js.wasm");
+    // wasm-bindgen would turn every export returning a `Result` or a string into a
+    // multi-value function, which V8 can only call through a wrapper it compiles per
+    // signature at start-up (see features.rs); without the `multivalue` entry it keeps
+    // returning through memory.
+    let module = std::fs::read(&built).map_err(|e| format!("could not read {}: {e}", built.display()))?;
+    let module = without_feature(&module, "multivalue").map_err(|e| format!("{}: {e}", built.display()))?;
+    let input = ctx.target_dir().join("wasm32-unknown-unknown/wasm-release/bindgen-input");
+    std::fs::create_dir_all(&input).map_err(|e| format!("could not create {}: {e}", input.display()))?;
+    let wasm = input.join("codemode_errors_js.wasm");
+    std::fs::write(&wasm, module).map_err(|e| format!("could not write {}: {e}", wasm.display()))?;
     let out = pkg.join("pkg");
     if out.exists() {
         std::fs::remove_dir_all(&out).map_err(|e| format!("could not clear {}: {e}", out.display()))?;

@@ -6,6 +6,7 @@
 //! - `bench`: run the benchmarks whose figures `docs/PERFORMANCE.md` records.
 
 mod component;
+mod features;
 mod js;
 mod util;
 
