@@ -69,7 +69,7 @@ pub fn cut_at(text: &str, cap: usize) -> &str {
 /// unclosed `[REDACTED:…`, or a cut inside the opening itself (`[REDAC`).
 pub fn without_open_marker(cut: &str) -> &str {
     const OPEN: &str = "[REDACTED:";
-    if let Some(open) = cut.rfind(OPEN).filter(|&open| !cut[open..].contains(']')) {
+    if let Some(open) = crate::search::rfind(cut, OPEN).filter(|&open| !cut[open..].contains(']')) {
         return &cut[..open];
     }
     match cut.rfind('[') {

@@ -47,6 +47,7 @@ pub mod report;
 pub mod run;
 pub mod sanitize;
 pub mod scan;
+pub mod search;
 pub mod shrink;
 pub mod thrown;
 pub mod validate;

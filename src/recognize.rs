@@ -9,6 +9,7 @@ use crate::contract::{InvalidArgument, RecoveryAction as A, SameArguments as S};
 use crate::json::{parse_json, utf16_prefix, Json};
 use crate::recovery::Advice;
 use crate::sanitize::strip_controls;
+use crate::search;
 
 /// How much of a text recognition reads, in UTF-16 code units.
 pub const RECOGNITION_WINDOW: usize = 4096;
@@ -157,7 +158,7 @@ pub fn recognize(text: &str) -> Option<Recognition> {
 fn retry_after(hay: &Haystack<'_>) -> Option<u64> {
     let bytes = hay.lower.as_bytes();
     for needle in ["retry-after", "retry after"] {
-        for (at, _) in hay.lower.match_indices(needle) {
+        for at in search::positions(&hay.lower, needle) {
             let mut i = at + needle.len();
             if matches!(bytes.get(i), Some(b'"' | b'\'')) {
                 i += 1;
@@ -200,11 +201,11 @@ fn word_after(bytes: &[u8], i: usize) -> bool {
 /// Occurrences of `word` in the lowercase text that stand alone as a word.
 fn whole_words<'a>(hay: &'a Haystack<'_>, word: &'a str) -> impl Iterator<Item = usize> + 'a {
     let bytes = hay.lower.as_bytes();
-    hay.lower.match_indices(word).map(|(i, _)| i).filter(move |&i| !word_before(bytes, i) && !word_after(bytes, i + word.len()))
+    search::positions(&hay.lower, word).filter(move |&i| !word_before(bytes, i) && !word_after(bytes, i + word.len()))
 }
 
 fn sdk_validation(hay: &Haystack<'_>) -> Option<Hit> {
-    SDK_VALIDATION_TEXTS.iter().any(|t| hay.lower.contains(t)).then_some(Hit::Plain)
+    SDK_VALIDATION_TEXTS.iter().any(|t| search::contains(&hay.lower, t)).then_some(Hit::Plain)
 }
 
 /// `Unknown tool`, or `tool … not found` within 200 bytes on one line.
@@ -230,8 +231,8 @@ fn path_outside_allowed(hay: &Haystack<'_>) -> Option<Hit> {
     hay.lower
         .lines()
         .any(|line| {
-            let allowed = ["allowed director", "allowed roots", "allowed paths"].iter().any(|a| line.contains(a));
-            allowed && (line.contains("outside") || line.contains("not in"))
+            let allowed = ["allowed director", "allowed roots", "allowed paths"].iter().any(|a| search::contains(line, a));
+            allowed && (search::contains(line, "outside") || search::contains(line, "not in"))
         })
         .then_some(Hit::Plain)
 }
@@ -243,7 +244,7 @@ fn http_status(hay: &Haystack<'_>) -> Option<Hit> {
         let end = digits_end(bytes, i);
         (end - i == 3 && (b'1'..=b'5').contains(&bytes[i]) && !word_after(bytes, end)).then(|| hay.text[i..end].to_owned())
     };
-    for (at, _) in hay.lower.match_indices("http/") {
+    for at in search::positions(&hay.lower, "http/") {
         if word_before(bytes, at) {
             continue;
         }
@@ -258,7 +259,7 @@ fn http_status(hay: &Haystack<'_>) -> Option<Hit> {
             }
         }
     }
-    for at in hay.lower.match_indices("status").map(|(i, _)| i).filter(|&i| !word_before(bytes, i)) {
+    for at in search::positions(&hay.lower, "status").filter(|&i| !word_before(bytes, i)) {
         let mut i = at + "status".len();
         for suffix in [" code", "_code", "code"] {
             if hay.lower[i..].starts_with(suffix) {
@@ -307,16 +308,15 @@ fn http_reason(hay: &Haystack<'_>) -> Option<Hit> {
 fn errno(hay: &Haystack<'_>) -> Option<Hit> {
     let bytes = hay.text.as_bytes();
     STATUS_KINDS.iter().filter(|(s, _, _)| s.starts_with('E')).find_map(|(name, _, _)| {
-        hay.text
-            .match_indices(name)
-            .any(|(i, _)| !word_before(bytes, i) && !word_after(bytes, i + name.len()))
+        search::positions(hay.text, name)
+            .any(|i| !word_before(bytes, i) && !word_after(bytes, i + name.len()))
             .then(|| Hit::Status((*name).to_owned()))
     })
 }
 
 fn rate_limit_text(hay: &Haystack<'_>) -> Option<Hit> {
     let bytes = hay.lower.as_bytes();
-    let rate = ["rate limit", "rate-limit", "ratelimit"].iter().any(|w| hay.lower.match_indices(w).any(|(i, _)| !word_before(bytes, i)));
+    let rate = ["rate limit", "rate-limit", "ratelimit"].iter().any(|w| search::positions(&hay.lower, w).any(|i| !word_before(bytes, i)));
     (rate || whole_words(hay, "too many requests").next().is_some()).then_some(Hit::Plain)
 }
 
@@ -352,7 +352,7 @@ fn clean(text: &str) -> String {
 }
 
 fn zod_issues(text: &str) -> Vec<InvalidArgument> {
-    let Some(start) = text.find("[{").or_else(|| text.find("[\n")) else {
+    let Some(start) = search::find(text, "[{").or_else(|| search::find(text, "[\n")) else {
         return Vec::new();
     };
     let Some(end) = text.rfind(']') else {
@@ -380,7 +380,7 @@ fn zod_issues(text: &str) -> Vec<InvalidArgument> {
         }
         let received = issue.get("received").and_then(Json::as_str).unwrap_or("");
         let missing =
-            code == "invalid_type" && (received == "undefined" || message.contains("received undefined") || message == "Required");
+            code == "invalid_type" && (received == "undefined" || search::contains(message, "received undefined") || message == "Required");
         let problem = if missing { MISSING.to_owned() } else { clean(message) };
         out.push(InvalidArgument::new(clean(&zod_path(issue)), problem));
     }
@@ -408,20 +408,20 @@ fn zod_path(issue: &Json) -> String {
 /// line, each `MESSAGE at PATH` (or just `MESSAGE` for the arguments object itself).
 fn sdk_issue_lines(text: &str) -> Vec<InvalidArgument> {
     const LEAD: &str = "Invalid arguments for tool ";
-    let Some(at) = text.find(LEAD) else { return Vec::new() };
+    let Some(at) = search::find(text, LEAD) else { return Vec::new() };
     let rest = &text[at + LEAD.len()..];
-    let Some(colon) = rest.find(": ") else { return Vec::new() };
+    let Some(colon) = search::find(rest, ": ") else { return Vec::new() };
     let issues = &rest[colon + 2..];
     if issues.trim_start().starts_with('[') {
         return Vec::new();
     }
     let mut out = Vec::new();
     for line in issues.lines().map(str::trim).take_while(|l| !l.is_empty()) {
-        let (message, path) = match line.rsplit_once(" at ") {
+        let (message, path) = match search::rsplit_once(line, " at ") {
             Some((m, p)) if !p.is_empty() && !p.contains(' ') || p == "object root" => (m, if p == "object root" { "" } else { p }),
             _ => (line, ""),
         };
-        let missing = message.contains("received undefined") || message == "Required";
+        let missing = search::contains(message, "received undefined") || message == "Required";
         out.push(InvalidArgument::new(clean(path), if missing { MISSING.to_owned() } else { clean(message) }));
     }
     out
@@ -431,7 +431,7 @@ fn sdk_issue_lines(text: &str) -> Vec<InvalidArgument> {
 fn jsonschema_required(text: &str) -> Vec<InvalidArgument> {
     const TAIL: &str = "' is a required property";
     let mut out = Vec::new();
-    for (at, _) in text.match_indices(TAIL) {
+    for at in search::positions(text, TAIL) {
         let before = &text[..at];
         let Some(open) = before.rfind(['\'', '\n']) else { continue };
         let name = &before[open + 1..];
@@ -455,7 +455,7 @@ fn pydantic_errors(text: &str) -> Vec<InvalidArgument> {
         if !loc_ok || !detail.starts_with([' ', '\t']) {
             continue;
         }
-        let Some(ty_at) = detail.find("[type=") else { continue };
+        let Some(ty_at) = search::find(detail, "[type=") else { continue };
         let message = detail[..ty_at].trim();
         let ty: String = detail[ty_at + 6..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
         if message.is_empty() || ty.is_empty() {

@@ -246,7 +246,7 @@ fn parse_tool(v: &Json) -> Result<Option<String>, ReportError> {
     if text.chars().any(|c| c.is_control() || crate::sanitize::is_stripped(c)) {
         return Err(invalid("tool", "contains control or invisible characters"));
     }
-    match text.split_once("::") {
+    match crate::search::split_once(text, "::") {
         Some((ns, n)) if !ns.is_empty() && !n.is_empty() => Ok(Some(text.to_owned())),
         _ => Err(invalid("tool", format!("must be fully qualified as \"namespace::name\", got {:?}", text))),
     }

@@ -310,7 +310,7 @@ fn clean_json(value: &Json, clean: &mut impl FnMut(&str) -> String) -> Json {
                 .iter()
                 .map(|(k, v)| {
                     // A key the core already redacted names no secret of its own.
-                    let secret = is_secret_key(k) && !k.contains("[REDACTED:");
+                    let secret = is_secret_key(k) && !crate::search::contains(k, "[REDACTED:");
                     let value = if secret { Json::String(JsonText::whole(marker("secret_field"))) } else { clean_json(v, clean) };
                     (clean(k), value)
                 })

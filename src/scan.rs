@@ -8,6 +8,7 @@
 use std::ops::Range;
 
 use crate::redact::is_secret_key;
+use crate::search::{find, find_from, positions};
 
 /// Characters that continue a word for boundary checks.
 fn is_word(b: u8) -> bool {
@@ -35,11 +36,6 @@ fn skip_blanks(bytes: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// Every start position of `needle` in `hay`.
-fn positions<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
-    hay.match_indices(needle).map(|(i, _)| i)
 }
 
 /// Whether `bytes[i..]` starts with `word`, ASCII case-insensitively.
@@ -76,8 +72,7 @@ pub fn private_keys(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     let mut from = 0;
-    while let Some(found) = text[from..].find("-----BEGIN") {
-        let start = from + found;
+    while let Some(start) = find_from(text, "-----BEGIN", from) {
         let label_start = start + "-----BEGIN".len();
         let label_end = run_end(bytes, label_start, |b| b == b' ' || b.is_ascii_uppercase() || b.is_ascii_digit());
         if !text[label_end..].starts_with("-----") || !text[..label_end + 5].ends_with(TAIL) {
@@ -85,10 +80,7 @@ pub fn private_keys(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let body = label_end + 5;
-        let end = text[body..]
-            .find("-----END")
-            .and_then(|e| text[body + e..].find(TAIL).map(|t| body + e + t + TAIL.len()))
-            .unwrap_or(text.len());
+        let end = find_from(text, "-----END", body).and_then(|e| find_from(text, TAIL, e).map(|t| t + TAIL.len())).unwrap_or(text.len());
         spans.push(start..end);
         from = end;
     }
@@ -187,6 +179,17 @@ pub const PROVIDER_TOKENS: &[(&str, Body, usize)] = &[
     ("shpss_", Body::Hex, 32),
 ];
 
+/// The bytes some [`PROVIDER_TOKENS`] prefix starts with.
+const PREFIX_FIRST: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut k = 0;
+    while k < PROVIDER_TOKENS.len() {
+        table[PROVIDER_TOKENS[k].0.as_bytes()[0] as usize] = true;
+        k += 1;
+    }
+    table
+};
+
 /// Provider tokens from [`PROVIDER_TOKENS`], found in one pass over the text: only word
 /// starts whose first byte begins some prefix are examined.
 pub fn provider_tokens(text: &str) -> Vec<Range<usize>> {
@@ -194,6 +197,12 @@ pub fn provider_tokens(text: &str) -> Vec<Range<usize>> {
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
+        // A small loop to the next possible first byte; the checks below run per candidate.
+        // (Start-up: V8 charges tier-up budget per iteration by the size of the loop.)
+        match bytes[i..].iter().position(|&b| PREFIX_FIRST[usize::from(b)]) {
+            Some(skip) => i += skip,
+            None => break,
+        }
         let b = bytes[i];
         // Every prefix starts with one of these byte pairs; anything else is skipped cheaply.
         let pair = (b, bytes.get(i + 1).copied().unwrap_or(0));
@@ -447,10 +456,11 @@ const MAX_KEY_NAME: usize = 64;
 pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
-    for (sep, &b) in bytes.iter().enumerate() {
-        if b != b':' && b != b'=' {
-            continue;
-        }
+    let mut from = 0;
+    // A small loop finds each separator; the key and value checks run per separator.
+    while let Some(found) = bytes[from..].iter().position(|&b| b == b':' || b == b'=') {
+        let sep = from + found;
+        from = sep + 1;
         if spans.last().is_some_and(|s| sep < s.end) {
             continue;
         }

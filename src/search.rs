@@ -1,0 +1,179 @@
+//! Substring search for the rule tables: the needles are short literals, the texts are
+//! windows of a few KiB, so a byte loop that skips to the needle's first byte and then
+//! compares beats a general algorithm on both code size and start-up.
+//!
+//! Why not `str::find` and friends: in WebAssembly, the standard library's two-way
+//! searcher is about 3 KiB of code every first call compiles, and its per-byte loop is
+//! large. V8 charges a function's tier-up budget per loop iteration by the size of the
+//! loop's code, so that loop alone sent the first call into a background TurboFan compile
+//! (docs/PERFORMANCE-js.md). The skip loops here are a few instructions each. The worst
+//! case (a text of repeated first bytes) costs the needle's length per position, bounded
+//! by the caps on every text the scanners see.
+
+/// The first position at or after `from` where `needle` occurs in `hay`.
+pub fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = needle.split_first() else {
+        return (from <= hay.len()).then_some(from);
+    };
+    let last_start = hay.len().checked_sub(needle.len())?;
+    let mut i = from;
+    while i <= last_start {
+        i = find_byte(&hay[..=last_start], i, first)?;
+        if &hay[i + 1..i + needle.len()] == rest {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The first position at or after `from` holding `byte`, eight bytes a step: a zero byte
+/// of `word ^ pattern` marks a match, and the lowest flagged byte is always a true one.
+fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let pattern = ONES * u64::from(byte);
+    let mut i = from;
+    while let Some(chunk) = hay.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
+        let x = u64::from_le_bytes(word) ^ pattern;
+        let flagged = x.wrapping_sub(ONES) & !x & HIGHS;
+        if flagged != 0 {
+            return Some(i + (flagged.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    hay.get(i..)?.iter().position(|&b| b == byte).map(|k| i + k)
+}
+
+/// The first position where `needle` occurs in `hay`.
+pub fn find(hay: &str, needle: &str) -> Option<usize> {
+    find_from(hay, needle, 0)
+}
+
+/// Whether `needle` occurs in `hay`.
+pub fn contains(hay: &str, needle: &str) -> bool {
+    find(hay, needle).is_some()
+}
+
+/// The last position where `needle` occurs in `hay`.
+pub fn rfind(hay: &str, needle: &str) -> Option<usize> {
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = needle.split_first() else {
+        return Some(hay.len());
+    };
+    let mut end = hay.len().checked_sub(needle.len())? + 1;
+    while end > 0 {
+        let i = hay[..end].iter().rposition(|&b| b == first)?;
+        if &hay[i + 1..i + needle.len()] == rest {
+            return Some(i);
+        }
+        end = i;
+    }
+    None
+}
+
+/// Every start of `needle` in `hay`, left to right, not overlapping (as
+/// `str::match_indices`). An empty needle yields nothing.
+pub fn positions<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        if needle.is_empty() {
+            return None;
+        }
+        let at = find_from(hay, needle, from)?;
+        from = at + needle.len();
+        Some(at)
+    })
+}
+
+/// `hay` split around the first `needle`, as `str::split_once`.
+pub fn split_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let at = find(hay, needle)?;
+    Some((&hay[..at], &hay[at + needle.len()..]))
+}
+
+/// `hay` split around the last `needle`, as `str::rsplit_once`.
+pub fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let at = rfind(hay, needle)?;
+    Some((&hay[..at], &hay[at + needle.len()..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HAYS: &[&str] = &[
+        "",
+        "a",
+        "aaaa",
+        "abababab",
+        "retry-after: 30, Retry-After 5",
+        "status 404 status=500 xstatus",
+        "-----BEGIN RSA PRIVATE KEY-----\nMII\n-----END RSA PRIVATE KEY-----",
+        "naïve café — 日本語 at object root at x",
+        "::a::b::",
+    ];
+    const NEEDLES: &[&str] =
+        &["a", "ab", "aa", "status", "retry-after", "-----END", " at ", "::", "é", "日本", "zz", "abababab", "ababababa"];
+
+    #[test]
+    fn agrees_with_the_standard_library() {
+        for hay in HAYS {
+            for needle in NEEDLES {
+                assert_eq!(find(hay, needle), hay.find(needle), "find {needle:?} in {hay:?}");
+                assert_eq!(rfind(hay, needle), hay.rfind(needle), "rfind {needle:?} in {hay:?}");
+                assert_eq!(contains(hay, needle), hay.contains(needle));
+                let ours: Vec<usize> = positions(hay, needle).collect();
+                let std: Vec<usize> = hay.match_indices(needle).map(|(i, _)| i).collect();
+                assert_eq!(ours, std, "positions of {needle:?} in {hay:?}");
+                assert_eq!(split_once(hay, needle), hay.split_once(needle));
+                assert_eq!(rsplit_once(hay, needle), hay.rsplit_once(needle));
+                for from in 0..=hay.len() {
+                    let expected = hay.get(from..).and_then(|h| h.find(needle)).map(|i| i + from);
+                    if hay.is_char_boundary(from) {
+                        assert_eq!(find_from(hay, needle, from), expected, "find {needle:?} in {hay:?} from {from}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn byte_search_finds_the_first_match_in_every_lane() {
+        for len in 0..40 {
+            for at in 0..len {
+                for other in [0u8, b'a', 0x80, 0xff] {
+                    let mut hay = vec![other; len];
+                    hay[at] = b'x';
+                    // A second match further on must not hide the first.
+                    if at + 9 < len {
+                        hay[at + 9] = b'x';
+                    }
+                    for from in 0..=at {
+                        assert_eq!(find_byte(&hay, from, b'x'), Some(at), "len {len} at {at} from {from} around {other}");
+                    }
+                    assert_eq!(find_byte(&hay, at + 1, b'x'), (at + 9 < len).then_some(at + 9));
+                }
+            }
+            assert_eq!(find_byte(&vec![b'y'; len], 0, b'x'), None);
+        }
+        assert_eq!(find_byte(b"abc", 7, b'a'), None);
+    }
+
+    #[test]
+    fn empty_needles_match_where_the_standard_library_does() {
+        assert_eq!(find("abc", ""), Some(0));
+        assert_eq!(find_from("abc", "", 3), Some(3));
+        assert_eq!(find_from("abc", "", 4), None);
+        assert_eq!(rfind("abc", ""), Some(3));
+        assert_eq!(positions("abc", "").count(), 0);
+    }
+
+    #[test]
+    fn starts_past_the_end_find_nothing() {
+        assert_eq!(find_from("abc", "c", 3), None);
+        assert_eq!(find_from("abc", "c", 10), None);
+    }
+}
