@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use crate::redact::is_secret_key;
-use crate::search::{find, find_from, positions};
+use crate::search::{find_from, positions};
 
 /// Characters that continue a word for boundary checks.
 fn is_word(b: u8) -> bool {
