@@ -399,15 +399,19 @@ impl MemberSet {
     }
 
     fn push(&mut self, key: String, value: Json) {
-        if let Some(index) = &mut self.index {
-            index.insert(key.clone(), self.items.len());
-        } else if self.items.len() + 1 == Self::INDEX_FROM {
-            let mut index: std::collections::BTreeMap<String, usize> =
-                self.items.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect();
-            index.insert(key.clone(), self.items.len());
-            self.index = Some(index);
+        if self.index.is_some() || self.items.len() + 1 == Self::INDEX_FROM {
+            self.index_key(&key);
         }
         self.items.push((key, value));
+    }
+
+    /// Enter `key` (about to be pushed) in the index, building it at the first large size.
+    /// Out of line: most objects never get there.
+    #[inline(never)]
+    fn index_key(&mut self, key: &str) {
+        let items = &self.items;
+        let index = self.index.get_or_insert_with(|| items.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect());
+        index.insert(key.to_owned(), items.len());
     }
 }
 

@@ -266,6 +266,9 @@ impl Normalizer {
         parse_json(text.head()).ok().filter(|v| v.as_object().is_some())
     }
 
+    // Kept out of line: most first calls are tool results, and V8 compiles a function
+    // whole the first time it runs (docs/PERFORMANCE-js.md).
+    #[inline(never)]
     fn jsonrpc_error(&self, code: i64, message: &JsonText, data: Option<&Json>) -> Draft {
         let mut d = match jsonrpc_code(code) {
             Some((kind, origin, breaker)) => Draft::new(origin, kind, KindSource::Structured, breaker),
@@ -341,6 +344,7 @@ impl Normalizer {
 }
 
 /// The outcome for a result the upstream sent malformed.
+#[inline(never)]
 fn malformed(path: &str, problem: &str) -> Draft {
     let mut d = Draft::new(Origin::UpstreamTransport, "decode_error", KindSource::Structured, Breaker::Failure);
     d.set_cause(&format!("malformed tool result: {path} {problem}"));
@@ -373,6 +377,8 @@ fn retry_after(v: &Json) -> Option<u64> {
     v.as_f64().and_then(exact_integer).and_then(|n| u64::try_from(n).ok()).filter(|n| *n <= MAX_RETRY_AFTER_MS)
 }
 
+/// Kept out of line, as [`Normalizer::jsonrpc_error`].
+#[inline(never)]
 fn validation(v: &ValidationFailure) -> Draft {
     let mut problems = v.problems.clone();
     if let (Some(args), Some(schema)) = (&v.arguments, &v.input_schema) {

@@ -329,6 +329,7 @@ pub const MISSING: &str = "missing required argument";
 
 /// Argument problems named by the MCP SDKs' validation messages: the TypeScript SDK's zod
 /// issue list (JSON), the Python SDK's jsonschema and pydantic messages.
+#[inline(never)] // only for SDK validation text; kept out of `recognize` (docs/PERFORMANCE-js.md)
 pub fn sdk_argument_problems(text: &str) -> Vec<InvalidArgument> {
     let mut problems = zod_issues(text);
     if problems.is_empty() {

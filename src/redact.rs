@@ -8,36 +8,43 @@
 //! byte loops: redaction runs on every text block, so it must cost little.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::scan::{self, contains_ignore_ascii_case};
 
-/// Redaction counts by family, as shown in `evidence.redactions`.
+/// Redaction counts by family, as shown in `evidence.redactions`. The families are the
+/// few of [`SECRET_RULES`], so the counts are a short list kept sorted by family.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Redactions(BTreeMap<&'static str, u64>);
+pub struct Redactions(Vec<(&'static str, u64)>);
 
 impl Redactions {
     /// Count one redaction of `family`.
     pub fn add(&mut self, family: &'static str) {
-        *self.0.entry(family).or_insert(0) += 1;
+        self.add_n(family, 1);
+    }
+
+    fn add_n(&mut self, family: &'static str, n: u64) {
+        match self.0.binary_search_by(|(f, _)| (*f).cmp(family)) {
+            Ok(i) => self.0[i].1 += n,
+            Err(i) => self.0.insert(i, (family, n)),
+        }
     }
 
     /// How many redactions `family` made.
     pub fn get(&self, family: &str) -> u64 {
-        self.0.get(family).copied().unwrap_or(0)
+        self.0.binary_search_by(|(f, _)| (*f).cmp(family)).map_or(0, |i| self.0[i].1)
     }
 
     /// Add every count of `other`.
     pub fn merge(&mut self, other: &Redactions) {
-        for (family, n) in &other.0 {
-            *self.0.entry(family).or_insert(0) += n;
+        for &(family, n) in &other.0 {
+            self.add_n(family, n);
         }
     }
 
     /// Total redactions of every family.
     pub fn total(&self) -> u64 {
-        self.0.values().sum()
+        self.0.iter().map(|(_, n)| n).sum()
     }
 
     /// The counts as `(family, count)` pairs sorted by family.

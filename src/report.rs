@@ -285,59 +285,68 @@ fn parse_failure(tag: &str, v: &Json) -> Result<Failure, ReportError> {
     match tag {
         // Shape problems inside a tool result are the upstream's; normalization reports them.
         "tool_result" => Ok(Failure::ToolResult(v.clone())),
-        "jsonrpc_error" => {
-            let v = object(tag, v)?;
-            let code = match v.get("code") {
-                Some(c) => c.as_f64().and_then(exact_integer).ok_or_else(|| invalid("jsonrpc_error.code", "must be an integer"))?,
-                None => return Err(invalid("jsonrpc_error.code", "is required")),
-            };
-            let message = match v.get("message") {
-                Some(Json::String(t)) => t.clone(),
-                _ => JsonText::whole(""),
-            };
-            Ok(Failure::JsonRpcError { code, message, data: v.get("data").cloned() })
-        }
-        "transport" => {
-            let v = object(tag, v)?;
-            let kind_text = required_text(tag, v, "kind")?;
-            let kind = TransportKind::from_wire(kind_text.head()).ok_or_else(|| {
-                let names: Vec<&str> = TransportKind::ALL.iter().map(|(_, n)| *n).collect();
-                invalid("transport.kind", format!("unknown transport kind {:?}; expected one of {}", kind_text.head(), names.join(", ")))
-            })?;
-            let message = match v.get("message") {
-                Some(Json::String(t)) => t.clone(),
-                Some(other) => return Err(invalid("transport.message", format!("must be a string, not {}", other.type_name()))),
-                None => JsonText::whole(""),
-            };
-            Ok(Failure::Transport { kind, message })
-        }
+        "jsonrpc_error" => parse_jsonrpc_error(object(tag, v)?),
+        "transport" => parse_transport(object(tag, v)?),
         "validation" => parse_validation(object(tag, v)?).map(Failure::Validation),
-        _ => {
-            let v = object(tag, v)?;
-            let origin = match tag {
-                "policy" => Origin::Policy,
-                "budget" => Origin::Budget,
-                _ => Origin::CodeMode,
-            };
-            let kind = required_text(tag, v, "kind")?;
-            if !is_well_formed(kind.head()) || !kind.is_complete() {
-                return Err(invalid(&format!("{tag}.kind"), "must be 1 to 64 characters of lowercase letters, digits and underscores"));
-            }
-            let message = required_text(tag, v, "message")?;
-            let retry_after_ms = match v.get("retry_after_ms") {
-                None | Some(Json::Null) => None,
-                Some(n) => Some(n.as_i64().and_then(|n| u64::try_from(n).ok()).filter(|n| *n <= MAX_RETRY_AFTER_MS).ok_or_else(|| {
-                    invalid(
-                        &format!("{tag}.retry_after_ms"),
-                        format!("must be a whole number of milliseconds from 0 to {MAX_RETRY_AFTER_MS}"),
-                    )
-                })?),
-            };
-            Ok(Failure::Blocked { origin, kind: kind.head().to_owned(), message, retry_after_ms })
-        }
+        _ => parse_blocked(tag, object(tag, v)?),
     }
 }
 
+// The readers below are kept out of line: most reports hold a tool result, and V8
+// compiles a function whole the first time it runs (docs/PERFORMANCE-js.md).
+
+#[inline(never)]
+fn parse_jsonrpc_error(v: &Json) -> Result<Failure, ReportError> {
+    let code = match v.get("code") {
+        Some(c) => c.as_f64().and_then(exact_integer).ok_or_else(|| invalid("jsonrpc_error.code", "must be an integer"))?,
+        None => return Err(invalid("jsonrpc_error.code", "is required")),
+    };
+    let message = match v.get("message") {
+        Some(Json::String(t)) => t.clone(),
+        _ => JsonText::whole(""),
+    };
+    Ok(Failure::JsonRpcError { code, message, data: v.get("data").cloned() })
+}
+
+#[inline(never)]
+fn parse_transport(v: &Json) -> Result<Failure, ReportError> {
+    let tag = "transport";
+    let kind_text = required_text(tag, v, "kind")?;
+    let kind = TransportKind::from_wire(kind_text.head()).ok_or_else(|| {
+        let names: Vec<&str> = TransportKind::ALL.iter().map(|(_, n)| *n).collect();
+        invalid("transport.kind", format!("unknown transport kind {:?}; expected one of {}", kind_text.head(), names.join(", ")))
+    })?;
+    let message = match v.get("message") {
+        Some(Json::String(t)) => t.clone(),
+        Some(other) => return Err(invalid("transport.message", format!("must be a string, not {}", other.type_name()))),
+        None => JsonText::whole(""),
+    };
+    Ok(Failure::Transport { kind, message })
+}
+
+/// `policy`, `budget` and the code-mode tags: a kind, a message, maybe a retry delay.
+#[inline(never)]
+fn parse_blocked(tag: &str, v: &Json) -> Result<Failure, ReportError> {
+    let origin = match tag {
+        "policy" => Origin::Policy,
+        "budget" => Origin::Budget,
+        _ => Origin::CodeMode,
+    };
+    let kind = required_text(tag, v, "kind")?;
+    if !is_well_formed(kind.head()) || !kind.is_complete() {
+        return Err(invalid(&format!("{tag}.kind"), "must be 1 to 64 characters of lowercase letters, digits and underscores"));
+    }
+    let message = required_text(tag, v, "message")?;
+    let retry_after_ms = match v.get("retry_after_ms") {
+        None | Some(Json::Null) => None,
+        Some(n) => Some(n.as_i64().and_then(|n| u64::try_from(n).ok()).filter(|n| *n <= MAX_RETRY_AFTER_MS).ok_or_else(|| {
+            invalid(&format!("{tag}.retry_after_ms"), format!("must be a whole number of milliseconds from 0 to {MAX_RETRY_AFTER_MS}"))
+        })?),
+    };
+    Ok(Failure::Blocked { origin, kind: kind.head().to_owned(), message, retry_after_ms })
+}
+
+#[inline(never)]
 fn parse_validation(v: &Json) -> Result<ValidationFailure, ReportError> {
     let mut out =
         ValidationFailure { arguments: v.get("arguments").cloned(), input_schema: v.get("input_schema").cloned(), ..Default::default() };

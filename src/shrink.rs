@@ -41,6 +41,8 @@ pub fn fit_to_cap(error: &mut CodeModeCallError, max_bytes: usize) {
     }
 }
 
+/// One shrink step. Out of line: most errors fit at once.
+#[inline(never)]
 fn apply(error: &mut CodeModeCallError, step: usize) {
     match step {
         7 => return error.invalid_arguments.truncate(4),

@@ -46,7 +46,7 @@ function assembleWasm() {
   }
   // Features come from the module's target_features section (kept by the build profile
   // override in xtask); names and producers are stripped here.
-  execFileSync(at('node_modules/.bin/wasm-opt'), ['-Os', '--strip-debug', '--strip-producers', '--strip-target-features', at(`pkg/web/${WASM}`), '-o', at(`${OUT}/${WASM}`)], {
+  execFileSync(at('node_modules/.bin/wasm-opt'), ['-Os', '--one-caller-inline-max-function-size', '150', '--strip-debug', '--strip-producers', '--strip-target-features', at(`pkg/web/${WASM}`), '-o', at(`${OUT}/${WASM}`)], {
     stdio: 'inherit',
   });
   copyFileSync(at('pkg/web/codemode_errors_js.js'), at(`${OUT}/glue.mjs`));
