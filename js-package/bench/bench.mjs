@@ -143,21 +143,26 @@ function startup(kind, floorDir, runs = 21) {
  * What V8 compiles for the first `normalize` of the typical report, from its
  * compilation trace (a count, not a timing): the functions Liftoff compiles on the way and
  * their size, and any function that already runs hot enough to be handed to TurboFan on a
- * background thread, at the default tier-up budget and at half of it (the margin).
+ * background thread, at the default tier-up budget and at half of it (the margin). The
+ * trace is printed through C's buffered stdio, so its order against the script's own
+ * output is not kept: the call's compiles are those of a process that loads the package
+ * and calls it, less those of one that only loads it.
  */
 function firstCallCompiles() {
-  const code = `const m = require('codemode-errors'); const report = ${JSON.stringify(typical)};
-    console.log('FIRST CALL'); m.normalize(report); console.log('DONE'); setTimeout(() => {}, 300);`;
-  const trace = (budget) => {
+  const compiled = (budget, call) => {
+    const code = `const m = require('codemode-errors');${call ? ` m.normalize(${JSON.stringify(typical)});` : ''} setTimeout(() => {}, 300);`;
     const out = execFileSync(process.execPath, ['--trace-wasm-compilation-times', `--wasm-tiering-budget=${budget}`, '-e', code], { cwd: pkg, encoding: 'utf8' });
-    const after = out.slice(out.indexOf('FIRST CALL'));
-    const during = after.slice(0, after.indexOf('DONE'));
-    const bodies = (text, tier) => [...text.matchAll(new RegExp(`using ${tier}, .*bodysize (\\d+)`, 'g'))].map((m) => Number(m[1]));
-    const liftoff = bodies(during, 'Liftoff');
-    return { functions: liftoff.length, bytes: liftoff.reduce((a, b) => a + b, 0), turbofan: bodies(after, 'TurboFan').length };
+    const functions = (tier) => new Map([...out.matchAll(new RegExp(`#(\\d+) using ${tier}, .*bodysize (\\d+)`, 'g'))].map((m) => [m[1], Number(m[2])]));
+    return { liftoff: functions('Liftoff'), turbofan: functions('TurboFan') };
+  };
+  const during = (budget) => {
+    const [before, after] = [compiled(budget, false), compiled(budget, true)];
+    const added = (tier) => [...after[tier]].filter(([f]) => !before[tier].has(f)).map(([, size]) => size);
+    const liftoff = added('liftoff');
+    return { functions: liftoff.length, bytes: liftoff.reduce((a, b) => a + b, 0), turbofan: added('turbofan').length };
   };
   const DEFAULT_BUDGET = 1_800_000;
-  return { ...trace(DEFAULT_BUDGET), turbofanAtHalf: trace(DEFAULT_BUDGET / 2).turbofan };
+  return { ...during(DEFAULT_BUDGET), turbofanAtHalf: during(DEFAULT_BUDGET / 2).turbofan };
 }
 
 /** How many calls of `f` take about 20 ms. */
