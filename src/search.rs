@@ -17,10 +17,12 @@ pub fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
         return (from <= hay.len()).then_some(from);
     };
     let last_start = hay.len().checked_sub(needle.len())?;
+    let last = needle[needle.len() - 1];
     let mut i = from;
     while i <= last_start {
         i = find_byte(&hay[..=last_start], i, first)?;
-        if &hay[i + 1..i + needle.len()] == rest {
+        // The last byte first: it rules out most candidates without a call to compare.
+        if hay[i + needle.len() - 1] == last && &hay[i + 1..i + needle.len()] == rest {
             return Some(i);
         }
         i += 1;
