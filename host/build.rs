@@ -3,14 +3,18 @@
 //!
 //! In order: `$CODEMODE_ERRORS_GUEST_WASM`; the component `cargo xtask test` (or
 //! `cargo build -p codemode-errors-guest --target wasm32-wasip2 --profile component-release`)
-//! put in the target directory; else the guest is built here, into this build's own
-//! output directory, so a plain `cargo build` in a fresh clone still works.
+//! put in the target directory, when it is newer than the sources it is built from; else
+//! the guest is built here, into this build's own output directory, so a plain
+//! `cargo build` in a fresh clone works and a stale component is never embedded.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const WASM: &str = "codemode_errors_guest.wasm";
+
+/// What the guest component is built from, relative to the workspace.
+const SOURCES: &[&str] = &["guest/src", "guest/Cargo.toml", "wit", "src", "Cargo.toml"];
 
 fn main() {
     println!("cargo:rerun-if-env-changed=CODEMODE_ERRORS_GUEST_WASM");
@@ -35,20 +39,39 @@ fn located() -> Option<PathBuf> {
     }
     let target = env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);
     let path = target.join("wasm32-wasip2").join("component-release").join(WASM);
-    if path.exists() {
-        return Some(path);
-    }
-    // Cargo reruns this script once the component appears there.
+    // Cargo reruns this script when the component appears there or a source changes.
     println!("cargo:rerun-if-changed={}", path.display());
-    None
+    let root = workspace();
+    for source in SOURCES {
+        println!("cargo:rerun-if-changed={}", root.join(source).display());
+    }
+    let built = modified(&path)?;
+    match SOURCES.iter().filter_map(|s| newest(&root.join(s))).max() {
+        Some(newest) if newest > built => {
+            println!("cargo:warning=the guest component in the target directory is older than its sources; building a fresh one (`cargo xtask test` keeps it current)");
+            None
+        }
+        _ => Some(path),
+    }
+}
+
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The newest modification time of `path` or of any file under it.
+fn newest(path: &Path) -> Option<std::time::SystemTime> {
+    let own = modified(path);
+    let Ok(entries) = std::fs::read_dir(path) else { return own };
+    entries.flatten().filter_map(|e| newest(&e.path())).chain(own).max()
 }
 
 /// Build the guest into this build's output directory (a separate target directory, so it
 /// never waits on the lock of the build that runs us).
 fn build_guest() -> Result<PathBuf, String> {
     let root = workspace();
-    for watched in ["guest/src", "guest/Cargo.toml", "wit", "src", "Cargo.toml"] {
-        println!("cargo:rerun-if-changed={}", root.join(watched).display());
+    for source in SOURCES {
+        println!("cargo:rerun-if-changed={}", root.join(source).display());
     }
     let target = PathBuf::from(env::var("OUT_DIR").map_err(|e| e.to_string())?).join("guest-target");
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());

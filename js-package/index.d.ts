@@ -210,8 +210,8 @@ export type FailureReport = ReportHeader &
 
 /** The error thrown for input the core cannot work with. */
 export interface CodemodeInputError extends TypeError {
-  /** `invalid_json`, `too_deep`, `invalid_report`, `invalid_policy`, `invalid_call_error`, `unsupported_version` or `input_too_large`. */
-  code: 'invalid_json' | 'too_deep' | 'invalid_report' | 'invalid_policy' | 'invalid_call_error' | 'unsupported_version' | 'input_too_large';
+  /** `invalid_json`, `too_deep`, `invalid_report`, `invalid_policy`, `invalid_call_error`, `unsupported_version`, `input_too_large` or `invalid_argument`. */
+  code: 'invalid_json' | 'too_deep' | 'invalid_report' | 'invalid_policy' | 'invalid_call_error' | 'unsupported_version' | 'input_too_large' | 'invalid_argument';
   /** Where in the input, e.g. `tool_result.content[2].type`; empty for the whole input. */
   path: string;
 }

@@ -21,6 +21,9 @@ pub enum ErrorCode {
     UnsupportedVersion,
     /// The input is larger than the caller's configured input bound.
     InputTooLarge,
+    /// A surface's entry point was handed a value of the wrong type (a number where text
+    /// belongs, say), so there was nothing to read as JSON at all.
+    InvalidArgument,
 }
 
 impl ErrorCode {
@@ -33,6 +36,7 @@ impl ErrorCode {
         ErrorCode::InvalidCallError,
         ErrorCode::UnsupportedVersion,
         ErrorCode::InputTooLarge,
+        ErrorCode::InvalidArgument,
     ];
 
     /// The snake_case name used on every surface.
@@ -45,6 +49,7 @@ impl ErrorCode {
             ErrorCode::InvalidCallError => "invalid_call_error",
             ErrorCode::UnsupportedVersion => "unsupported_version",
             ErrorCode::InputTooLarge => "input_too_large",
+            ErrorCode::InvalidArgument => "invalid_argument",
         }
     }
 }

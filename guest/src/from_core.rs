@@ -36,6 +36,7 @@ fn error_code(code: core::ErrorCode) -> wit::ErrorCode {
         C::InvalidCallError => W::InvalidCallError,
         C::UnsupportedVersion => W::UnsupportedVersion,
         C::InputTooLarge => W::InputTooLarge,
+        C::InvalidArgument => W::InvalidArgument,
         // `ErrorCode` is non-exhaustive; a code added to the core needs a WIT case (and a
         // new package version). Until then it is reported as the most general input error.
         _ => W::InvalidReport,

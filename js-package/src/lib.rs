@@ -64,7 +64,7 @@ impl JsNormalizer {
         match text.dyn_ref::<JsString>() {
             Some(text) => Ok(self.inner.redact_text(&String::from(text))),
             None => Err(error::to_js(&ReportError::new(
-                codemode_errors::ErrorCode::InvalidJson,
+                codemode_errors::ErrorCode::InvalidArgument,
                 "",
                 format!("redactText takes a string, not {}", js_type(text)),
             ))),

@@ -100,7 +100,7 @@ describe('redaction', () => {
   test('redactText redacts secrets and strips invisible characters', () => {
     assert.equal(redactText('token=abc123\u202E'), 'token=[REDACTED:secret_field]');
     assert.ok(!redactText(`Authorization: Bearer ${TOKEN}`).includes('ghp_'));
-    assertInputError(() => redactText(42), 'invalid_json', '');
+    assertInputError(() => redactText(42), 'invalid_argument', '');
   });
 
   test('redactJson returns a redacted copy as a value', () => {
