@@ -31,7 +31,9 @@ pub struct Limits {
     /// Largest input accepted, in bytes; larger inputs are refused before the call with
     /// an `input-too-large` error.
     pub max_input_bytes: usize,
-    /// Largest linear memory the component may grow to, in bytes.
+    /// Largest linear memory the component may grow to, in bytes. The guest starts with
+    /// 2 MiB (its stack, data and the heap of a typical call, see `guest/build.rs`), so a
+    /// bound below that stops every call with a memory abort.
     pub max_memory_bytes: usize,
     /// Wall-clock time each call may run inside the component (rounded up to whole
     /// [`crate::deadline::TICK`]s; zero stops every call at once).

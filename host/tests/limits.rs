@@ -59,7 +59,7 @@ fn a_long_running_input_trips_a_short_deadline_mid_call() {
 
 #[test]
 fn a_session_drops_a_tripped_instance_and_its_next_call_works() {
-    let tight = common::component().with_limits(Limits::default().with_max_memory_bytes(1_536 << 10));
+    let tight = common::component().with_limits(Limits::default().with_max_memory_bytes(2_560 << 10));
     let mut session = tight.session();
     assert!(session.redact_text("token=abc123").unwrap().contains("[REDACTED"));
     let big = "secret token=abc ".repeat(2 << 20 >> 4);
@@ -75,8 +75,9 @@ fn a_session_drops_a_tripped_instance_and_its_next_call_works() {
 
 #[test]
 fn the_memory_bound_stops_a_call_and_the_next_call_works() {
-    // 2 MiB of text must be copied into the component; 1.5 MiB of memory cannot hold it.
-    let tight = common::component().with_limits(Limits::default().with_max_memory_bytes(1_536 << 10));
+    // 2 MiB of text must be copied into the component; 2.5 MiB of memory (2 MiB of it the
+    // guest's initial memory) cannot hold it.
+    let tight = common::component().with_limits(Limits::default().with_max_memory_bytes(2_560 << 10));
     let big = "secret token=abc ".repeat(2 << 20 >> 4);
     let a = aborted(tight.redact_text(&big));
     assert_eq!(a.cause(), AbortCause::Memory);
