@@ -173,6 +173,18 @@ mod tests {
         assert_eq!(positions("abc", "").count(), 0);
     }
 
+    proptest::proptest! {
+        /// Small alphabets make matches, near misses and repeated first bytes common.
+        #[test]
+        fn every_search_agrees_with_the_standard_library(hay in "[abé-]{0,80}", needle in "[abé]{0,5}") {
+            proptest::prop_assert_eq!(find(&hay, &needle), hay.find(needle.as_str()));
+            proptest::prop_assert_eq!(rfind(&hay, &needle), hay.rfind(needle.as_str()));
+            let std: Vec<usize> = if needle.is_empty() { Vec::new() } else { hay.match_indices(needle.as_str()).map(|(i, _)| i).collect() };
+            proptest::prop_assert_eq!(positions(&hay, &needle).collect::<Vec<_>>(), std);
+            proptest::prop_assert_eq!(rsplit_once(&hay, &needle), hay.rsplit_once(needle.as_str()));
+        }
+    }
+
     #[test]
     fn starts_past_the_end_find_nothing() {
         assert_eq!(find_from("abc", "c", 3), None);
