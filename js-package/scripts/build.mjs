@@ -85,6 +85,29 @@ function indexExports() {
     .sort();
 }
 
+/** The layer modules a first `normalize` needs; the others are evaluated on first use. */
+const EAGER_MODULES = new Set(['./normalize.js']);
+
+/**
+ * The bundle's exports, by src/index.js: names from the eager modules directly, the others
+ * as functions of the same name that evaluate their module on the first call (V8 parses a
+ * module's body again when it first runs it, so a process that only normalizes never
+ * parses the tool-calling helpers twice). Every lazily loaded export is a function.
+ */
+function layerExports() {
+  const lines = [];
+  for (const [, names, file] of readFileSync(at('src/index.js'), 'utf8').matchAll(/export \{([^}]*)\} from '([^']+)'/g)) {
+    for (const name of names.split(',').map((n) => n.trim())) {
+      lines.push(
+        EAGER_MODULES.has(file)
+          ? `  ${name}: load('${file}').${name},`
+          : `  ${name}: function ${name}(...args) {\n    return load('${file}').${name}.apply(this, args);\n  },`,
+      );
+    }
+  }
+  return `module.exports = {\n${lines.join('\n')}\n};`;
+}
+
 /**
  * The whole layer as one CommonJS file: each module becomes a function in a table, and
  * `require` of a bundled name returns its exports (other names, such as `./binding.js`,
@@ -109,7 +132,7 @@ function load(name) {
   }
   return loaded[name].exports;
 }
-module.exports = load('./index.js');
+${layerExports()}
 `;
 }
 
@@ -143,7 +166,7 @@ function assembleCjs() {
   mkdirSync(at(`${OUT}/cjs`));
   write(`${OUT}/cjs/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
   write(`${OUT}/cjs/index.js`, commonJsEntry());
-  write(`${OUT}/cjs/layer.js`, commonJsBundle(layer()));
+  write(`${OUT}/cjs/layer.js`, commonJsBundle(layer().filter((f) => f !== 'index.js')));
   write(`${OUT}/cjs/binding.js`, commonJsBinding());
   copyFileSync(at('index.d.ts'), at(`${OUT}/cjs/index.d.ts`));
 }
