@@ -36,13 +36,7 @@ pub fn without_feature(module: &[u8], feature: &str) -> Result<Vec<u8>> {
             let name = module.get(name_at..name_at + name_len).ok_or("a custom section name runs past its section")?;
             if name == SECTION.as_bytes() {
                 let content = filtered_entries(&module[name_at + name_len..end], feature)?;
-                let mut section = Vec::new();
-                write_u32(&mut section, SECTION.len() as u32);
-                section.extend_from_slice(SECTION.as_bytes());
-                section.extend_from_slice(&content);
-                out.push(0);
-                write_u32(&mut out, section.len() as u32);
-                out.extend_from_slice(&section);
+                push_custom_section(&mut out, SECTION, &content);
                 continue;
             }
         }
@@ -73,6 +67,17 @@ fn filtered_entries(entries: &[u8], feature: &str) -> Result<Vec<u8>> {
     write_u32(&mut out, n);
     out.extend_from_slice(&kept);
     Ok(out)
+}
+
+/// Append a custom section (id 0) named `name` holding `content`.
+fn push_custom_section(out: &mut Vec<u8>, name: &str, content: &[u8]) {
+    let mut section = Vec::new();
+    write_u32(&mut section, name.len() as u32);
+    section.extend_from_slice(name.as_bytes());
+    section.extend_from_slice(content);
+    out.push(0);
+    write_u32(out, section.len() as u32);
+    out.extend_from_slice(&section);
 }
 
 fn read_u32(bytes: &[u8], at: &mut usize) -> Result<u32> {
@@ -115,13 +120,7 @@ mod tests {
             write_u32(&mut entries, f.len() as u32);
             entries.extend_from_slice(f.as_bytes());
         }
-        let mut section = Vec::new();
-        write_u32(&mut section, SECTION.len() as u32);
-        section.extend_from_slice(SECTION.as_bytes());
-        section.extend_from_slice(&entries);
-        m.push(0);
-        write_u32(&mut m, section.len() as u32);
-        m.extend_from_slice(&section);
+        push_custom_section(&mut m, SECTION, &entries);
         m
     }
 
