@@ -13,8 +13,9 @@ use std::process::Command;
 
 const WASM: &str = "codemode_errors_guest.wasm";
 
-/// What the guest component is built from, relative to the workspace.
-const SOURCES: &[&str] = &["guest/src", "guest/Cargo.toml", "wit", "src", "Cargo.toml"];
+/// What the guest component is built from, relative to the workspace (watched when this
+/// script builds the guest itself; a built component lists its own sources, see `inputs`).
+const SOURCES: &[&str] = &["guest/src", "guest/build.rs", "guest/Cargo.toml", "wit", "src", "schema", "Cargo.toml", "Cargo.lock"];
 
 fn main() {
     println!("cargo:rerun-if-env-changed=CODEMODE_ERRORS_GUEST_WASM");
@@ -39,31 +40,44 @@ fn located() -> Option<PathBuf> {
     }
     let target = env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);
     let path = target.join("wasm32-wasip2").join("component-release").join(WASM);
-    // Cargo reruns this script when the component appears there or a source changes.
+    // Cargo reruns this script when the component appears there or one of its inputs changes.
     println!("cargo:rerun-if-changed={}", path.display());
-    let root = workspace();
-    for source in SOURCES {
-        println!("cargo:rerun-if-changed={}", root.join(source).display());
-    }
     let built = modified(&path)?;
-    match SOURCES.iter().filter_map(|s| newest(&root.join(s))).max() {
-        Some(newest) if newest > built => {
-            println!("cargo:warning=the guest component in the target directory is older than its sources; building a fresh one (`cargo xtask test` keeps it current)");
-            None
-        }
-        _ => Some(path),
+    let inputs = inputs(&path.with_extension("d"))?;
+    for input in &inputs {
+        println!("cargo:rerun-if-changed={}", input.display());
     }
+    // A source cargo would rebuild the component for is newer than the component.
+    if inputs.iter().filter_map(|i| modified(i)).any(|m| m > built) {
+        println!("cargo:warning=the guest component in the target directory is older than its sources; building a fresh one (`cargo xtask test` keeps it current)");
+        return None;
+    }
+    Some(path)
 }
 
 fn modified(path: &Path) -> Option<std::time::SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
-/// The newest modification time of `path` or of any file under it.
-fn newest(path: &Path) -> Option<std::time::SystemTime> {
-    let own = modified(path);
-    let Ok(entries) = std::fs::read_dir(path) else { return own };
-    entries.flatten().filter_map(|e| newest(&e.path())).chain(own).max()
+/// The files the component was built from, as cargo's dep-info file beside it lists them
+/// (`target: input input ...`, spaces in paths escaped with a backslash). `None` when there
+/// is no such file, and the component is then not trusted.
+fn inputs(dep_info: &Path) -> Option<Vec<PathBuf>> {
+    let text = std::fs::read_to_string(dep_info).ok()?;
+    let line = text.lines().next()?;
+    let (_, list) = line.split_once(": ")?;
+    let mut files = Vec::new();
+    let mut current = String::new();
+    let mut chars = list.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => current.extend(chars.next()),
+            ' ' => files.extend((!current.is_empty()).then(|| PathBuf::from(std::mem::take(&mut current)))),
+            c => current.push(c),
+        }
+    }
+    files.extend((!current.is_empty()).then(|| PathBuf::from(current)));
+    Some(files)
 }
 
 /// Build the guest into this build's output directory (a separate target directory, so it

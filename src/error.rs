@@ -22,7 +22,9 @@ pub enum ErrorCode {
     /// The input is larger than the caller's configured input bound.
     InputTooLarge,
     /// A surface's entry point was handed a value of the wrong type (a number where text
-    /// belongs, say), so there was nothing to read as JSON at all.
+    /// belongs, say), so there was nothing to read as JSON at all. Only the npm package
+    /// produces it: the component's WIT functions are typed, so its `error-code` enum has
+    /// no such case (a WIT case would be a breaking change to `codemode:errors@1.0.0`).
     InvalidArgument,
 }
 

@@ -36,9 +36,10 @@ fn error_code(code: core::ErrorCode) -> wit::ErrorCode {
         C::InvalidCallError => W::InvalidCallError,
         C::UnsupportedVersion => W::UnsupportedVersion,
         C::InputTooLarge => W::InputTooLarge,
-        C::InvalidArgument => W::InvalidArgument,
-        // `ErrorCode` is non-exhaustive; a code added to the core needs a WIT case (and a
-        // new package version). Until then it is reported as the most general input error.
+        // `ErrorCode` is non-exhaustive. `InvalidArgument` (a value of the wrong type at an
+        // npm entry point) cannot arise behind typed WIT functions; any other code added to
+        // the core needs a WIT case (and a new package version). Until then it is reported
+        // as the most general input error.
         _ => W::InvalidReport,
     }
 }

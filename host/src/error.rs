@@ -143,7 +143,6 @@ pub fn core_code(code: ErrorCode) -> core::ErrorCode {
         ErrorCode::InvalidCallError => C::InvalidCallError,
         ErrorCode::UnsupportedVersion => C::UnsupportedVersion,
         ErrorCode::InputTooLarge => C::InputTooLarge,
-        ErrorCode::InvalidArgument => C::InvalidArgument,
     }
 }
 

@@ -31,9 +31,10 @@ pub fn without_feature(module: &[u8], feature: &str) -> Result<Vec<u8>> {
         let end = body.checked_add(len).filter(|&e| e <= module.len()).ok_or("a section runs past the end of the module")?;
         at = end;
         if id == 0 {
+            let section = &module[..end];
             let mut name_at = body;
-            let name_len = read_u32(module, &mut name_at)? as usize;
-            let name = module.get(name_at..name_at + name_len).ok_or("a custom section name runs past its section")?;
+            let name_len = read_u32(section, &mut name_at)? as usize;
+            let name = section.get(name_at..name_at.saturating_add(name_len)).ok_or("a custom section name runs past its section")?;
             if name == SECTION.as_bytes() {
                 let content = filtered_entries(&module[name_at + name_len..end], feature)?;
                 push_custom_section(&mut out, SECTION, &content);
@@ -85,7 +86,10 @@ fn read_u32(bytes: &[u8], at: &mut usize) -> Result<u32> {
     for shift in (0..35).step_by(7) {
         let byte = *bytes.get(*at).ok_or("a LEB128 number runs past the end")?;
         *at += 1;
-        value |= u32::from(byte & 0x7f).checked_shl(shift).unwrap_or(0);
+        if shift == 28 && byte > 0x0f {
+            return Err("a LEB128 number does not fit in 32 bits".into());
+        }
+        value |= u32::from(byte & 0x7f) << shift;
         if byte & 0x80 == 0 {
             return Ok(value);
         }
@@ -143,6 +147,17 @@ mod tests {
         cut.truncate(cut.len() - 3);
         assert!(without_feature(&cut, "multivalue").is_err());
         assert!(without_feature(b"not wasm", "multivalue").is_err());
+    }
+
+    #[test]
+    fn rejects_a_section_name_past_its_section_and_oversized_numbers() {
+        // A custom section of length 2 whose name claims 15 bytes ("target_features").
+        let mut m = b"\0asm\x01\0\0\0".to_vec();
+        m.extend_from_slice(&[0, 2, 15, b't']);
+        m.extend_from_slice(&module(&["multivalue"])[8..]);
+        assert!(without_feature(&m, "multivalue").is_err());
+        let mut at = 0;
+        assert!(read_u32(&[0xff, 0xff, 0xff, 0xff, 0x1f], &mut at).is_err());
     }
 
     #[test]
