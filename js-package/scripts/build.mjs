@@ -89,23 +89,46 @@ function indexExports() {
 const EAGER_MODULES = new Set(['./normalize.js']);
 
 /**
+ * The `length` of the function `name` exported by src/`file`: its parameters before the
+ * first one with a default, a rest or a `?` (what JavaScript counts).
+ */
+function declaredLength(file, name) {
+  const source = ts.createSourceFile(file, read(`src/${file}`).toString(), ts.ScriptTarget.ES2022);
+  const declaration = source.statements.find((s) => ts.isFunctionDeclaration(s) && s.name?.text === name);
+  if (!declaration) throw new Error(`src/${file} exports no function declaration ${name}; lazily loaded exports must be functions`);
+  const first = declaration.parameters.findIndex((p) => p.initializer || p.dotDotDotToken || p.questionToken);
+  return first === -1 ? declaration.parameters.length : first;
+}
+
+/**
  * The bundle's exports, by src/index.js: names from the eager modules directly, the others
- * as functions of the same name that evaluate their module on the first call (V8 parses a
- * module's body again when it first runs it, so a process that only normalizes never
- * parses the tool-calling helpers twice). Every lazily loaded export is a function.
+ * as functions that evaluate their module on the first call (V8 parses a module's body
+ * again when it first runs it, so a process that only normalizes never parses the
+ * tool-calling helpers twice). Each stands in with the real function's name and length.
  */
 function layerExports() {
   const lines = [];
-  for (const [, names, file] of readFileSync(at('src/index.js'), 'utf8').matchAll(/export \{([^}]*)\} from '([^']+)'/g)) {
+  for (const [, names, file] of readFileSync(at('src/index.js'), 'utf8').matchAll(/export \{([^}]*)\} from '\.\/([^']+)'/g)) {
     for (const name of names.split(',').map((n) => n.trim())) {
       lines.push(
-        EAGER_MODULES.has(file)
-          ? `  ${name}: load('${file}').${name},`
-          : `  ${name}: function ${name}(...args) {\n    return load('${file}').${name}.apply(this, args);\n  },`,
+        EAGER_MODULES.has(`./${file}`)
+          ? `  ${name}: load('./${file}').${name},`
+          : `  ${name}: lazy('./${file}', '${name}', ${declaredLength(file, name)}),`,
       );
     }
   }
-  return `module.exports = {\n${lines.join('\n')}\n};`;
+  return `/** A stand-in for the function \`name\` of \`file\`, loading that module on its first call. */
+function lazy(file, name, length) {
+  const f = function (...args) {
+    return load(file)[name].apply(this, args);
+  };
+  Object.defineProperty(f, 'name', { value: name });
+  Object.defineProperty(f, 'length', { value: length });
+  return f;
+}
+module.exports = {
+${lines.join('\n')}
+};`;
 }
 
 /**
