@@ -477,10 +477,16 @@ pub fn compose_message(
     effects: SideEffects,
     cause: Option<&str>,
 ) -> String {
-    let subject = match tool {
-        Some(t) => format!("The call to {t}"),
-        None => "The tool call".to_owned(),
-    };
+    // Built with `push_str`, not `format!`: every first call runs this, and the formatting
+    // machinery is code V8 would compile for it (docs/PERFORMANCE-js.md).
+    let mut message = String::with_capacity(512);
+    match tool {
+        Some(t) => {
+            message.push_str("The call to ");
+            message.push_str(t);
+        }
+        None => message.push_str("The tool call"),
+    }
     let what = match origin {
         Origin::UpstreamTransport if kind == "decode_error" => {
             "did not complete: the upstream server's response could not be read as a valid result (a transport failure, not a tool error)"
@@ -497,7 +503,9 @@ pub fn compose_message(
         SideEffects::Possible => "It may have partially completed: check its effects before repeating anything that changes state.",
         SideEffects::Unknown => "Whether it changed anything is unknown: check before repeating anything that changes state.",
     };
-    let mut message = format!("{subject} {what} (kind: {kind}). {} {effects}", recovery.guidance);
+    for part in [" ", what, " (kind: ", kind, "). ", &recovery.guidance, " ", effects] {
+        message.push_str(part);
+    }
     if let Some(c) = cause {
         message.push_str(" Cause: ");
         message.push_str(c);

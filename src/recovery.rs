@@ -135,17 +135,21 @@ pub fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> String {
         }
         A::DoNotRetry => "The call is not permitted or was cancelled; choose another approach or ask the user.",
     };
-    let wait = match retry_after_ms {
-        Some(ms) if ms > 0 && action == A::RetryLater => format!(" Wait at least {ms} ms."),
-        _ => String::new(),
-    };
+    let mut guidance = String::with_capacity(256);
+    guidance.push_str(base);
+    if let Some(ms) = retry_after_ms.filter(|&ms| ms > 0 && action == A::RetryLater) {
+        guidance.push_str(" Wait at least ");
+        crate::json::push_decimal(&mut guidance, ms);
+        guidance.push_str(" ms.");
+    }
     let repeat = match same {
         S::Safe => " Repeating the exact call is safe: it never reached the tool.",
         S::Conditional => " Repeat the exact call only after checking that the first attempt had no effect you would duplicate.",
         S::Discouraged => " Repeating the identical call will most likely fail the same way.",
         S::Never => " Do not repeat the identical call.",
     };
-    format!("{base}{wait}{repeat}")
+    guidance.push_str(repeat);
+    guidance
 }
 
 #[cfg(test)]

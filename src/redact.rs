@@ -166,7 +166,11 @@ fn key_words(key: &str) -> Vec<String> {
 
 /// The marker that replaces a secret of `family`.
 pub fn marker(family: &str) -> String {
-    format!("[REDACTED:{family}]")
+    let mut marker = String::with_capacity(MARKER_PREFIX.len() + family.len() + 1);
+    marker.push_str(MARKER_PREFIX);
+    marker.push_str(family);
+    marker.push(']');
+    marker
 }
 
 const MARKER_PREFIX: &str = "[REDACTED:";

@@ -43,14 +43,42 @@ impl<S: JsonSink + ?Sized> fmt::Write for Formatted<'_, S> {
 /// Write `n` as JSON: whole numbers up to 2^53 without a fraction, others in the shortest
 /// form that reads back to the same double.
 pub fn write_number<S: JsonSink + ?Sized>(out: &mut S, n: f64) {
-    use std::fmt::Write;
-    let mut f = Formatted(out);
-    // Writing into a sink cannot fail.
-    let _ = match exact_integer(n) {
-        Some(i) => write!(f, "{i}"),
-        // `{:?}` prints the shortest round-trip form; finite by construction.
-        None => write!(f, "{n:?}"),
-    };
+    match exact_integer(n) {
+        Some(i) => {
+            if i < 0 {
+                out.put("-");
+            }
+            put_decimal(out, i.unsigned_abs());
+        }
+        // `{:?}` prints the shortest round-trip form; finite by construction. Writing into
+        // a sink cannot fail.
+        None => {
+            use std::fmt::Write;
+            let _ = write!(Formatted(out), "{n:?}");
+        }
+    }
+}
+
+/// Write `n` in decimal digits. (Whole numbers are most numbers: this keeps the
+/// formatting machinery off the common path.)
+fn put_decimal<S: JsonSink + ?Sized>(out: &mut S, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // ASCII digits are always UTF-8.
+    out.put(std::str::from_utf8(&digits[at..]).unwrap_or("0"));
+}
+
+/// Append `n` in decimal digits to `out`.
+pub fn push_decimal(out: &mut String, n: u64) {
+    put_decimal(out, n);
 }
 
 /// The escape of each byte in a JSON string: 0 for none, `u` for `\u00XX`, else the
@@ -177,6 +205,21 @@ mod tests {
         let mut s = String::new();
         write_json(&mut s, &parse_json(r#"[1, 1.0, -0, 2.5, 1e21, 12345678901234567890]"#).unwrap());
         assert_eq!(s, "[1,1,0,2.5,1e21,1.2345678901234567e19]");
+    }
+
+    #[test]
+    fn whole_numbers_print_as_rust_prints_them() {
+        for i in [0i64, 7, -7, 10, -10, 99, 100, 1_000_000, -9_007_199_254_740_991, 9_007_199_254_740_991] {
+            let mut s = String::new();
+            write_number(&mut s, i as f64);
+            assert_eq!(s, i.to_string());
+            let mut count = ByteCount::default();
+            write_number(&mut count, i as f64);
+            assert_eq!(count.0, s.len());
+        }
+        let mut s = String::new();
+        push_decimal(&mut s, u64::MAX);
+        assert_eq!(s, u64::MAX.to_string());
     }
 
     #[test]
