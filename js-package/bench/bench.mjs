@@ -349,7 +349,9 @@ What the package does about start-up, each measured on its own:
   readers for failures other than tool results, the JSON-RPC and validation drafts, SDK
   argument parsing, the shrink steps and the large-object index are \`#[inline(never)]\`, and
   wasm-opt inlines functions with one caller only up to 150 bytes: the first call compiles
-  about 20 % less code, about 1.4 ms.
+  about 20 % less code, about 1.4 ms. The message, the recovery guidance, redaction
+  markers and whole numbers are built without \`core::fmt\`, so none of the formatting
+  machinery is compiled for a first call (10 functions fewer).
 
 - **Helpers evaluated on first use.** V8 parses a module's body once when the bundle loads
   and again when the body first runs. The CommonJS bundle runs only the modules a first
