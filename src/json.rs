@@ -18,7 +18,7 @@ use crate::error::{ErrorCode, ReportError};
 
 mod write;
 
-pub use write::{push_decimal, write_json, write_number, write_string, ByteCount, JsonSink};
+pub use write::{write_decimal, write_json, write_number, write_string, ByteCount, JsonSink};
 
 /// How much of an input the reader keeps. These are fixed so that every surface builds
 /// the same tree from the same input; the output caps in [`crate::Policy`] are all smaller.

@@ -139,7 +139,7 @@ pub fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> String {
     guidance.push_str(base);
     if let Some(ms) = retry_after_ms.filter(|&ms| ms > 0 && action == A::RetryLater) {
         guidance.push_str(" Wait at least ");
-        crate::json::push_decimal(&mut guidance, ms);
+        crate::json::write_decimal(&mut guidance, ms);
         guidance.push_str(" ms.");
     }
     let repeat = match same {

@@ -48,7 +48,7 @@ pub fn write_number<S: JsonSink + ?Sized>(out: &mut S, n: f64) {
             if i < 0 {
                 out.put("-");
             }
-            put_decimal(out, i.unsigned_abs());
+            write_decimal(out, i.unsigned_abs());
         }
         // `{:?}` prints the shortest round-trip form; finite by construction. Writing into
         // a sink cannot fail.
@@ -61,7 +61,7 @@ pub fn write_number<S: JsonSink + ?Sized>(out: &mut S, n: f64) {
 
 /// Write `n` in decimal digits. (Whole numbers are most numbers: this keeps the
 /// formatting machinery off the common path.)
-fn put_decimal<S: JsonSink + ?Sized>(out: &mut S, mut n: u64) {
+pub fn write_decimal<S: JsonSink + ?Sized>(out: &mut S, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
@@ -74,11 +74,6 @@ fn put_decimal<S: JsonSink + ?Sized>(out: &mut S, mut n: u64) {
     }
     // ASCII digits are always UTF-8.
     out.put(std::str::from_utf8(&digits[at..]).unwrap_or("0"));
-}
-
-/// Append `n` in decimal digits to `out`.
-pub fn push_decimal(out: &mut String, n: u64) {
-    put_decimal(out, n);
 }
 
 /// The escape of each byte in a JSON string: 0 for none, `u` for `\u00XX`, else the
@@ -218,7 +213,7 @@ mod tests {
             assert_eq!(count.0, s.len());
         }
         let mut s = String::new();
-        push_decimal(&mut s, u64::MAX);
+        write_decimal(&mut s, u64::MAX);
         assert_eq!(s, u64::MAX.to_string());
     }
 
