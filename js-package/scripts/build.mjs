@@ -80,9 +80,15 @@ function toCommonJs(file) {
 
 /** The names src/index.js exports. */
 function indexExports() {
-  return Array.from(readFileSync(at('src/index.js'), 'utf8').matchAll(/export \{([^}]*)\}/g))
-    .flatMap((m) => m[1].split(',').map((n) => n.trim()))
+  return indexExportSources()
+    .map(({ name }) => name)
     .sort();
+}
+
+/** Each name src/index.js exports, with the layer file (`x.js`) it comes from. */
+function indexExportSources() {
+  const found = Array.from(readFileSync(at('src/index.js'), 'utf8').matchAll(/export \{([^}]*)\} from '\.\/([^']+)'/g));
+  return found.flatMap(([, names, file]) => names.split(',').map((n) => ({ name: n.trim(), file })));
 }
 
 /** The layer modules a first `normalize` needs; the others are evaluated on first use. */
@@ -108,14 +114,12 @@ function declaredLength(file, name) {
  */
 function layerExports() {
   const lines = [];
-  for (const [, names, file] of readFileSync(at('src/index.js'), 'utf8').matchAll(/export \{([^}]*)\} from '\.\/([^']+)'/g)) {
-    for (const name of names.split(',').map((n) => n.trim())) {
-      lines.push(
-        EAGER_MODULES.has(`./${file}`)
-          ? `  ${name}: load('./${file}').${name},`
-          : `  ${name}: lazy('./${file}', '${name}', ${declaredLength(file, name)}),`,
-      );
-    }
+  for (const { name, file } of indexExportSources()) {
+    lines.push(
+      EAGER_MODULES.has(`./${file}`)
+        ? `  ${name}: load('./${file}').${name},`
+        : `  ${name}: lazy('./${file}', '${name}', ${declaredLength(file, name)}),`,
+    );
   }
   return `/** A stand-in for the function \`name\` of \`file\`, loading that module on its first call. */
 function lazy(file, name, length) {
