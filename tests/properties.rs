@@ -555,7 +555,7 @@ fn schemas() -> &'static Schemas {
             serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))).expect("schema is JSON")
         };
         Schemas {
-            reference: jsonschema::validator_for(&read(root.join("../shared/spec/reference-code-mode-call-error-v1.schema.json")))
+            reference: jsonschema::validator_for(&read(root.join("schema/reference/reference-code-mode-call-error-v1.schema.json")))
                 .expect("reference schema compiles"),
             ours: jsonschema::validator_for(&read(root.join("schema/code-mode-call-error.v1.schema.json"))).expect("our schema compiles"),
         }

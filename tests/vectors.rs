@@ -4,7 +4,7 @@
 //! - `cargo test --test vectors`: every vector's output must equal its `expected` byte for
 //!   byte (compact serialization, keys in the order written), or its `expected_error`.
 //!   Every `expected.error` must validate against the reference schema of contract
-//!   version 1 (`../shared/spec/`) and against our own schema.
+//!   version 1 (`schema/reference/`) and against our own schema.
 //! - `BLESS=1 cargo test --test vectors`: rewrite `expected` / `expected_error` from the
 //!   native core instead (pretty, 2-space indent, key order kept). Review the diff.
 //! - `VECTORS_FILTER=<substring>`: only the vectors whose relative path contains it (for
@@ -56,7 +56,7 @@ impl Schemas {
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read schema {}: {e}", path.display()));
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("schema {} is not JSON: {e}", path.display()))
         };
-        let reference = read(crate_root().join("../shared/spec/reference-code-mode-call-error-v1.schema.json"));
+        let reference = read(crate_root().join("schema/reference/reference-code-mode-call-error-v1.schema.json"));
         let ours = read(crate_root().join("schema/code-mode-call-error.v1.schema.json"));
         Schemas {
             reference: jsonschema::validator_for(&reference).expect("reference schema compiles"),
