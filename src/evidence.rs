@@ -3,14 +3,10 @@
 //! longer than the cap, so no partial secret survives at a cut and a huge input costs no
 //! more than its window.
 
-use crate::json::{utf16_len, utf16_prefix, write_json, ByteCount, Json, JsonList, JsonText};
-use crate::policy::Policy;
-use crate::redact::{is_secret_key, marker, redact_secrets, Redactions};
-use crate::sanitize::{defang_chat_markers, strip_controls_prefix};
-
-/// Extra UTF-16 units read past a text cap, so a secret that starts before the cut is
-/// seen whole by the redactor.
-pub const REDACTION_MARGIN: usize = 1024;
+use crate::json::{write_json, ByteCount, Json, JsonList, JsonText};
+use crate::rules::policy::Policy;
+use crate::text::{capped_text, is_secret_key, label, marker, CappedText, Redactions};
+use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
 /// Longest URI kept, in UTF-16 code units.
 pub const MAX_URI: usize = 2048;
@@ -21,155 +17,51 @@ pub const MAX_LABEL: usize = 256;
 /// Longest object key kept in structured evidence, in UTF-16 code units.
 pub const MAX_KEY: usize = 128;
 
-/// A text after sanitizing, redaction and capping.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CappedText {
-    /// The text to show.
-    pub text: String,
-    /// Whether anything was cut.
-    pub truncated: bool,
-    /// The original length in UTF-16 code units.
-    pub original_length: usize,
-}
-
-/// Sanitize, redact, defang, then cap a text at `cap` UTF-16 units.
-pub fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> CappedText {
-    let (window, whole) = strip_controls_prefix(input.head(), cap.saturating_add(REDACTION_MARGIN));
-    let redacted = redact_secrets(&window, counts);
-    let clean = defang_chat_markers(&redacted, counts);
-    let fits = utf16_len(&clean) <= cap;
-    let text = if fits { clean.into_owned() } else { cut_at(&clean, cap).to_owned() };
-    CappedText { text, truncated: !fits || !whole || !input.is_complete(), original_length: input.total_utf16() }
-}
-
-/// Sanitize, redact, defang and cap a text of any length to `cap` units, reading at most
-/// the cap plus [`REDACTION_MARGIN`] (so a secret straddling the cut is still seen whole);
-/// a cut ends in `…`. Idempotent on its own output when the cap is not reached.
-pub fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
-    let window = JsonText::from_head(utf16_prefix(text, cap.saturating_add(REDACTION_MARGIN)), utf16_len(text));
-    let c = capped_text(&window, cap, counts);
-    if c.truncated {
-        c.text + "…"
-    } else {
-        c.text
-    }
-}
-
-/// Cap `text` at `cap` units without leaving half a redaction marker at the end.
-pub fn cut_at(text: &str, cap: usize) -> &str {
-    let cut = utf16_prefix(text, cap);
-    if cut.len() < text.len() {
-        without_open_marker(cut)
-    } else {
-        cut
-    }
-}
-
-/// A text that was just cut short, without a redaction marker left open at its end: an
-/// unclosed `[REDACTED:…`, or a cut inside the opening itself (`[REDAC`).
-pub fn without_open_marker(cut: &str) -> &str {
-    const OPEN: &str = "[REDACTED:";
-    if let Some(open) = crate::search::rfind(cut, OPEN).filter(|&open| !cut[open..].contains(']')) {
-        return &cut[..open];
-    }
-    match cut.rfind('[') {
-        Some(open) if OPEN.starts_with(&cut[open..]) => &cut[..open],
-        _ => cut,
-    }
-}
-
-/// Sanitize, redact, defang and cap a short label (MIME type, name, block type, URI, key).
-pub fn label(text: &str, cap: usize, counts: &mut Redactions) -> String {
-    let (window, _) = strip_controls_prefix(text, cap.saturating_add(REDACTION_MARGIN));
-    let redacted = redact_secrets(&window, counts);
-    // A URI, name or key reaches the model like any text: chat markers are defanged too.
-    let clean = defang_chat_markers(&redacted, counts);
-    cut_at(&clean, cap).to_owned()
-}
-
-/// Builds content descriptors: objects whose members keep insertion order, `type` first.
-struct Descriptor(Vec<(String, Json)>);
-
-impl Descriptor {
-    fn new(block_type: &str) -> Self {
-        Descriptor(vec![("type".to_owned(), Json::String(JsonText::whole(block_type)))])
-    }
-
-    fn text(mut self, key: &str, value: String) -> Self {
-        self.0.push((key.to_owned(), Json::String(JsonText::whole(value))));
-        self
-    }
-
-    fn number(mut self, key: &str, n: usize) -> Self {
-        self.0.push((key.to_owned(), Json::Number(n as f64)));
-        self
-    }
-
-    fn flag(mut self, key: &str) -> Self {
-        self.0.push((key.to_owned(), Json::Bool(true)));
-        self
-    }
-
-    fn capped(self, key: &str, c: CappedText) -> Self {
-        let truncated = c.truncated;
-        let original = c.original_length;
-        let d = self.text(key, c.text);
-        if truncated {
-            d.flag("truncated").number("original_length", original)
-        } else {
-            d
-        }
-    }
-
-    fn build(self) -> Json {
-        let n = self.0.len();
-        Json::Object(JsonList::new(self.0, n))
-    }
+/// A capped text as evidence shows it.
+fn shown(c: CappedText) -> ShownText {
+    ShownText::new(c.text, c.truncated, c.original_length)
 }
 
 /// The evidence descriptor for one MCP content block (already known to be an object with
 /// a string `type`). Binary data never passes; `_meta` and `annotations` never pass.
-pub fn describe_block(block: &Json, block_type: &str, policy: &Policy, counts: &mut Redactions) -> Json {
+pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, counts: &mut Redactions) -> ContentDescriptor {
     let text_cap = policy.max_text_chars();
     let str_of = |key: &str| block.get(key).and_then(Json::as_text);
+    let mut label_of = |value: &Json, key: &str, cap: usize| value.get(key).and_then(Json::as_str).map(|v| label(v, cap, counts));
     match block_type {
         "text" => {
             let empty = JsonText::whole("");
-            Descriptor::new("text").capped("text", capped_text(str_of("text").unwrap_or(&empty), text_cap, counts)).build()
+            ContentDescriptor::Text(shown(capped_text(str_of("text").unwrap_or(&empty), text_cap, counts)))
         }
         "image" | "audio" => {
-            let mut d = Descriptor::new(block_type);
-            if let Some(mime) = block.get("mimeType").and_then(Json::as_str) {
-                d = d.text("mime_type", label(mime, MAX_LABEL, counts));
+            let mime_type = label_of(block, "mimeType", MAX_LABEL);
+            let encoded_bytes = str_of("data").map_or(0, JsonText::total_utf16) as u64;
+            if block_type == "image" {
+                ContentDescriptor::Image { mime_type, encoded_bytes }
+            } else {
+                ContentDescriptor::Audio { mime_type, encoded_bytes }
             }
-            d.number("encoded_bytes", str_of("data").map_or(0, JsonText::total_utf16)).flag("data_omitted").build()
         }
         "resource" => {
             let resource = block.get("resource").unwrap_or(&Json::Null);
-            let mut d = Descriptor::new("resource");
-            if let Some(uri) = resource.get("uri").and_then(Json::as_str) {
-                d = d.text("uri", label(uri, MAX_URI, counts));
-            }
-            if let Some(mime) = resource.get("mimeType").and_then(Json::as_str) {
-                d = d.text("mime_type", label(mime, MAX_LABEL, counts));
-            }
-            if let Some(text) = resource.get("text").and_then(Json::as_text) {
-                d = d.capped("text", capped_text(text, text_cap, counts));
+            let uri = label_of(resource, "uri", MAX_URI);
+            let mime_type = label_of(resource, "mimeType", MAX_LABEL);
+            let body = if let Some(text) = resource.get("text").and_then(Json::as_text) {
+                ResourceBody::Text(shown(capped_text(text, text_cap, counts)))
             } else if let Some(blob) = resource.get("blob").and_then(Json::as_text) {
-                d = d.number("encoded_bytes", blob.total_utf16()).flag("data_omitted");
-            }
-            d.build()
+                ResourceBody::Blob { encoded_bytes: blob.total_utf16() as u64 }
+            } else {
+                ResourceBody::Empty
+            };
+            ContentDescriptor::Resource { uri, mime_type, body }
         }
         "resource_link" => {
-            let mut d = Descriptor::new("resource_link");
-            for (from, to, cap) in [("uri", "uri", MAX_URI), ("name", "name", MAX_LABEL), ("mimeType", "mime_type", MAX_LABEL)] {
-                if let Some(v) = block.get(from).and_then(Json::as_str) {
-                    d = d.text(to, label(v, cap, counts));
-                }
-            }
-            d.build()
+            let uri = label_of(block, "uri", MAX_URI);
+            let name = label_of(block, "name", MAX_LABEL);
+            let mime_type = label_of(block, "mimeType", MAX_LABEL);
+            ContentDescriptor::ResourceLink { uri, name, mime_type }
         }
-        other => Descriptor::new(&label(other, 64, counts)).flag("content_omitted").build(),
+        other => ContentDescriptor::Unknown { block_type: label(other, 64, counts) },
     }
 }
 
@@ -332,74 +224,27 @@ mod tests {
     use super::*;
     use crate::json::parse_json;
 
-    fn text(s: &str) -> JsonText {
-        JsonText::whole(s)
-    }
-
-    #[test]
-    fn text_is_capped_after_redaction() {
-        let mut c = Redactions::default();
-        let secret = format!("{} ghp_abcdefghijklmnopqrstuvwxyz0123456789 tail", "a".repeat(89));
-        let out = capped_text(&text(&secret), 100, &mut c);
-        // The token straddles the cut: it is redacted first, then the marker is cut whole.
-        assert!(!out.text.contains("ghp_"), "{}", out.text);
-        assert!(out.truncated);
-        assert_eq!(out.original_length, secret.len());
-        assert_eq!(c.get("api_key"), 1);
-    }
-
-    #[test]
-    fn a_cut_never_leaves_part_of_a_marker() {
-        let marked = "ab [REDACTED:api_key] cd";
-        for cap in 0..marked.len() {
-            let cut = cut_at(marked, cap);
-            assert!(!cut.contains('[') || cut.contains(']'), "{cap}: {cut:?}");
-        }
-        // Text that merely ends in a bracket is kept when nothing was cut.
-        assert_eq!(cut_at("see [RED", 100), "see [RED");
-        assert_eq!(cut_at("a [x] b", 4), "a [x");
-    }
-
-    #[test]
-    fn stripped_padding_cannot_push_a_secret_past_the_window() {
-        let mut c = Redactions::default();
-        let padded = format!("{}ghp_abcdefghijklmnopqrstuvwxyz0123456789", "\u{0}".repeat(64 + REDACTION_MARGIN - 10));
-        let out = capped_text(&text(&padded), 64, &mut c);
-        assert_eq!(out.text, "[REDACTED:api_key]");
-        assert_eq!(c.get("api_key"), 1);
-    }
-
-    #[test]
-    fn huge_text_costs_its_window() {
-        let mut c = Redactions::default();
-        let head = "x".repeat(200_000);
-        let t = JsonText::from_head(head, 50_000_000);
-        let out = capped_text(&t, 8192, &mut c);
-        assert_eq!(out.text.len(), 8192);
-        assert_eq!(out.original_length, 50_000_000);
-    }
-
     #[test]
     fn binary_blocks_keep_only_descriptors() {
         let mut c = Redactions::default();
         let p = Policy::default();
         let block = parse_json(r#"{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","_meta":{"x":1}}"#).unwrap();
-        let d = describe_block(&block, "image", &p, &mut c).to_string();
-        assert_eq!(d, r#"{"data_omitted":true,"encoded_bytes":12,"mime_type":"image/png","type":"image"}"#);
+        let d = describe_block(&block, "image", &p, &mut c).to_json();
+        assert_eq!(d, r#"{"type":"image","mime_type":"image/png","encoded_bytes":12,"data_omitted":true}"#);
         let block =
             parse_json(r#"{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAAA","mimeType":"application/octet-stream"}}"#)
                 .unwrap();
         let d = describe_block(&block, "resource", &p, &mut c);
-        assert_eq!(d.get("encoded_bytes"), Some(&Json::Number(4.0)));
-        assert!(d.get("blob").is_none());
+        assert!(matches!(d, ContentDescriptor::Resource { body: ResourceBody::Blob { encoded_bytes: 4 }, .. }), "{d:?}");
+        assert!(!d.to_json().contains("AAAA"));
     }
 
     #[test]
     fn unknown_blocks_are_omitted_with_their_type() {
         let mut c = Redactions::default();
         let block = parse_json(r#"{"type":"hologram","payload":"secret"}"#).unwrap();
-        let d = describe_block(&block, "hologram", &Policy::default(), &mut c).to_string();
-        assert_eq!(d, r#"{"content_omitted":true,"type":"hologram"}"#);
+        let d = describe_block(&block, "hologram", &Policy::default(), &mut c).to_json();
+        assert_eq!(d, r#"{"type":"hologram","content_omitted":true}"#);
     }
 
     #[test]

@@ -30,39 +30,50 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod classify;
-pub mod consumer;
-pub mod contract;
-pub mod envelope;
-pub mod error;
-pub mod evidence;
+// The modules follow the pipeline, lowest first: nothing imports a module listed after it.
+#[macro_use]
+mod macros;
+mod error;
+mod evidence;
+mod input;
 pub mod json;
-pub mod kinds;
-pub mod normalize;
-pub mod policy;
-pub mod recognize;
-pub mod recovery;
-pub mod redact;
-pub mod report;
-pub mod run;
-pub mod sanitize;
-pub mod scan;
-pub mod search;
-pub mod shrink;
-pub mod thrown;
-pub mod validate;
+mod pipeline;
+mod rules;
+mod text;
+mod wire;
 
-pub use consumer::{call_error_from_value, parse_call_error};
-pub use contract::{
-    Breaker, CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, RecoveryAction, Safety, SameArguments,
-    SideEffects, CONTRACT_VERSION,
-};
 pub use error::{ErrorCode, ReportError};
+pub use input::{call_error_from_value, parse_call_error, CallHeader, Failure, FailureReport, ToolName, TransportKind, ValidationFailure};
 pub use json::{parse_json, Json};
-pub use normalize::Normalizer;
-pub use policy::Policy;
-pub use redact::Redactions;
-pub use report::{Failure, FailureReport, TransportKind, ValidationFailure};
+pub use pipeline::Normalizer;
+pub use rules::Policy;
+pub use text::Redactions;
+pub use wire::{
+    Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, RecoveryAction,
+    ResourceBody, Safety, SameArguments, ShownText, SideEffects, CONTRACT_VERSION,
+};
+
+/// How a whole code-mode run ended: the run-level layer above the per-call contract.
+///
+/// An executor describes what ended the run in a [`RunReport`](run::RunReport) (or a
+/// [`RunFailure`](run::RunFailure) and its own record of whether a nested call was
+/// dispatched); [`classify_run`](run::classify_run) gives the terminal
+/// [`RunError`](run::RunError).
+///
+/// ```
+/// let end = codemode_errors::run::classify_run_json(r#"{"bridge_dispatch_started":true,"timeout":{}}"#).unwrap();
+/// assert_eq!(end.code.as_str(), "timeout");
+/// assert!(!end.replay_safe);
+/// ```
+pub mod run {
+    pub use crate::input::{RunFailure, RunReport};
+    pub use crate::pipeline::run::{classify_run, classify_run_json};
+    pub use crate::wire::{FailurePhase, RunError, RunErrorCode};
+}
+
+/// The MCP `CallToolResult` a gateway returns when model code let a failure go uncaught
+/// (rule 6).
+pub use wire::envelope::mcp_error_envelope;
 
 /// Our JSON Schema (draft 2020-12) for the call error object: a compatible superset of
 /// the reference schema of contract version 1.

@@ -7,9 +7,6 @@
 
 #![warn(missing_docs)]
 
-mod from_core;
-mod to_core;
-
 use codemode_errors as core;
 
 /// The bindings generated from `../wit` (documented there).
@@ -20,6 +17,10 @@ mod bindings {
         path: "../wit",
     });
 }
+
+// The conversions between core values and WIT values (`codemode-errors-wit-convert`),
+// over this crate's generated types; the host expands the same ones over its own.
+codemode_errors_wit_convert::conversions!(crate::bindings::exports::codemode::errors::api);
 
 use bindings::exports::codemode::errors::api::{
     self, CallContext, CallError, Failure, Guest, GuestNormalizer, InputError, Outcome, Policy, RunError,
@@ -77,7 +78,7 @@ impl GuestNormalizer for NormalizerResource {
 
     fn normalize(&self, context: CallContext, failure: Failure) -> Result<Outcome, InputError> {
         let report = to_core::report(&context, &failure).map_err(from_core::input_error)?;
-        self.inner.normalize_value(&report).map(|o| from_core::outcome(&o)).map_err(from_core::input_error)
+        Ok(from_core::outcome(&self.inner.normalize(&report)))
     }
 
     fn redact_text(&self, text: String) -> String {

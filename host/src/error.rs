@@ -77,42 +77,22 @@ impl HostError {
     }
 
     /// A `code_mode` failure the gateway can hand to the sandbox in place of the outcome it
-    /// could not compute: the native core normalizes `{"tool": tool, "code_mode":
-    /// {"kind": "internal_error", "message": <this error>}}`. A `tool` the core refuses
-    /// (not `namespace::name`) is left out.
+    /// could not compute: the core's [`Failure::internal`](core::Failure::internal)
+    /// (`code_mode` / `internal_error`) with this error as its cause, for `tool` when the
+    /// core accepts the name (`namespace::name`), else without one.
     ///
     /// ```
     /// use codemode_errors_host::{HostError, Limits, NativeEngine};
     /// let engine = NativeEngine::new(&Default::default(), Limits::default().with_max_input_bytes(4));
     /// let err = engine.normalize_json("{\"transport\":{\"kind\":\"dns\"}}").unwrap_err();
-    /// let outcome = err.to_outcome(Some("github::create_issue")).unwrap();
+    /// let outcome = err.to_outcome(Some("github::create_issue"));
     /// assert!(outcome.json.contains("\"kind\":\"internal_error\""));
     /// ```
-    pub fn to_outcome(&self, tool: Option<&str>) -> Result<Outcome, HostError> {
-        let message = self.to_string();
-        let normalizer = core::Normalizer::default();
-        let with_tool = tool.map(|t| normalizer.normalize_json(&code_mode_report(Some(t), &message)));
-        match with_tool {
-            Some(Ok(outcome)) => Ok(from_core::outcome(&outcome)),
-            _ => normalizer
-                .normalize_json(&code_mode_report(None, &message))
-                .map(|o| from_core::outcome(&o))
-                .map_err(|e| HostError::Input(from_core::input_error(e))),
-        }
+    pub fn to_outcome(&self, tool: Option<&str>) -> Outcome {
+        let tool = tool.and_then(|t| core::ToolName::new(t).ok());
+        let report = core::FailureReport::new(core::Failure::internal(&self.to_string())).with_tool(tool);
+        from_core::outcome(&core::Normalizer::default().normalize(&report))
     }
-}
-
-fn code_mode_report(tool: Option<&str>, message: &str) -> String {
-    let mut report = String::from("{");
-    if let Some(tool) = tool {
-        report.push_str("\"tool\":");
-        core::json::write_string(&mut report, tool);
-        report.push(',');
-    }
-    report.push_str("\"code_mode\":{\"kind\":\"internal_error\",\"message\":");
-    core::json::write_string(&mut report, message);
-    report.push_str("}}");
-    report
 }
 
 impl fmt::Display for HostError {

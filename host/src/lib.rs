@@ -12,7 +12,7 @@
 //! let report = r#"{"tool":"fs::read_file","tool_result":{"content":[{"type":"text","text":"ENOENT"}],"isError":true}}"#;
 //! match engine.normalize_json(report) {
 //!     Ok(outcome) => println!("reject with new Error({})", outcome.error.map(|e| e.json).unwrap_or_default()),
-//!     Err(e) => println!("reject with new Error({})", e.to_outcome(Some("fs::read_file"))?.json),
+//!     Err(e) => println!("reject with new Error({})", e.to_outcome(Some("fs::read_file")).json),
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -33,13 +33,9 @@ pub mod pretty;
 mod session;
 mod store;
 
-// The conversions between core values and WIT values are shared with the guest, which
-// makes the same conversions on its side of the component boundary.
-#[path = "../../guest/src/from_core.rs"]
-mod from_core;
-#[path = "../../guest/src/to_core.rs"]
-#[allow(dead_code)] // the host takes core policies, so `to_core::policy` is the guest's alone
-mod to_core;
+// The conversions between core values and WIT values, the same ones the guest makes on
+// its side of the component boundary, expanded over this crate's generated types.
+codemode_errors_wit_convert::conversions!(crate::bindings::exports::codemode::errors::api);
 
 use codemode_errors as core;
 

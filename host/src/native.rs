@@ -46,7 +46,7 @@ impl NativeEngine {
     pub fn normalize(&self, context: &CallContext, failure: &Failure) -> Result<Outcome, HostError> {
         check_input(typed_input_len(context, failure), &self.limits)?;
         let report = to_core::report(context, failure).map_err(input)?;
-        self.normalizer.normalize_value(&report).map(|o| from_core::outcome(&o)).map_err(input)
+        Ok(from_core::outcome(&self.normalizer.normalize(&report)))
     }
 
     /// Sanitize and redact free text.

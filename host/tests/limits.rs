@@ -89,13 +89,13 @@ fn the_memory_bound_stops_a_call_and_the_next_call_works() {
 fn an_aborted_call_becomes_a_code_mode_failure_for_the_sandbox() {
     let starved = common::component().with_limits(Limits::default().with_deadline(Duration::ZERO));
     let err = starved.normalize_json(common::TYPICAL_REPORT).unwrap_err();
-    let outcome = err.to_outcome(Some("github::create_issue")).unwrap();
+    let outcome = err.to_outcome(Some("github::create_issue"));
     let error = outcome.error.unwrap();
     assert_eq!((error.kind.as_str(), error.origin, outcome.breaker), ("internal_error", Origin::CodeMode, Breaker::None));
     assert_eq!(error.tool.as_deref(), Some("github::create_issue"));
     assert!(error.cause.unwrap().contains("execution limit exceeded"));
     // A tool name the core refuses is left out rather than failing the conversion.
-    let outcome = err.to_outcome(Some("not qualified")).unwrap();
+    let outcome = err.to_outcome(Some("not qualified"));
     assert_eq!(outcome.error.unwrap().tool, None);
 }
 

@@ -15,9 +15,9 @@ mod error;
 mod text;
 mod walk;
 
-use codemode_errors::json::{Json, JsonBuilder};
+use codemode_errors::json::Json;
 use codemode_errors::run::RunReport;
-use codemode_errors::{FailureReport, Outcome, Policy, ReportError};
+use codemode_errors::{CallHeader, Failure, FailureReport, Outcome, Policy, ReportError};
 use js_sys::{Array, JsString};
 use wasm_bindgen::prelude::*;
 
@@ -122,62 +122,43 @@ impl JsNormalizer {
 #[wasm_bindgen]
 pub struct CallSite {
     normalizer: codemode_errors::Normalizer,
-    members: Vec<(String, Json)>,
+    header: CallHeader,
     input_schema: Option<Json>,
 }
 
 #[wasm_bindgen]
 impl CallSite {
     /// A call site for `header` (`{tool, annotations}`, each optional) under `policy`.
-    /// The header is checked by the core's report reader now, so later verdicts cannot
-    /// fail on it.
+    /// The header is checked by the core now, so later verdicts cannot fail on it.
     #[wasm_bindgen(constructor)]
     pub fn new(header: &JsValue, policy: &JsValue) -> JsResult<CallSite> {
         let normalizer = codemode_errors::Normalizer::new(js(read_policy(policy))?);
-        let members = match js(walk::read_optional(header))? {
-            None => Vec::new(),
-            Some(Json::Object(list)) => list.items().to_vec(),
-            Some(other) => {
-                return Err(error::to_js(&ReportError::new(
-                    codemode_errors::ErrorCode::InvalidReport,
-                    "",
-                    format!("a call site header is an object of tool and annotations, not {}", other.type_name()),
-                )))
-            }
+        let header = match js(walk::read_optional(header))? {
+            None => CallHeader::default(),
+            Some(value) => js(CallHeader::from_value(&value))?,
         };
-        let site = CallSite { normalizer, members, input_schema: None };
-        js(site.placeholder_report(None).map(|_| ()))?;
-        Ok(site)
+        Ok(CallSite { normalizer, header, input_schema: None })
     }
 
     /// `[errorJson | null, breaker]` for a `CallToolResult` the call returned. A result
-    /// that cannot be read as JSON is the core's `thrown::unreadable_result`.
-    pub fn result(&self, result: &JsValue, dispatched: &JsValue) -> JsResult<Array> {
-        let report = match walk::read(result) {
-            Ok(failure) => js(self.report("tool_result", failure, dispatched.as_bool()))?,
-            Err(e) => {
-                // The header was checked when the call site was built, so this cannot fail.
-                let mut report = js(self.placeholder_report(dispatched.as_bool()))?;
-                report.failure = codemode_errors::thrown::unreadable_result(&e.within("tool_result"));
-                report
-            }
+    /// that cannot be read as JSON is the core's `Failure::unreadable_result`.
+    pub fn result(&self, result: &JsValue, dispatched: &JsValue) -> Array {
+        let failure = match walk::read(result) {
+            Ok(result) => Failure::tool_result(result),
+            Err(e) => Failure::unreadable_result(&e.within("tool_result")),
         };
-        Ok(verdict(&self.normalizer.normalize(&report)))
+        self.verdict(failure, dispatched.as_bool())
     }
 
     /// `[errorJson, breaker]` for an exception the call threw, classified by the core's
-    /// `thrown::failure_from_thrown` from its `name`, `code`, `message` and `data`. Never
-    /// fails on the exception itself: a `code` or `data` that cannot be read as JSON is
-    /// left out, and lone surrogates in the message become U+FFFD.
-    pub fn thrown(&self, name: &str, code: &JsValue, message: &JsValue, data: &JsValue, dispatched: &JsValue) -> JsResult<Array> {
+    /// `Failure::from_thrown` from its `name`, `code`, `message` and `data`. Never fails
+    /// on the exception itself: a `code` or `data` that cannot be read as JSON is left
+    /// out, and lone surrogates in the message become U+FFFD.
+    pub fn thrown(&self, name: &str, code: &JsValue, message: &JsValue, data: &JsValue, dispatched: &JsValue) -> Array {
         let code = walk::read_optional(code).ok().flatten();
         let data = walk::read_optional(data).ok().flatten();
         let message = message.dyn_ref::<JsString>().map(walk::lossy_head).unwrap_or_default();
-        let failure = codemode_errors::thrown::failure_from_thrown(name, code.as_ref(), &message, data.as_ref());
-        // The header was checked when the call site was built, so this cannot fail.
-        let mut report = js(self.placeholder_report(dispatched.as_bool()))?;
-        report.failure = failure;
-        Ok(verdict(&self.normalizer.normalize(&report)))
+        self.verdict(Failure::from_thrown(name, code.as_ref(), &message, data.as_ref()), dispatched.as_bool())
     }
 
     /// Check arguments against `inputSchema` (the tool's JSON Schema) from now on; read
@@ -189,63 +170,40 @@ impl CallSite {
     }
 
     /// `[errorJson, breaker]` when `args` do not satisfy the input schema (checked by the
-    /// core's `validate::check_arguments`), `undefined` when they do or there is no schema.
-    /// The call was not dispatched.
+    /// core's `Failure::invalid_arguments`), `undefined` when they do or there is no
+    /// schema. The call was not dispatched.
     #[wasm_bindgen(js_name = invalidArguments)]
     pub fn invalid_arguments(&self, args: &JsValue) -> JsResult<Option<Array>> {
         let Some(schema) = &self.input_schema else {
             return Ok(None);
         };
         let args = js(walk::read(args))?;
-        let problems = codemode_errors::validate::check_arguments(&args, schema);
-        if problems.is_empty() {
-            return Ok(None);
-        }
-        let listed: Vec<Json> = problems.iter().map(|p| object(vec![("path", string(&p.path)), ("problem", string(&p.problem))])).collect();
-        let count = listed.len();
-        let failure = object(vec![("problems", JsonBuilder::array(listed, count))]);
-        let report = js(self.report("validation", failure, Some(false)))?;
-        Ok(Some(verdict(&self.normalizer.normalize(&report))))
+        Ok(Failure::invalid_arguments(&args, schema).map(|failure| self.verdict(failure, Some(false))))
     }
 
     /// `[errorJson, breaker]` for a call to a tool the catalog does not hold, never
     /// dispatched: the core's `Failure::unknown_tool` (`code_mode`/`unknown_tool`), which
     /// quotes the requested name when it is a string.
     #[wasm_bindgen(js_name = unknownTool)]
-    pub fn unknown_tool(&self, requested: &JsValue) -> JsResult<Array> {
+    pub fn unknown_tool(&self, requested: &JsValue) -> Array {
         let name = requested.dyn_ref::<JsString>().map(walk::lossy_head);
-        // The header was checked when the call site was built, so this cannot fail.
-        let mut report = js(self.placeholder_report(Some(false)))?;
-        report.failure = codemode_errors::Failure::unknown_tool(name.as_deref());
-        Ok(verdict(&self.normalizer.normalize(&report)))
+        self.verdict(Failure::unknown_tool(name.as_deref()), Some(false))
     }
 
     /// `[errorJson | null, breaker]` for a failure the sandbox itself tags: `tag` is a
     /// report failure key (`validation`, `policy`, `budget`, `code_mode`, ...) and
     /// `failure` its value, read and checked by the core.
     pub fn failure(&self, tag: &str, failure: &JsValue, dispatched: &JsValue) -> JsResult<Array> {
-        let failure = js(walk::read(failure))?;
-        let report = js(self.report(tag, failure, dispatched.as_bool()))?;
-        Ok(verdict(&self.normalizer.normalize(&report)))
+        let failure = js(walk::read(failure).and_then(|value| Failure::from_tagged_value(tag, &value)))?;
+        Ok(self.verdict(failure, dispatched.as_bool()))
     }
 }
 
 impl CallSite {
-    /// The report of this header with one failure member, read by the core.
-    fn report(&self, tag: &str, failure: Json, dispatched: Option<bool>) -> Result<FailureReport, ReportError> {
-        let mut members = self.members.clone();
-        if let Some(d) = dispatched {
-            members.push(("dispatched".to_owned(), Json::Bool(d)));
-        }
-        members.push((tag.to_owned(), failure));
-        let total = members.len();
-        FailureReport::from_value(&JsonBuilder::object(members, total))
-    }
-
-    /// The report of this header with a placeholder failure, to be replaced by a failure
-    /// the core classified (the placeholder only lets the core's reader check the header).
-    fn placeholder_report(&self, dispatched: Option<bool>) -> Result<FailureReport, ReportError> {
-        self.report("code_mode", object(vec![("kind", string("unknown")), ("message", string(""))]), dispatched)
+    /// The verdict on `failure` for this call site's tool.
+    fn verdict(&self, failure: Failure, dispatched: Option<bool>) -> Array {
+        let report = FailureReport::new(failure).with_header(&self.header).with_dispatched(dispatched);
+        verdict(&self.normalizer.normalize(&report))
     }
 }
 
@@ -258,14 +216,13 @@ pub fn parse_call_error(error: &JsValue) -> JsResult<String> {
     Ok(js(call_error(error))?.to_json())
 }
 
-/// The MCP `CallToolResult` for an uncaught failure (the core's
-/// `envelope::mcp_error_envelope`), as JSON text; `error` as for [`parse_call_error`],
+/// The MCP `CallToolResult` for an uncaught failure (the core's `mcp_error_envelope`), as JSON text; `error` as for [`parse_call_error`],
 /// `trace` an optional execution trace object.
 #[wasm_bindgen(js_name = mcpErrorEnvelope)]
 pub fn mcp_error_envelope(error: &JsValue, trace: &JsValue) -> JsResult<String> {
     let error = js(call_error(error))?;
     let trace = js(walk::read_optional(trace))?;
-    Ok(codemode_errors::envelope::mcp_error_envelope(&error, trace.as_ref()))
+    Ok(codemode_errors::mcp_error_envelope(&error, trace.as_ref()))
 }
 
 /// The terminal error of a failed code-mode run (the core's `run::classify_run`) as the
@@ -340,13 +297,4 @@ fn js_type(value: &JsValue) -> String {
 fn verdict(outcome: &Outcome) -> Array {
     let error = outcome.error.as_ref().map_or(JsValue::NULL, |e| text::to_js(&e.to_json()).into());
     Array::of2(&error, &JsValue::from_str(outcome.breaker.as_str()))
-}
-
-fn string(text: &str) -> Json {
-    JsonBuilder::string(text, codemode_errors::json::utf16_len(text))
-}
-
-fn object(members: Vec<(&str, Json)>) -> Json {
-    let total = members.len();
-    JsonBuilder::object(members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), total)
 }

@@ -68,14 +68,11 @@ fn rejection(engine: &ComponentEngine, tool: &str, report: &str) -> String {
     let outcome = match engine.normalize_json(report) {
         Ok(outcome) => outcome,
         // The call was refused or stopped: hand the sandbox a code_mode failure instead.
-        Err(err) => match err.to_outcome(Some(tool)) {
-            Ok(outcome) => {
-                let kind = if err.is_limit() { "limit" } else { "input" };
-                eprintln!("[gateway] {tool}: {kind} error: {err}");
-                outcome
-            }
-            Err(e) => return format!("// {tool}: could not describe the failure: {e}"),
-        },
+        Err(err) => {
+            let kind = if err.is_limit() { "limit" } else { "input" };
+            eprintln!("[gateway] {tool}: {kind} error: {err}");
+            err.to_outcome(Some(tool))
+        }
     };
     match (outcome.error, outcome.breaker) {
         (Some(error), breaker) => format!("// {tool} (breaker: {breaker:?})\nreject(new Error({}));", js_string(&error.json)),

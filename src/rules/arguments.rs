@@ -2,9 +2,9 @@
 //! actually use (`type`, `properties`, `required`, `additionalProperties: false`, `enum`,
 //! `const`, `items`, string lengths, numeric bounds). Each problem names the argument.
 
-use crate::contract::InvalidArgument;
 use crate::json::Json;
-use crate::recognize::{MAX_INVALID_ARGUMENTS, MISSING};
+use crate::rules::recognize::{MAX_INVALID_ARGUMENTS, MISSING};
+use crate::wire::InvalidArgument;
 
 /// Deepest schema level checked.
 pub const MAX_SCHEMA_DEPTH: usize = 16;
@@ -13,16 +13,6 @@ pub const MAX_SCHEMA_DEPTH: usize = 16;
 pub const UNEXPECTED: &str = "unexpected argument";
 
 /// Check `arguments` against `schema`, returning at most [`MAX_INVALID_ARGUMENTS`] problems.
-///
-/// ```
-/// use codemode_errors::json::parse_json;
-/// let schema = parse_json(r#"{"type":"object","properties":{"title":{"type":"string"}},"required":["title"],"additionalProperties":false}"#).unwrap();
-/// let args = parse_json(r#"{"titel":"x"}"#).unwrap();
-/// let problems = codemode_errors::validate::check_arguments(&args, &schema);
-/// assert_eq!(problems[0].path, "title");
-/// assert_eq!(problems[0].problem, "missing required argument");
-/// assert_eq!(problems[1].path, "titel");
-/// ```
 pub fn check_arguments(arguments: &Json, schema: &Json) -> Vec<InvalidArgument> {
     let mut problems = Vec::new();
     check(arguments, schema, "", 0, &mut problems);
@@ -230,5 +220,17 @@ mod tests {
         let schema = r#"{"type":"object","additionalProperties":false}"#;
         let args: Vec<String> = (0..100).map(|i| format!("\"k{i}\":1")).collect();
         assert_eq!(problems(&format!("{{{}}}", args.join(",")), schema).len(), MAX_INVALID_ARGUMENTS);
+    }
+
+    #[test]
+    fn each_problem_names_the_argument_it_is_about() {
+        let schema =
+            parse_json(r#"{"type":"object","properties":{"title":{"type":"string"}},"required":["title"],"additionalProperties":false}"#)
+                .unwrap();
+        let args = parse_json(r#"{"titel":"x"}"#).unwrap();
+        let problems = check_arguments(&args, &schema);
+        assert_eq!(problems[0].path, "title");
+        assert_eq!(problems[0].problem, "missing required argument");
+        assert_eq!(problems[1].path, "titel");
     }
 }

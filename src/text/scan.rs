@@ -1,4 +1,4 @@
-//! The secret scanners behind [`crate::redact::SECRET_RULES`]: each finds the byte ranges
+//! The secret scanners behind [`crate::text::redact::SECRET_RULES`]: each finds the byte ranges
 //! of one family of secrets. They are hand-written byte loops (every pattern starts from a
 //! literal found with a substring search), so a text costs a few linear passes.
 //!
@@ -7,8 +7,8 @@
 
 use std::ops::Range;
 
-use crate::redact::is_secret_key;
-use crate::search::{find_from, positions};
+use crate::text::search::{find_from, positions};
+use crate::text::secret_names::is_secret_key;
 
 /// Characters that continue a word for boundary checks.
 fn is_word(b: u8) -> bool {
@@ -41,25 +41,6 @@ fn skip_blanks(bytes: &[u8], mut i: usize) -> usize {
 /// Whether `bytes[i..]` starts with `word`, ASCII case-insensitively.
 fn starts_with_ci(bytes: &[u8], i: usize, word: &str) -> bool {
     bytes.len() >= i + word.len() && bytes[i..i + word.len()].eq_ignore_ascii_case(word.as_bytes())
-}
-
-/// Whether `hay` contains `needle` (lowercase ASCII), ASCII case-insensitively. No
-/// allocation: candidates are found by the needle's first byte in either case.
-pub fn contains_ignore_ascii_case(hay: &str, needle: &str) -> bool {
-    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    let Some((&first, rest)) = needle.split_first() else {
-        return true;
-    };
-    let upper = first.to_ascii_uppercase();
-    let mut from = 0;
-    while let Some(found) = hay.get(from..).and_then(|h| h.iter().position(|&b| b == first || b == upper)) {
-        let after = from + found + 1;
-        if hay.get(after..after + rest.len()).is_some_and(|h| h.eq_ignore_ascii_case(rest)) {
-            return true;
-        }
-        from = after;
-    }
-    false
 }
 
 fn base64url(b: u8) -> bool {
@@ -560,16 +541,6 @@ mod tests {
 
     fn found(text: &str, scan: fn(&str) -> Vec<Range<usize>>) -> Vec<&str> {
         scan(text).into_iter().map(|r| &text[r]).collect()
-    }
-
-    #[test]
-    fn case_insensitive_search_finds_any_case_and_nothing_else() {
-        assert!(contains_ignore_ascii_case("X-Api-TOKEN: 1", "token"));
-        assert!(contains_ignore_ascii_case("tok tokEN", "token"));
-        assert!(contains_ignore_ascii_case("a=b", "="));
-        assert!(contains_ignore_ascii_case("anything", ""));
-        assert!(!contains_ignore_ascii_case("toke", "token"));
-        assert!(!contains_ignore_ascii_case("tøken", "token"));
     }
 
     #[test]

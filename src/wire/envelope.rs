@@ -2,8 +2,8 @@
 //! object the sandbox rejected with, nested under `error`, and again under `error` in the
 //! execution trace.
 
-use crate::contract::CodeModeCallError;
 use crate::json::{write_json, write_string, Json};
+use crate::wire::CodeModeCallError;
 
 /// The `CallToolResult` a gateway returns when model code let a failure go uncaught.
 ///
@@ -13,7 +13,7 @@ use crate::json::{write_json, write_string, Json};
 ///
 /// ```
 /// let e = codemode_errors::parse_call_error(r#"{"kind":"timeout","message":"m"}"#).unwrap();
-/// let env = codemode_errors::envelope::mcp_error_envelope(&e, None);
+/// let env = codemode_errors::mcp_error_envelope(&e, None);
 /// assert!(env.starts_with(r#"{"content":[{"type":"text","text":"{\"contract_version\":1"#));
 /// ```
 pub fn mcp_error_envelope(error: &CodeModeCallError, trace: Option<&Json>) -> String {

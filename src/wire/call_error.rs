@@ -7,43 +7,6 @@ use crate::json::{write_json, write_number, write_string, ByteCount, Json, JsonS
 /// The contract version this crate emits and the highest it reads.
 pub const CONTRACT_VERSION: u32 = 1;
 
-/// Declares a wire enum: its variants, their snake_case names, and lookups both ways.
-macro_rules! wire_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $wire:literal,)+ }) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $($(#[$vmeta])* $variant,)+
-        }
-
-        impl $name {
-            /// Every value, in schema order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)+];
-
-            /// The wire name.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $wire,)+
-                }
-            }
-
-            /// The value with this wire name.
-            pub fn from_wire(s: &str) -> Option<Self> {
-                match s {
-                    $($wire => Some($name::$variant),)+
-                    _ => None,
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
 wire_enum! {
     /// Where a failure came from (contract rule 3 and the classification section).
     Origin {
@@ -188,12 +151,209 @@ impl InvalidArgument {
     }
 }
 
+/// A text shown as evidence, already sanitized, redacted and capped; `original_length`
+/// (UTF-16 code units) is set when the text was cut, and then the JSON says
+/// `"truncated": true` too.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ShownText {
+    /// The text to show.
+    pub text: String,
+    /// The length before the cut, when there was one.
+    pub original_length: Option<u64>,
+}
+
+impl ShownText {
+    /// A text shown cut short (`truncated`), or whole.
+    pub(crate) fn new(text: String, truncated: bool, original_length: usize) -> Self {
+        ShownText { text, original_length: truncated.then_some(original_length as u64) }
+    }
+
+    fn write<S: JsonSink>(&self, o: &mut ObjectWriter<'_, S>) {
+        o.string("text", &self.text);
+        if let Some(n) = self.original_length {
+            o.bool("truncated", true);
+            o.key("original_length");
+            write_number(o.out, n as f64);
+        }
+    }
+}
+
+/// What an embedded resource shows: its text, or only the size of its binary blob.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ResourceBody {
+    /// Neither text nor blob.
+    Empty,
+    /// The resource's text.
+    Text(ShownText),
+    /// A binary blob, never shown: its encoded length in UTF-16 units.
+    Blob {
+        /// The length of the base64 data.
+        encoded_bytes: u64,
+    },
+}
+
+/// One MCP content block as evidence describes it (rules 7-10): its type and only what
+/// may be shown. Binary data never passes (only its encoded size), `_meta` and
+/// `annotations` never pass, and a block of a type the contract does not know keeps only
+/// its (sanitized) type.
+///
+/// The JSON keeps `type` first, then the members in the order written here:
+/// `{"type":"text","text":"...","truncated":true,"original_length":9000}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ContentDescriptor {
+    /// A text block.
+    Text(ShownText),
+    /// An image block: `data_omitted`.
+    Image {
+        /// Its MIME type.
+        mime_type: Option<String>,
+        /// The length of the base64 data.
+        encoded_bytes: u64,
+    },
+    /// An audio block: `data_omitted`.
+    Audio {
+        /// Its MIME type.
+        mime_type: Option<String>,
+        /// The length of the base64 data.
+        encoded_bytes: u64,
+    },
+    /// An embedded resource.
+    Resource {
+        /// Its URI.
+        uri: Option<String>,
+        /// Its MIME type.
+        mime_type: Option<String>,
+        /// Its text, or the size of its blob.
+        body: ResourceBody,
+    },
+    /// A link to a resource.
+    ResourceLink {
+        /// Its URI.
+        uri: Option<String>,
+        /// Its name.
+        name: Option<String>,
+        /// Its MIME type.
+        mime_type: Option<String>,
+    },
+    /// A block of another type: `content_omitted`.
+    Unknown {
+        /// The block's type, sanitized and capped.
+        block_type: String,
+    },
+}
+
+impl ContentDescriptor {
+    /// The block type as the JSON names it.
+    pub fn block_type(&self) -> &str {
+        match self {
+            ContentDescriptor::Text(_) => "text",
+            ContentDescriptor::Image { .. } => "image",
+            ContentDescriptor::Audio { .. } => "audio",
+            ContentDescriptor::Resource { .. } => "resource",
+            ContentDescriptor::ResourceLink { .. } => "resource_link",
+            ContentDescriptor::Unknown { block_type } => block_type,
+        }
+    }
+
+    /// The text shown, for a text block or a text resource.
+    pub fn shown_text(&self) -> Option<&ShownText> {
+        match self {
+            ContentDescriptor::Text(t) | ContentDescriptor::Resource { body: ResourceBody::Text(t), .. } => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The text shown, to edit (the shrink steps of the size cap).
+    pub(crate) fn shown_text_mut(&mut self) -> Option<&mut ShownText> {
+        match self {
+            ContentDescriptor::Text(t) | ContentDescriptor::Resource { body: ResourceBody::Text(t), .. } => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Every text this descriptor shows (type, MIME type, URI, name, text), to clean again.
+    pub(crate) fn map_texts(&self, clean: &mut impl FnMut(&str) -> String) -> ContentDescriptor {
+        let mut opt = |v: &Option<String>| v.as_deref().map(&mut *clean);
+        match self {
+            ContentDescriptor::Text(t) => ContentDescriptor::Text(ShownText { text: clean(&t.text), ..t.clone() }),
+            ContentDescriptor::Image { mime_type, encoded_bytes } => {
+                ContentDescriptor::Image { mime_type: opt(mime_type), encoded_bytes: *encoded_bytes }
+            }
+            ContentDescriptor::Audio { mime_type, encoded_bytes } => {
+                ContentDescriptor::Audio { mime_type: opt(mime_type), encoded_bytes: *encoded_bytes }
+            }
+            ContentDescriptor::Resource { uri, mime_type, body } => {
+                let (uri, mime_type) = (opt(uri), opt(mime_type));
+                let body = match body {
+                    ResourceBody::Text(t) => ResourceBody::Text(ShownText { text: clean(&t.text), ..t.clone() }),
+                    other => other.clone(),
+                };
+                ContentDescriptor::Resource { uri, mime_type, body }
+            }
+            ContentDescriptor::ResourceLink { uri, name, mime_type } => {
+                ContentDescriptor::ResourceLink { uri: opt(uri), name: opt(name), mime_type: opt(mime_type) }
+            }
+            ContentDescriptor::Unknown { block_type } => ContentDescriptor::Unknown { block_type: clean(block_type) },
+        }
+    }
+
+    /// The descriptor as compact JSON, `type` first.
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(64);
+        self.write(&mut out);
+        out
+    }
+
+    /// Append the compact JSON to `out`.
+    pub fn write<S: JsonSink>(&self, out: &mut S) {
+        let mut o = ObjectWriter::new(out);
+        o.string("type", self.block_type());
+        let optional = |o: &mut ObjectWriter<'_, S>, key: &str, v: &Option<String>| {
+            if let Some(v) = v {
+                o.string(key, v);
+            }
+        };
+        match self {
+            ContentDescriptor::Text(t) => t.write(&mut o),
+            ContentDescriptor::Image { mime_type, encoded_bytes } | ContentDescriptor::Audio { mime_type, encoded_bytes } => {
+                optional(&mut o, "mime_type", mime_type);
+                o.key("encoded_bytes");
+                write_number(o.out, *encoded_bytes as f64);
+                o.bool("data_omitted", true);
+            }
+            ContentDescriptor::Resource { uri, mime_type, body } => {
+                optional(&mut o, "uri", uri);
+                optional(&mut o, "mime_type", mime_type);
+                match body {
+                    ResourceBody::Empty => {}
+                    ResourceBody::Text(t) => t.write(&mut o),
+                    ResourceBody::Blob { encoded_bytes } => {
+                        o.key("encoded_bytes");
+                        write_number(o.out, *encoded_bytes as f64);
+                        o.bool("data_omitted", true);
+                    }
+                }
+            }
+            ContentDescriptor::ResourceLink { uri, name, mime_type } => {
+                optional(&mut o, "uri", uri);
+                optional(&mut o, "name", name);
+                optional(&mut o, "mime_type", mime_type);
+            }
+            ContentDescriptor::Unknown { .. } => o.bool("content_omitted", true),
+        }
+        o.finish();
+    }
+}
+
 /// Sanitized, redacted, capped evidence from the failure (rules 7-10).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Evidence {
     /// One descriptor per content block, in order.
-    pub content: Vec<Json>,
+    pub content: Vec<ContentDescriptor>,
     /// The redacted, capped `structuredContent`.
     pub structured_content: Option<Json>,
     /// The structured error object found in the result, redacted and capped.
@@ -347,7 +507,7 @@ fn write_evidence<S: JsonSink>(out: &mut S, e: &Evidence) {
             if i > 0 {
                 o.out.put(",");
             }
-            write_block(o.out, block);
+            block.write(o.out);
         }
         o.out.put("]");
     }
@@ -375,22 +535,6 @@ fn write_evidence<S: JsonSink>(out: &mut S, e: &Evidence) {
     o.finish();
 }
 
-/// Content descriptors keep the order the evidence module built them in (`type` first),
-/// which reads better than sorted keys; their values are already capped.
-fn write_block<S: JsonSink>(out: &mut S, block: &Json) {
-    match block.as_object() {
-        Some(members) => {
-            let mut o = ObjectWriter::new(out);
-            for (k, v) in members.items() {
-                o.key(k);
-                write_json(o.out, v);
-            }
-            o.finish();
-        }
-        None => write_json(out, block),
-    }
-}
-
 /// The result of normalizing one failure report.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -408,9 +552,18 @@ impl Outcome {
     }
 }
 
-/// The outcome JSON around an error already serialized by [`CodeModeCallError::to_json`]
-/// (`None`: not a failure), for callers that need both texts without writing the error twice.
-pub fn outcome_json(error_json: Option<&str>, breaker: Breaker) -> String {
+impl Outcome {
+    /// The error's JSON (`None`: not a failure) and the outcome's, with the error
+    /// serialized once, for callers that need both texts.
+    pub fn to_json_parts(&self) -> (Option<String>, String) {
+        let error = self.error.as_ref().map(CodeModeCallError::to_json);
+        let outcome = outcome_json(error.as_deref(), self.breaker);
+        (error, outcome)
+    }
+}
+
+/// The outcome JSON around an error already serialized by [`CodeModeCallError::to_json`].
+fn outcome_json(error_json: Option<&str>, breaker: Breaker) -> String {
     let mut out = String::with_capacity(error_json.map_or(0, str::len) + 40);
     out.push_str("{\"error\":");
     out.push_str(error_json.unwrap_or("null"));

@@ -102,6 +102,47 @@ pub fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)>
     Some((&hay[..at], &hay[at + needle.len()..]))
 }
 
+/// Whether `hay` contains `needle` (lowercase ASCII), ASCII case-insensitively. No
+/// allocation: candidates are found by the needle's first byte in either case.
+pub fn contains_ignore_ascii_case(hay: &str, needle: &str) -> bool {
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let upper = first.to_ascii_uppercase();
+    let mut from = 0;
+    while let Some(found) = hay.get(from..).and_then(|h| h.iter().position(|&b| b == first || b == upper)) {
+        let after = from + found + 1;
+        if hay.get(after..after + rest.len()).is_some_and(|h| h.eq_ignore_ascii_case(rest)) {
+            return true;
+        }
+        from = after;
+    }
+    false
+}
+
+/// The ASCII bytes that occur in a text, letters folded to lowercase: one pass, after
+/// which most hints are ruled out without searching. (Two words, not a `u128`, whose
+/// shifts WebAssembly has no instruction for.)
+#[derive(Clone, Copy)]
+pub(crate) struct AsciiSet([u64; 2]);
+
+impl AsciiSet {
+    pub(crate) fn of(text: &str) -> Self {
+        let mut set = [0u64; 2];
+        for b in text.bytes().filter(u8::is_ascii) {
+            let b = b.to_ascii_lowercase();
+            set[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        AsciiSet(set)
+    }
+
+    /// Whether every byte of `word` (lowercase ASCII) occurs: necessary for `word` to occur.
+    pub(crate) fn has_all(self, word: &str) -> bool {
+        word.bytes().all(|b| b.is_ascii() && self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +230,15 @@ mod tests {
     fn starts_past_the_end_find_nothing() {
         assert_eq!(find_from("abc", "c", 3), None);
         assert_eq!(find_from("abc", "c", 10), None);
+    }
+
+    #[test]
+    fn case_insensitive_search_finds_any_case_and_nothing_else() {
+        assert!(contains_ignore_ascii_case("X-Api-TOKEN: 1", "token"));
+        assert!(contains_ignore_ascii_case("tok tokEN", "token"));
+        assert!(contains_ignore_ascii_case("a=b", "="));
+        assert!(contains_ignore_ascii_case("anything", ""));
+        assert!(!contains_ignore_ascii_case("toke", "token"));
+        assert!(!contains_ignore_ascii_case("tøken", "token"));
     }
 }

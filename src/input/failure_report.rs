@@ -8,12 +8,16 @@
 //! ```
 //!
 //! Exactly one failure key: `tool_result`, `jsonrpc_error`, `transport`, `validation`,
-//! `policy`, `budget` or `code_mode`.
+//! `policy`, `budget` or `code_mode`. Adapters that hold typed values (the WASI guest, the
+//! npm binding, the host) build the same report with the typed constructors below; the
+//! JSON reader is built on those constructors, so both paths check exactly the same rules.
 
-use crate::contract::{InvalidArgument, Origin, Safety};
 use crate::error::{ErrorCode, ReportError};
-use crate::json::{exact_integer, parse_json, write_string, Json, JsonText};
-use crate::kinds::is_well_formed;
+use crate::json::{exact_integer, parse_json, write_string, Json, JsonBuilder, JsonText};
+use crate::rules::arguments::check_arguments;
+use crate::rules::kinds::is_well_formed;
+use crate::text::search;
+use crate::wire::{InvalidArgument, Origin, Safety};
 
 /// Longest fully-qualified tool name accepted, in UTF-16 code units.
 pub const MAX_TOOL_NAME: usize = 256;
@@ -24,7 +28,54 @@ pub const MAX_RETRY_AFTER_MS: u64 = 86_400_000;
 /// The failure tags, in the order the docs list them.
 pub const FAILURE_TAGS: &[&str] = &["tool_result", "jsonrpc_error", "transport", "validation", "policy", "budget", "code_mode"];
 
-/// What failed, tagged by its key in the report.
+/// A fully-qualified tool name, `namespace::name`: at most [`MAX_TOOL_NAME`] UTF-16 units,
+/// no control or invisible characters. Only [`ToolName::new`] makes one, so a report
+/// never holds a name the contract refuses.
+///
+/// ```
+/// use codemode_errors::ToolName;
+/// assert_eq!(ToolName::new("github::create_issue").unwrap().as_str(), "github::create_issue");
+/// assert_eq!(ToolName::new("create_issue").unwrap_err().path(), "tool");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ToolName(String);
+
+impl ToolName {
+    /// Check `name`; the error's path is `tool`.
+    pub fn new(name: &str) -> Result<Self, ReportError> {
+        Self::from_text(&JsonBuilder::text(name))
+    }
+
+    fn from_text(name: &JsonText) -> Result<Self, ReportError> {
+        if name.total_utf16() > MAX_TOOL_NAME {
+            return Err(invalid("tool", format!("is {} characters long; the limit is {MAX_TOOL_NAME}", name.total_utf16())));
+        }
+        let text = name.head();
+        if text.chars().any(|c| c.is_control() || crate::text::sanitize::is_stripped(c)) {
+            return Err(invalid("tool", "contains control or invisible characters"));
+        }
+        match search::split_once(text, "::") {
+            Some((ns, n)) if !ns.is_empty() && !n.is_empty() => Ok(ToolName(text.to_owned())),
+            _ => Err(invalid("tool", format!("must be fully qualified as \"namespace::name\", got {:?}", text))),
+        }
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for ToolName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What failed, tagged by its key in the report. Build one with the constructors
+/// ([`Failure::tool_result`], [`Failure::jsonrpc_error`], [`Failure::transport`],
+/// [`Failure::validation`], [`Failure::policy`], [`Failure::budget`],
+/// [`Failure::code_mode`], ...), which check what the JSON reader checks.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Failure {
@@ -66,6 +117,74 @@ pub enum Failure {
 pub const MAX_REQUESTED_NAME: usize = 200;
 
 impl Failure {
+    /// A `CallToolResult` the call returned (any JSON: its shape is checked when it is
+    /// normalized, since a malformed result is the upstream's failure).
+    pub fn tool_result(result: Json) -> Failure {
+        Failure::ToolResult(result)
+    }
+
+    /// A JSON-RPC error the upstream, or the local MCP SDK, answered with.
+    pub fn jsonrpc_error(code: i64, message: &str, data: Option<Json>) -> Failure {
+        Failure::JsonRpcError { code, message: JsonBuilder::text(message), data }
+    }
+
+    /// A transport failure: no complete result arrived.
+    pub fn transport(kind: TransportKind, message: &str) -> Failure {
+        Failure::Transport { kind, message: JsonBuilder::text(message) }
+    }
+
+    /// Arguments that did not satisfy the tool's input schema; see [`ValidationFailure`]
+    /// for what it must hold.
+    pub fn validation(failure: ValidationFailure) -> Result<Failure, ReportError> {
+        failure.check().map(Failure::Validation)
+    }
+
+    /// `arguments` checked against the tool's `input_schema` by the core: the validation
+    /// failure naming each problem, or `None` when the arguments satisfy the schema.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, Failure};
+    /// let schema = parse_json(r#"{"type":"object","required":["path"]}"#).unwrap();
+    /// assert!(Failure::invalid_arguments(&parse_json("{}").unwrap(), &schema).is_some());
+    /// assert!(Failure::invalid_arguments(&parse_json(r#"{"path":"a"}"#).unwrap(), &schema).is_none());
+    /// ```
+    pub fn invalid_arguments(arguments: &Json, input_schema: &Json) -> Option<Failure> {
+        let problems = check_arguments(arguments, input_schema);
+        (!problems.is_empty()).then(|| Failure::Validation(ValidationFailure { problems, ..ValidationFailure::default() }))
+    }
+
+    /// The gateway's policy blocked the call (`kind` snake_case, 1 to 64 characters).
+    pub fn policy(kind: &str, message: &str, retry_after_ms: Option<u64>) -> Result<Failure, ReportError> {
+        blocked(Origin::Policy, &JsonBuilder::text(kind), JsonBuilder::text(message), retry_after_ms)
+    }
+
+    /// A budget or size limit blocked the call.
+    pub fn budget(kind: &str, message: &str, retry_after_ms: Option<u64>) -> Result<Failure, ReportError> {
+        blocked(Origin::Budget, &JsonBuilder::text(kind), JsonBuilder::text(message), retry_after_ms)
+    }
+
+    /// The code-mode sandbox or broker failed the call.
+    pub fn code_mode(kind: &str, message: &str, retry_after_ms: Option<u64>) -> Result<Failure, ReportError> {
+        blocked(Origin::CodeMode, &JsonBuilder::text(kind), JsonBuilder::text(message), retry_after_ms)
+    }
+
+    /// The code-mode host itself failed (a trap, a tripped limit): `code_mode` /
+    /// `internal_error`, with `message` (untrusted, redacted like any text) as the cause.
+    ///
+    /// ```
+    /// use codemode_errors::{Failure, FailureReport, Normalizer};
+    /// let error = Normalizer::default().normalize(&FailureReport::new(Failure::internal("the normalizer trapped"))).error.unwrap();
+    /// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("internal_error", "code_mode"));
+    /// ```
+    pub fn internal(message: &str) -> Failure {
+        Failure::Blocked {
+            origin: Origin::CodeMode,
+            kind: "internal_error".to_owned(),
+            message: JsonBuilder::text(message),
+            retry_after_ms: None,
+        }
+    }
+
     /// A call to a tool the code-mode catalog does not hold. `requested` is the name the
     /// model's code asked for (`None` when it was not a string). Code mode decides this
     /// before anything is dispatched, so it is `unknown_tool` with origin `code_mode`; the
@@ -82,7 +201,7 @@ impl Failure {
         let message = match requested {
             Some(name) => {
                 // Redacted before the cut, so no part of a secret survives it.
-                let kept = crate::evidence::clean_text(name, MAX_REQUESTED_NAME, &mut crate::Redactions::default());
+                let kept = crate::text::clean_text(name, MAX_REQUESTED_NAME, &mut crate::text::Redactions::default());
                 let mut quoted = String::with_capacity(kept.len() + 2);
                 write_string(&mut quoted, &kept);
                 format!("no tool named {quoted} in this code-mode catalog")
@@ -96,9 +215,21 @@ impl Failure {
             retry_after_ms: None,
         }
     }
+
+    /// The failure member `tag` of a report (one of [`FAILURE_TAGS`]) read from its JSON
+    /// value, as the report reader reads it.
+    pub fn from_tagged_value(tag: &str, value: &Json) -> Result<Failure, ReportError> {
+        if !FAILURE_TAGS.contains(&tag) {
+            return Err(invalid(tag, format!("unknown failure tag; expected one of {}", FAILURE_TAGS.join(", "))));
+        }
+        parse_failure(tag, value)
+    }
 }
 
-/// A validation failure: the arguments and schema to check, or ready-made problems.
+/// A validation failure: the arguments and schema to check, or ready-made problems, or
+/// the host's message. Start from [`ValidationFailure::default`], set what is known, and
+/// hand it to [`Failure::validation`], which checks that `arguments` and `input_schema`
+/// come together and that something is given.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ValidationFailure {
@@ -112,61 +243,61 @@ pub struct ValidationFailure {
     pub message: Option<JsonText>,
 }
 
-/// Transport failure kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TransportKind {
-    /// No answer in time.
-    Timeout,
-    /// The connection closed before the result arrived.
-    ConnectionClosed,
-    /// The upstream refused the connection.
-    ConnectionRefused,
-    /// The upstream's name did not resolve.
-    Dns,
-    /// The TLS handshake or certificate check failed.
-    Tls,
-    /// The response exceeded the gateway's size limit.
-    ResponseTooLarge,
-    /// The response could not be decoded.
-    MalformedResponse,
-    /// The call was cancelled by the caller.
-    Cancelled,
-    /// Anything else.
-    Other,
+impl ValidationFailure {
+    fn check(self) -> Result<Self, ReportError> {
+        let has_check = self.arguments.is_some() && self.input_schema.is_some();
+        if !has_check && self.problems.is_empty() && self.message.is_none() {
+            return Err(invalid("validation", "needs `arguments` with `input_schema`, or `problems`, or a `message`"));
+        }
+        if self.input_schema.is_some() != self.arguments.is_some() {
+            let missing = if self.arguments.is_none() { "arguments" } else { "input_schema" };
+            return Err(invalid(&format!("validation.{missing}"), "is required when the other is given"));
+        }
+        Ok(self)
+    }
 }
 
-impl TransportKind {
-    /// Every kind with its wire name.
-    pub const ALL: &'static [(TransportKind, &'static str)] = &[
-        (TransportKind::Timeout, "timeout"),
-        (TransportKind::ConnectionClosed, "connection_closed"),
-        (TransportKind::ConnectionRefused, "connection_refused"),
-        (TransportKind::Dns, "dns"),
-        (TransportKind::Tls, "tls"),
-        (TransportKind::ResponseTooLarge, "response_too_large"),
-        (TransportKind::MalformedResponse, "malformed_response"),
-        (TransportKind::Cancelled, "cancelled"),
-        (TransportKind::Other, "other"),
-    ];
-
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        Self::ALL.iter().find(|(k, _)| *k == self).map_or("other", |(_, n)| n)
-    }
-
-    /// The kind with this wire name.
-    pub fn from_wire(s: &str) -> Option<Self> {
-        Self::ALL.iter().find(|(_, n)| *n == s).map(|(k, _)| *k)
+wire_enum! {
+    /// Transport failure kinds.
+    TransportKind {
+        /// No answer in time.
+        Timeout = "timeout",
+        /// The connection closed before the result arrived.
+        ConnectionClosed = "connection_closed",
+        /// The upstream refused the connection.
+        ConnectionRefused = "connection_refused",
+        /// The upstream's name did not resolve.
+        Dns = "dns",
+        /// The TLS handshake or certificate check failed.
+        Tls = "tls",
+        /// The response exceeded the gateway's size limit.
+        ResponseTooLarge = "response_too_large",
+        /// The response could not be decoded.
+        MalformedResponse = "malformed_response",
+        /// The call was cancelled by the caller.
+        Cancelled = "cancelled",
+        /// Anything else.
+        Other = "other",
     }
 }
 
 /// A failure report: the tool, its untrusted annotations, the trusted dispatch fact and
 /// the failure itself.
+///
+/// ```
+/// use codemode_errors::{Failure, FailureReport, Normalizer, ToolName, TransportKind};
+/// let report = FailureReport::new(Failure::transport(TransportKind::Timeout, "no answer in 30 s"))
+///     .with_tool(Some(ToolName::new("github::create_issue")?))
+///     .with_dispatched(Some(true));
+/// let error = Normalizer::default().normalize(&report).error.unwrap();
+/// assert_eq!(error.kind, "timeout");
+/// # Ok::<(), codemode_errors::ReportError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct FailureReport {
     /// `namespace::name`, when known.
-    pub tool: Option<String>,
+    pub tool: Option<ToolName>,
     /// The tool's MCP annotations (untrusted hints).
     pub annotations: Safety,
     /// Whether the request certainly left the gateway (`None`: unknown).
@@ -179,6 +310,29 @@ impl FailureReport {
     /// A report of `failure` with nothing else known.
     pub fn new(failure: Failure) -> Self {
         FailureReport { tool: None, annotations: Safety::default(), dispatched: None, failure }
+    }
+
+    /// This report for `tool`.
+    pub fn with_tool(mut self, tool: Option<ToolName>) -> Self {
+        self.tool = tool;
+        self
+    }
+
+    /// This report with the tool's MCP annotations.
+    pub fn with_annotations(mut self, annotations: Safety) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
+    /// This report with the host's dispatch fact (`None`: unknown).
+    pub fn with_dispatched(mut self, dispatched: Option<bool>) -> Self {
+        self.dispatched = dispatched;
+        self
+    }
+
+    /// This report with the tool and annotations of `header`.
+    pub fn with_header(self, header: &CallHeader) -> Self {
+        self.with_tool(header.tool.clone()).with_annotations(header.annotations)
     }
 
     /// Parse a report from JSON text.
@@ -228,27 +382,58 @@ impl FailureReport {
     }
 }
 
+/// What a sandbox knows of a tool before any call to it fails: its name and annotations.
+/// Checked once (a catalog entry), then given to every report of a call to that tool.
+///
+/// ```
+/// use codemode_errors::{parse_json, CallHeader};
+/// let header = CallHeader::from_value(&parse_json(r#"{"tool":"fs::read_file","annotations":{"readOnlyHint":true}}"#).unwrap()).unwrap();
+/// assert_eq!(header.tool.unwrap().as_str(), "fs::read_file");
+/// assert_eq!(header.annotations.read_only_hint, Some(true));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct CallHeader {
+    /// `namespace::name`, when known.
+    pub tool: Option<ToolName>,
+    /// The tool's MCP annotations (untrusted hints).
+    pub annotations: Safety,
+}
+
+impl CallHeader {
+    /// A header for `tool` with `annotations`.
+    pub fn new(tool: Option<ToolName>, annotations: Safety) -> Self {
+        CallHeader { tool, annotations }
+    }
+
+    /// Read a header (`{tool?, annotations?}`) from a bounded JSON value, with the report
+    /// reader's rules for each member.
+    pub fn from_value(value: &Json) -> Result<Self, ReportError> {
+        let members = value
+            .as_object()
+            .ok_or_else(|| invalid("", format!("a call header is an object of tool and annotations, not {}", value.type_name())))?;
+        let mut header = CallHeader::default();
+        for (key, v) in members.items() {
+            match key.as_str() {
+                "tool" => header.tool = parse_tool(v)?,
+                "annotations" => header.annotations = parse_annotations(v)?,
+                other => return Err(invalid(other, "unknown call header field; expected tool or annotations")),
+            }
+        }
+        Ok(header)
+    }
+}
+
 /// An `invalid_report` error at `path`.
 pub(crate) fn invalid(path: &str, message: impl Into<String>) -> ReportError {
     ReportError::new(ErrorCode::InvalidReport, path, message)
 }
 
-fn parse_tool(v: &Json) -> Result<Option<String>, ReportError> {
-    let name = match v {
-        Json::Null => return Ok(None),
-        Json::String(t) => t,
-        other => return Err(invalid("tool", format!("must be a string \"namespace::name\", not {}", other.type_name()))),
-    };
-    if name.total_utf16() > MAX_TOOL_NAME {
-        return Err(invalid("tool", format!("is {} characters long; the limit is {MAX_TOOL_NAME}", name.total_utf16())));
-    }
-    let text = name.head();
-    if text.chars().any(|c| c.is_control() || crate::sanitize::is_stripped(c)) {
-        return Err(invalid("tool", "contains control or invisible characters"));
-    }
-    match crate::search::split_once(text, "::") {
-        Some((ns, n)) if !ns.is_empty() && !n.is_empty() => Ok(Some(text.to_owned())),
-        _ => Err(invalid("tool", format!("must be fully qualified as \"namespace::name\", got {:?}", text))),
+fn parse_tool(v: &Json) -> Result<Option<ToolName>, ReportError> {
+    match v {
+        Json::Null => Ok(None),
+        Json::String(t) => ToolName::from_text(t).map(Some),
+        other => Err(invalid("tool", format!("must be a string \"namespace::name\", not {}", other.type_name()))),
     }
 }
 
@@ -313,7 +498,7 @@ fn parse_transport(v: &Json) -> Result<Failure, ReportError> {
     let tag = "transport";
     let kind_text = required_text(tag, v, "kind")?;
     let kind = TransportKind::from_wire(kind_text.head()).ok_or_else(|| {
-        let names: Vec<&str> = TransportKind::ALL.iter().map(|(_, n)| *n).collect();
+        let names: Vec<&str> = TransportKind::ALL.iter().map(|k| k.as_str()).collect();
         invalid("transport.kind", format!("unknown transport kind {:?}; expected one of {}", kind_text.head(), names.join(", ")))
     })?;
     let message = match v.get("message") {
@@ -324,7 +509,37 @@ fn parse_transport(v: &Json) -> Result<Failure, ReportError> {
     Ok(Failure::Transport { kind, message })
 }
 
-/// `policy`, `budget` and the code-mode tags: a kind, a message, maybe a retry delay.
+/// The report tag of a blocking origin.
+fn blocked_tag(origin: Origin) -> &'static str {
+    match origin {
+        Origin::Policy => "policy",
+        Origin::Budget => "budget",
+        _ => "code_mode",
+    }
+}
+
+/// `policy`, `budget` and the code-mode failures: a well-formed kind, a message, maybe a
+/// retry delay within [`MAX_RETRY_AFTER_MS`].
+fn blocked(origin: Origin, kind: &JsonText, message: JsonText, retry_after_ms: Option<u64>) -> Result<Failure, ReportError> {
+    let tag = blocked_tag(origin);
+    check_kind(tag, kind)?;
+    if retry_after_ms.is_some_and(|ms| ms > MAX_RETRY_AFTER_MS) {
+        return Err(retry_after_error(tag));
+    }
+    Ok(Failure::Blocked { origin, kind: kind.head().to_owned(), message, retry_after_ms })
+}
+
+fn check_kind(tag: &str, kind: &JsonText) -> Result<(), ReportError> {
+    if !is_well_formed(kind.head()) || !kind.is_complete() {
+        return Err(invalid(&format!("{tag}.kind"), "must be 1 to 64 characters of lowercase letters, digits and underscores"));
+    }
+    Ok(())
+}
+
+fn retry_after_error(tag: &str) -> ReportError {
+    invalid(&format!("{tag}.retry_after_ms"), format!("must be a whole number of milliseconds from 0 to {MAX_RETRY_AFTER_MS}"))
+}
+
 #[inline(never)]
 fn parse_blocked(tag: &str, v: &Json) -> Result<Failure, ReportError> {
     let origin = match tag {
@@ -333,17 +548,13 @@ fn parse_blocked(tag: &str, v: &Json) -> Result<Failure, ReportError> {
         _ => Origin::CodeMode,
     };
     let kind = required_text(tag, v, "kind")?;
-    if !is_well_formed(kind.head()) || !kind.is_complete() {
-        return Err(invalid(&format!("{tag}.kind"), "must be 1 to 64 characters of lowercase letters, digits and underscores"));
-    }
+    check_kind(tag, &kind)?;
     let message = required_text(tag, v, "message")?;
     let retry_after_ms = match v.get("retry_after_ms") {
         None | Some(Json::Null) => None,
-        Some(n) => Some(n.as_i64().and_then(|n| u64::try_from(n).ok()).filter(|n| *n <= MAX_RETRY_AFTER_MS).ok_or_else(|| {
-            invalid(&format!("{tag}.retry_after_ms"), format!("must be a whole number of milliseconds from 0 to {MAX_RETRY_AFTER_MS}"))
-        })?),
+        Some(n) => Some(n.as_i64().and_then(|n| u64::try_from(n).ok()).ok_or_else(|| retry_after_error(tag))?),
     };
-    Ok(Failure::Blocked { origin, kind: kind.head().to_owned(), message, retry_after_ms })
+    blocked(origin, &kind, message, retry_after_ms)
 }
 
 #[inline(never)]
@@ -362,15 +573,7 @@ fn parse_validation(v: &Json) -> Result<ValidationFailure, ReportError> {
             out.problems.push(InvalidArgument::new(path, problem));
         }
     }
-    let has_check = out.arguments.is_some() && out.input_schema.is_some();
-    if !has_check && out.problems.is_empty() && out.message.is_none() {
-        return Err(invalid("validation", "needs `arguments` with `input_schema`, or `problems`, or a `message`"));
-    }
-    if out.input_schema.is_some() != out.arguments.is_some() {
-        let missing = if out.arguments.is_none() { "arguments" } else { "input_schema" };
-        return Err(invalid(&format!("validation.{missing}"), "is required when the other is given"));
-    }
-    Ok(out)
+    out.check()
 }
 
 #[cfg(test)]
@@ -405,7 +608,7 @@ mod tests {
             r#"{"tool":"gh::create_issue","annotations":{"readOnlyHint":true,"title":"x"},"dispatched":false,"transport":{"kind":"timeout","message":"no answer"}}"#,
         )
         .unwrap();
-        assert_eq!(r.tool.as_deref(), Some("gh::create_issue"));
+        assert_eq!(r.tool.as_ref().map(ToolName::as_str), Some("gh::create_issue"));
         assert_eq!(r.annotations.read_only_hint, Some(true));
         assert_eq!(r.dispatched, Some(false));
         assert!(matches!(r.failure, Failure::Transport { kind: TransportKind::Timeout, .. }));

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use crate::redact::Redactions;
+use crate::text::redact::Redactions;
 
 /// Whether `c` is removed outright.
 pub fn is_stripped(c: char) -> bool {

@@ -248,7 +248,7 @@ pub fn parse_json(text: &str) -> Result<Json, ReportError> {
 
 fn json_syntax_error(e: serde_json::Error) -> ReportError {
     let text = e.to_string();
-    if crate::search::contains(&text, "recursion limit exceeded") || crate::search::contains(&text, DEPTH_MESSAGE) {
+    if crate::text::search::contains(&text, "recursion limit exceeded") || crate::text::search::contains(&text, DEPTH_MESSAGE) {
         ReportError::new(
             ErrorCode::TooDeep,
             "",
@@ -425,6 +425,12 @@ impl JsonBuilder {
     /// `head` (the caller reads at most [`InputLimits::string_head`] units).
     pub fn string(head: &str, total_utf16: usize) -> Json {
         Json::String(JsonText::from_head(utf16_prefix(head, INPUT_LIMITS.string_head), total_utf16))
+    }
+
+    /// A host string kept as [`parse_json`] keeps a JSON string: its first
+    /// [`InputLimits::string_head`] units and its real length.
+    pub fn text(s: &str) -> JsonText {
+        JsonText::from_head(utf16_prefix(s, INPUT_LIMITS.string_head), utf16_len(s))
     }
 
     /// A number; non-finite numbers are refused, as JSON has none.

@@ -2,15 +2,16 @@
 //! reader (rule 14): unknown fields are ignored, a legacy `{kind, message}` payload is
 //! upgraded, and a newer contract version is refused with a clear error.
 
-use crate::contract::RecoveryAction;
-use crate::contract::{
-    CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Recovery, Safety, SameArguments, SideEffects, CONTRACT_VERSION,
-};
 use crate::error::{ErrorCode, ReportError};
-use crate::json::{parse_json, Json};
-use crate::kinds::canonicalize;
-use crate::recovery::{advice_for, guidance};
-use crate::redact::Redactions;
+use crate::json::{parse_json, utf16_len, Json};
+use crate::rules::kinds::canonicalize;
+use crate::rules::recovery::{advice_for, guidance};
+use crate::text::redact::Redactions;
+use crate::wire::RecoveryAction;
+use crate::wire::{
+    CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Recovery, ResourceBody, Safety, SameArguments,
+    ShownText, SideEffects, CONTRACT_VERSION,
+};
 
 /// Parse the JSON held in a rejected promise's `Error.message`.
 ///
@@ -126,7 +127,7 @@ fn version_one(v: &Json) -> Result<CodeModeCallError, ReportError> {
 
 fn evidence(e: &Json) -> Evidence {
     Evidence {
-        content: e.get("content").and_then(Json::as_array).map(|a| a.items().to_vec()).unwrap_or_default(),
+        content: e.get("content").and_then(Json::as_array).map(|a| a.items().iter().filter_map(descriptor).collect()).unwrap_or_default(),
         structured_content: e.get("structured_content").cloned(),
         parsed_error: e.get("parsed_error").cloned(),
         omitted_content_blocks: e.get("omitted_content_blocks").and_then(count).unwrap_or(0) as usize,
@@ -136,6 +137,34 @@ fn evidence(e: &Json) -> Evidence {
             .map(|o| o.items().iter().filter_map(|(k, v)| Some((k.clone(), count(v)?))).collect())
             .unwrap_or_default(),
     }
+}
+
+/// A content descriptor read back: the members its type defines, each of the right type;
+/// anything else is ignored (rule 14). A value without a string `type` is no descriptor.
+fn descriptor(v: &Json) -> Option<ContentDescriptor> {
+    let text = |v: &Json, key: &str| optional_string(v, key);
+    let bytes = |v: &Json| v.get("encoded_bytes").and_then(count).unwrap_or(0);
+    let shown = |v: &Json| {
+        let text = optional_string(v, "text")?;
+        let cut = v.get("truncated").and_then(Json::as_bool) == Some(true);
+        let original = v.get("original_length").and_then(count).unwrap_or(utf16_len(&text) as u64);
+        Some(ShownText { original_length: cut.then_some(original), text })
+    };
+    Some(match v.get("type")?.as_str()? {
+        "text" => ContentDescriptor::Text(shown(v).unwrap_or_default()),
+        "image" => ContentDescriptor::Image { mime_type: text(v, "mime_type"), encoded_bytes: bytes(v) },
+        "audio" => ContentDescriptor::Audio { mime_type: text(v, "mime_type"), encoded_bytes: bytes(v) },
+        "resource" => {
+            let body = match shown(v) {
+                Some(t) => ResourceBody::Text(t),
+                None if v.get("encoded_bytes").is_some() => ResourceBody::Blob { encoded_bytes: bytes(v) },
+                None => ResourceBody::Empty,
+            };
+            ContentDescriptor::Resource { uri: text(v, "uri"), mime_type: text(v, "mime_type"), body }
+        }
+        "resource_link" => ContentDescriptor::ResourceLink { uri: text(v, "uri"), name: text(v, "name"), mime_type: text(v, "mime_type") },
+        other => ContentDescriptor::Unknown { block_type: other.to_owned() },
+    })
 }
 
 /// Upgrade a pre-contract `{kind, message}` payload: the kind is canonicalized like any
@@ -150,7 +179,7 @@ fn legacy(v: &Json) -> Result<CodeModeCallError, ReportError> {
         contract_version: CONTRACT_VERSION,
         kind: canonical.kind,
         message,
-        tool: optional_string(v, "tool").filter(|t| crate::search::contains(t, "::")),
+        tool: optional_string(v, "tool").filter(|t| crate::text::search::contains(t, "::")),
         origin: Origin::ToolExecution,
         recovery: Recovery { action, same_arguments: same, guidance: guidance(action, same, None), retry_after_ms: None },
         side_effects: SideEffects::Unknown,

@@ -1,7 +1,7 @@
 //! Classification tables: what each failure source means for origin, kind and breaker.
 
-use crate::contract::{Breaker, Origin};
-use crate::report::TransportKind;
+use crate::input::failure_report::TransportKind;
+use crate::wire::{Breaker, Origin};
 
 /// How a JSON-RPC error code is read: (code, kind, origin, breaker, meaning).
 ///
@@ -51,7 +51,7 @@ mod tests {
 
     #[test]
     fn every_transport_kind_has_a_row() {
-        for (kind, _) in TransportKind::ALL {
+        for kind in TransportKind::ALL {
             assert!(TRANSPORT_KINDS.iter().any(|row| row.0 == *kind), "{kind:?}");
         }
     }

@@ -2,9 +2,9 @@
 //! shrunk in a fixed order until it fits; the required fields are built from capped parts
 //! and always survive.
 
-use crate::contract::CodeModeCallError;
-use crate::evidence::cut_at;
-use crate::json::{utf16_len, Json, JsonList, JsonText};
+use crate::json::{utf16_len, Json, JsonText};
+use crate::text::cut_at;
+use crate::wire::{CodeModeCallError, ContentDescriptor};
 
 /// Text kept of each later text block by the first shrink step, in UTF-16 code units.
 pub const LATER_TEXT_FLOOR: usize = 512;
@@ -84,29 +84,15 @@ fn apply(error: &mut CodeModeCallError, step: usize) {
     }
 }
 
-/// Cut a descriptor's `text` to `cap` units, marking it truncated with its original length.
-fn trim_text(block: &mut Json, cap: usize) {
-    let Json::Object(members) = block else { return };
-    let Some(text) = members.items().iter().find(|(k, _)| k == "text").and_then(|(_, v)| v.as_str()) else {
-        return;
-    };
-    let length = utf16_len(text);
+/// Cut a descriptor's text to `cap` units, marking it truncated with its original length.
+fn trim_text(block: &mut ContentDescriptor, cap: usize) {
+    let Some(shown) = block.shown_text_mut() else { return };
+    let length = utf16_len(&shown.text);
     if length <= cap {
         return;
     }
-    let cut = cut_at(text, cap).to_owned();
-    let original = members.items().iter().find(|(k, _)| k == "original_length").and_then(|(_, v)| v.as_f64()).map_or(length as f64, |n| n);
-    let mut items: Vec<(String, Json)> =
-        members.items().iter().filter(|(k, _)| k != "truncated" && k != "original_length").cloned().collect();
-    for (k, v) in items.iter_mut() {
-        if k == "text" {
-            *v = Json::String(JsonText::whole(cut.clone()));
-        }
-    }
-    items.push(("truncated".to_owned(), Json::Bool(true)));
-    items.push(("original_length".to_owned(), Json::Number(original)));
-    let n = items.len();
-    *block = Json::Object(JsonList::new(items, n));
+    shown.text = cut_at(&shown.text, cap).to_owned();
+    shown.original_length = Some(shown.original_length.unwrap_or(length as u64));
 }
 
 #[cfg(test)]
@@ -137,9 +123,9 @@ mod tests {
     fn later_blocks_shrink_before_the_first() {
         let e = Normalizer::default().normalize_json(&big_report(4, 6000)).unwrap().error.unwrap();
         let ev = e.evidence.unwrap();
-        let first = ev.content[0].get("text").and_then(Json::as_str).unwrap();
-        let second = ev.content[1].get("text").and_then(Json::as_str).unwrap();
-        assert!(utf16_len(first) > utf16_len(second), "{} vs {}", utf16_len(first), utf16_len(second));
-        assert_eq!(ev.content[1].get("original_length"), Some(&Json::Number(6000.0)));
+        let first = &ev.content[0].shown_text().unwrap().text;
+        let second = ev.content[1].shown_text().unwrap();
+        assert!(utf16_len(first) > utf16_len(&second.text), "{} vs {}", utf16_len(first), utf16_len(&second.text));
+        assert_eq!(second.original_length, Some(6000));
     }
 }

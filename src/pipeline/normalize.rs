@@ -1,24 +1,22 @@
 //! The pipeline: a failure report in, an [`Outcome`] out.
 
-use crate::classify::{jsonrpc_code, transport_kind};
-use crate::contract::{
-    Breaker, CodeModeCallError, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, SideEffects, CONTRACT_VERSION,
-};
 use crate::error::ReportError;
-use crate::evidence::{capped_text, describe_block, render_json, JsonCaps, REDACTION_MARGIN};
-use crate::json::{exact_integer, parse_json, utf16_len, utf16_prefix, Json, JsonBuilder, JsonList, JsonText};
-use crate::kinds::{canonicalize, is_stable, sanitize_original, TOOL_ERROR};
-use crate::policy::Policy;
-use crate::recognize::{recognize, status_kind, Recognition, MAX_ARGUMENT_TEXT, MAX_INVALID_ARGUMENTS};
-use crate::recovery::{recovery, side_effects, Advice, AdviceInput};
-use crate::redact::{redact_secrets, Redactions};
-use crate::report::{Failure, FailureReport, ValidationFailure, MAX_RETRY_AFTER_MS};
-use crate::sanitize::{defang_chat_markers, strip_controls};
-use crate::shrink::fit_to_cap;
-use crate::validate::{check_arguments, only_missing};
-
-/// Longest `cause`, in UTF-16 code units.
-pub const MAX_CAUSE: usize = 300;
+use crate::evidence::{describe_block, render_json, JsonCaps};
+use crate::input::failure_report::MAX_RETRY_AFTER_MS;
+use crate::input::{Failure, FailureReport, ToolName, ValidationFailure};
+use crate::json::{exact_integer, parse_json, utf16_prefix, Json, JsonBuilder, JsonList, JsonText};
+use crate::pipeline::message::{clean_problem, compose_message, one_line, short_cause, MAX_CAUSE};
+use crate::rules::arguments::{check_arguments, only_missing};
+use crate::rules::classify::{jsonrpc_code, transport_kind};
+use crate::rules::kinds::{canonicalize, is_stable, sanitize_original, TOOL_ERROR};
+use crate::rules::policy::Policy;
+use crate::rules::recognize::{recognize, status_kind, Recognition, MAX_INVALID_ARGUMENTS};
+use crate::rules::recovery::{recovery, side_effects, Advice, AdviceInput};
+use crate::rules::shrink::fit_to_cap;
+use crate::text::{defang_chat_markers, redact_secrets, strip_controls, Redactions};
+use crate::wire::{
+    Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, CONTRACT_VERSION,
+};
 
 /// Turns failure reports into outcomes under one [`Policy`]. Cheap to build and to share:
 /// rule tables are compiled once per process.
@@ -147,13 +145,14 @@ impl Normalizer {
             retry_after_ms: d.retry_after_ms,
         });
         let effects = side_effects(d.origin, &d.kind, safety, report.dispatched);
-        let message = compose_message(report.tool.as_deref(), d.origin, &d.kind, &recovery, effects, d.cause.as_deref());
+        let message =
+            compose_message(report.tool.as_ref().map(ToolName::as_str), d.origin, &d.kind, &recovery, effects, d.cause.as_deref());
         d.evidence.redactions = d.counts.to_pairs();
         let mut error = CodeModeCallError {
             contract_version: CONTRACT_VERSION,
             kind: d.kind,
             message,
-            tool: report.tool.clone(),
+            tool: report.tool.as_ref().map(|t| t.as_str().to_owned()),
             origin: d.origin,
             recovery,
             side_effects: effects,
@@ -249,7 +248,7 @@ impl Normalizer {
         let structured_message = found.and_then(|e| e.get("message")).and_then(Json::as_str);
         // A cause from the first text block reuses its evidence, already sanitized and redacted.
         let first_block = types.iter().position(|t| *t == "text").map(|i| &d.evidence.content[i]);
-        let first_evidence = first_block.and_then(|b| Some((b.get("text")?.as_str()?, b.get("truncated").is_some())));
+        let first_evidence = first_block.and_then(ContentDescriptor::shown_text).map(|t| (t.text.as_str(), t.original_length.is_some()));
         match (structured_message, first_evidence) {
             (Some(m), _) => d.set_cause(m),
             (None, Some((t, cut))) if !t.trim().is_empty() => d.cause = Some(one_line(t, MAX_CAUSE, cut)),
@@ -407,110 +406,6 @@ fn validation(v: &ValidationFailure) -> Draft {
     };
     d.set_cause(&summary);
     d
-}
-
-/// The problem text used when sanitizing leaves nothing.
-pub const PLACEHOLDER_PROBLEM: &str = "invalid value";
-
-/// An argument problem as one sanitized, redacted line each for path and problem. Cleaning
-/// is idempotent, so problems cleaned twice come out the same.
-fn clean_problem(p: &InvalidArgument, counts: &mut Redactions) -> InvalidArgument {
-    let problem = short_text(&p.problem, MAX_ARGUMENT_TEXT, counts);
-    InvalidArgument::new(
-        short_text(&p.path, MAX_ARGUMENT_TEXT, counts),
-        if problem.is_empty() { PLACEHOLDER_PROBLEM.to_owned() } else { problem },
-    )
-}
-
-/// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.
-pub(crate) fn short_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
-    // Twice the cap leaves room for whitespace that collapses; `capped_text` reads a
-    // redaction margin past that, so a secret straddling the cut is still seen whole.
-    let window = JsonText::from_head(utf16_prefix(text, cap * 2 + REDACTION_MARGIN), utf16_len(text));
-    let c = capped_text(&window, cap * 2, counts);
-    one_line(&c.text, cap, c.truncated)
-}
-
-/// Collapse whitespace to single spaces and cap at `cap` units, ending in `…` when cut.
-/// Reads only as far as the cap.
-fn one_line(text: &str, cap: usize, truncated: bool) -> String {
-    let mut out = String::with_capacity(cap.min(text.len()) + 4);
-    let mut units = 0;
-    let mut pending_space = false;
-    for c in text.chars() {
-        if c.is_whitespace() {
-            pending_space = !out.is_empty();
-            continue;
-        }
-        let needed = c.len_utf16() + usize::from(pending_space);
-        if units + needed > cap.saturating_sub(1) {
-            let cut = crate::evidence::without_open_marker(&out).len();
-            out.truncate(cut);
-            out.push('…');
-            return out;
-        }
-        if pending_space {
-            out.push(' ');
-            pending_space = false;
-        }
-        out.push(c);
-        units += needed;
-    }
-    if truncated {
-        out.push('…');
-    }
-    out
-}
-
-fn short_cause(text: &str, counts: &mut Redactions) -> Option<String> {
-    let s = short_text(text, MAX_CAUSE, counts);
-    (!s.is_empty()).then_some(s)
-}
-
-/// The standalone message: the tool, what happened, the guidance, the side-effect caveat
-/// and a short cause. Built only from capped parts, so it stays small.
-pub fn compose_message(
-    tool: Option<&str>,
-    origin: Origin,
-    kind: &str,
-    recovery: &Recovery,
-    effects: SideEffects,
-    cause: Option<&str>,
-) -> String {
-    // Built with `push_str`, not `format!`: every first call runs this, and the formatting
-    // machinery is code V8 would compile for it (docs/PERFORMANCE-js.md).
-    let mut message = String::with_capacity(512);
-    match tool {
-        Some(t) => {
-            message.push_str("The call to ");
-            message.push_str(t);
-        }
-        None => message.push_str("The tool call"),
-    }
-    let what = match origin {
-        Origin::UpstreamTransport if kind == "decode_error" => {
-            "did not complete: the upstream server's response could not be read as a valid result (a transport failure, not a tool error)"
-        }
-        Origin::ToolExecution => "reached the tool, which reported a failure (a tool execution error, not a transport failure)",
-        Origin::UpstreamTransport => "did not complete: no result arrived from the upstream server (a transport failure, not a tool error)",
-        Origin::Validation => "was rejected because its arguments are invalid; the tool did not run",
-        Origin::Policy => "was blocked by gateway policy before it ran",
-        Origin::Budget => "was blocked by a code-mode budget or size limit before it ran",
-        Origin::CodeMode => "failed in the code-mode sandbox or broker",
-    };
-    let effects = match effects {
-        SideEffects::NoneExpected => "No side effects are expected.",
-        SideEffects::Possible => "It may have partially completed: check its effects before repeating anything that changes state.",
-        SideEffects::Unknown => "Whether it changed anything is unknown: check before repeating anything that changes state.",
-    };
-    for part in [" ", what, " (kind: ", kind, "). ", &recovery.guidance, " ", effects] {
-        message.push_str(part);
-    }
-    if let Some(c) = cause {
-        message.push_str(" Cause: ");
-        message.push_str(c);
-    }
-    message
 }
 
 #[cfg(test)]

@@ -17,18 +17,16 @@
 //! Text from the executor or the guest is untrusted: it is sanitized, redacted and capped
 //! like any evidence.
 
-use crate::consumer::{call_error_from_value, message_json};
-use crate::contract::{CodeModeCallError, Origin};
 use crate::error::ReportError;
-use crate::evidence::{clean_text, without_open_marker};
-use crate::json::{exact_integer, parse_json, utf16_prefix, write_number, write_string, Json, JsonList, JsonSink, JsonText};
-use crate::kinds::{is_well_formed, MAX_ORIGINAL_KIND, TOOL_ERROR};
-use crate::normalize::short_text;
-use crate::redact::{is_secret_key, marker, Redactions};
-use crate::report::invalid;
-use crate::sanitize::{defang_chat_markers, strip_controls_prefix};
-use crate::shrink::fit_to_cap;
-use crate::Policy;
+use crate::input::run_report::MAX_NESTED_TEXT;
+use crate::input::{RunFailure, RunReport};
+use crate::json::{utf16_prefix, Json, JsonList, JsonText};
+use crate::pipeline::message::short_text;
+use crate::rules::kinds::{is_well_formed, MAX_ORIGINAL_KIND, TOOL_ERROR};
+use crate::rules::policy::Policy;
+use crate::rules::shrink::fit_to_cap;
+use crate::text::{defang_chat_markers, is_secret_key, marker, strip_controls_prefix, without_open_marker, Redactions};
+use crate::wire::{CodeModeCallError, FailurePhase, Origin, RunError, RunErrorCode};
 
 /// Longest piece of untrusted text kept in a message, in UTF-16 code units.
 pub const MAX_RUN_MESSAGE: usize = 500;
@@ -36,149 +34,8 @@ pub const MAX_RUN_MESSAGE: usize = 500;
 /// Most argument paths an uncaught input error's message names.
 pub const MAX_NAMED_ARGUMENTS: usize = 8;
 
-/// The terminal error code of a failed run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RunErrorCode {
-    /// The request, the source or a nested call's arguments were rejected.
-    InvalidInput,
-    /// No executor could run the code (unavailable, failed to start, exited).
-    RuntimeUnavailable,
-    /// The caller cancelled the run; it cannot be resumed.
-    Aborted,
-    /// The run's execution deadline passed.
-    Timeout,
-    /// The run's result could not be serialized into the bounded projection.
-    OutputLimitExceeded,
-    /// A suspended run's snapshot exceeded its limit.
-    SnapshotLimitExceeded,
-    /// Anything else, including uncaught tool failures that were not input errors.
-    InternalError,
-}
-
-impl RunErrorCode {
-    /// Every code, in wire order.
-    pub const ALL: &'static [RunErrorCode] = &[
-        RunErrorCode::InvalidInput,
-        RunErrorCode::RuntimeUnavailable,
-        RunErrorCode::Aborted,
-        RunErrorCode::Timeout,
-        RunErrorCode::OutputLimitExceeded,
-        RunErrorCode::SnapshotLimitExceeded,
-        RunErrorCode::InternalError,
-    ];
-
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunErrorCode::InvalidInput => "invalid_input",
-            RunErrorCode::RuntimeUnavailable => "runtime_unavailable",
-            RunErrorCode::Aborted => "aborted",
-            RunErrorCode::Timeout => "timeout",
-            RunErrorCode::OutputLimitExceeded => "output_limit_exceeded",
-            RunErrorCode::SnapshotLimitExceeded => "snapshot_limit_exceeded",
-            RunErrorCode::InternalError => "internal_error",
-        }
-    }
-}
-
-/// Where a terminal error came from, when guest code was running.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FailurePhase {
-    /// A tool call rejected and the guest let the rejection escape (or rethrew it).
-    Bridge,
-    /// Guest code threw an error of its own.
-    Guest,
-}
-
-impl FailurePhase {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailurePhase::Bridge => "bridge",
-            FailurePhase::Guest => "guest",
-        }
-    }
-}
-
-/// What ended the run, as the executor saw it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RunFailure {
-    /// The exec or wait request was rejected: bad or retired fields, an unknown, expired
-    /// or wrong-scope run id, too many suspended runs, rejected module access.
-    InvalidRequest {
-        /// The executor's description.
-        message: String,
-    },
-    /// The source did not parse; rejected before any nested call.
-    SyntaxError {
-        /// The parser's description.
-        message: String,
-        /// One-based line in the submitted source.
-        line: u32,
-        /// One-based column.
-        column: u32,
-    },
-    /// No executor could run the code.
-    RuntimeUnavailable {
-        /// The executor's description.
-        message: String,
-    },
-    /// The caller cancelled the run.
-    Aborted,
-    /// The execution deadline passed.
-    Timeout {
-        /// The deadline, when known, in milliseconds.
-        deadline_ms: Option<u64>,
-    },
-    /// The result could not be serialized into the bounded projection.
-    OutputUnserializable {
-        /// The executor's description.
-        message: String,
-    },
-    /// A snapshot of the suspended run exceeded its limit.
-    SnapshotTooLarge {
-        /// The executor's description.
-        message: String,
-    },
-    /// A tool call rejected with this contract object and the guest did not catch it.
-    UncaughtToolError(Box<CodeModeCallError>),
-    /// Guest code threw a new error (after a successful call or a caught rejection).
-    GuestException {
-        /// The error's `name` (`TypeError`, ...), as the guest set it.
-        name: String,
-        /// The error's `message`.
-        message: String,
-    },
-    /// The executor failed in a way the other cases do not name.
-    Internal {
-        /// The executor's description.
-        message: String,
-    },
-}
-
 /// Kinds of an uncaught tool error that mean the call's own input was wrong.
 pub const INPUT_ERROR_KINDS: &[&str] = &["missing_param", "invalid_param", "validation_failed", "unknown_action", "unknown_subaction"];
-
-/// The terminal error of a failed run.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub struct RunError {
-    /// The terminal code.
-    pub code: RunErrorCode,
-    /// A standalone, sanitized, capped message.
-    pub message: String,
-    /// Where the error came from, when guest code was running.
-    pub failure_phase: Option<FailurePhase>,
-    /// Whether any nested tool call was dispatched during the run.
-    pub bridge_dispatch_started: bool,
-    /// Whether running the same code again cannot repeat a side effect: only when no
-    /// nested call was dispatched.
-    pub replay_safe: bool,
-    /// Line and column of a syntax error.
-    pub location: Option<(u32, u32)>,
-    /// The uncaught tool error itself, the same object the guest saw (rule 6).
-    pub tool_error: Option<CodeModeCallError>,
-}
 
 /// Classify how a run ended. `bridge_dispatch_started` is the executor's own record of
 /// whether a nested tool call left the sandbox; guest code cannot set it.
@@ -246,10 +103,6 @@ pub fn classify_run(failure: &RunFailure, bridge_dispatch_started: bool) -> RunE
     }
 }
 
-/// Longest text field kept in a nested tool error, in UTF-16 code units: above anything
-/// the core composes, so the core's own objects pass unchanged (rule 6).
-pub const MAX_NESTED_TEXT: usize = 4096;
-
 /// The uncaught tool error as it may be nested. It came back through the tolerant reader,
 /// so every text is tidied again (controls, bidi and zero-width characters stripped, chat
 /// markers defanged, capped), a malformed kind becomes `tool_error`, secret-named evidence
@@ -275,7 +128,7 @@ fn untrusted_call_error(error: &CodeModeCallError) -> CodeModeCallError {
         a.problem = clean(&a.problem);
     }
     if let Some(evidence) = &mut e.evidence {
-        evidence.content = evidence.content.iter().map(|b| clean_json(b, &mut clean)).collect();
+        evidence.content = evidence.content.iter().map(|b| b.map_texts(&mut clean)).collect();
         evidence.structured_content = evidence.structured_content.as_ref().map(|v| clean_json(v, &mut clean));
         evidence.parsed_error = evidence.parsed_error.as_ref().map(|v| clean_json(v, &mut clean));
         evidence.redactions = evidence.redactions.iter().map(|(family, n)| (clean(family), *n)).collect();
@@ -310,7 +163,7 @@ fn clean_json(value: &Json, clean: &mut impl FnMut(&str) -> String) -> Json {
                 .iter()
                 .map(|(k, v)| {
                     // A key the core already redacted names no secret of its own.
-                    let secret = is_secret_key(k) && !crate::search::contains(k, "[REDACTED:");
+                    let secret = is_secret_key(k) && !crate::text::search::contains(k, "[REDACTED:");
                     let value = if secret { Json::String(JsonText::whole(marker("secret_field"))) } else { clean_json(v, clean) };
                     (clean(k), value)
                 })
@@ -345,163 +198,10 @@ fn uncaught_message(error: &CodeModeCallError, clean: &mut impl FnMut(&str) -> S
     message
 }
 
-impl RunError {
-    /// The terminal error as compact JSON, with the exec surface's field names:
-    /// `code`, `message`, `failurePhase`, `bridgeDispatchStarted`, `replaySafe`, then
-    /// `line`/`column` and the uncaught `toolError` when there are any.
-    pub fn to_json(&self) -> String {
-        let mut out = String::with_capacity(256);
-        self.write(&mut out);
-        out
-    }
-
-    /// Append the compact JSON to `out`.
-    pub fn write<S: JsonSink>(&self, out: &mut S) {
-        out.put("{\"code\":");
-        write_string(out, self.code.as_str());
-        out.put(",\"message\":");
-        write_string(out, &self.message);
-        if let Some(phase) = self.failure_phase {
-            out.put(",\"failurePhase\":");
-            write_string(out, phase.as_str());
-        }
-        out.put(if self.bridge_dispatch_started { ",\"bridgeDispatchStarted\":true" } else { ",\"bridgeDispatchStarted\":false" });
-        out.put(if self.replay_safe { ",\"replaySafe\":true" } else { ",\"replaySafe\":false" });
-        if let Some((line, column)) = self.location {
-            out.put(",\"line\":");
-            write_number(out, f64::from(line));
-            out.put(",\"column\":");
-            write_number(out, f64::from(column));
-        }
-        if let Some(error) = &self.tool_error {
-            out.put(",\"toolError\":");
-            error.write(out);
-        }
-        out.put("}");
-    }
-}
-
-/// A run report: what ended the run and whether a nested call was dispatched, as JSON.
-///
-/// ```json
-/// {"bridge_dispatch_started": true, "guest_exception": {"name": "TypeError", "message": "x is undefined"}}
-/// ```
-///
-/// Exactly one failure member: `invalid_request`, `runtime_unavailable`,
-/// `output_unserializable`, `snapshot_too_large`, `internal` (each `{"message"}`);
-/// `syntax_error` (`{"message", "line", "column"}`); `aborted` (`{}`); `timeout`
-/// (`{"deadline_ms"?}`); `guest_exception` (`{"name"?, "message"}`); `uncaught_tool_error`
-/// (the contract object, or the `Error.message` text holding it, read by the tolerant
-/// reader).
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub struct RunReport {
-    /// What ended the run.
-    pub failure: RunFailure,
-    /// Whether any nested tool call was dispatched (the executor's record).
-    pub bridge_dispatch_started: bool,
-}
-
-impl RunReport {
-    /// Parse a run report from JSON text.
-    pub fn from_json(text: &str) -> Result<Self, ReportError> {
-        Self::from_value(&parse_json(text)?)
-    }
-
-    /// Read a run report from a bounded JSON value.
-    pub fn from_value(value: &Json) -> Result<Self, ReportError> {
-        let members = value.as_object().ok_or_else(|| invalid("", format!("a run report is a JSON object, not {}", value.type_name())))?;
-        let mut started = None;
-        let mut failure = None;
-        for (key, v) in members.items() {
-            if key == "bridge_dispatch_started" {
-                started = Some(v.as_bool().ok_or_else(|| invalid(key, format!("must be a boolean, not {}", v.type_name())))?);
-                continue;
-            }
-            if failure.is_some() {
-                return Err(invalid(key, "a run report has exactly one failure member"));
-            }
-            failure = Some(run_failure(key, v)?);
-        }
-        let failure = failure.ok_or_else(|| invalid("", "a run report needs one failure member (guest_exception, timeout, ...)"))?;
-        let bridge_dispatch_started = started.ok_or_else(|| invalid("bridge_dispatch_started", "is required (true or false)"))?;
-        Ok(RunReport { failure, bridge_dispatch_started })
-    }
-}
-
 /// Classify a run report given as JSON text (see [`RunReport`]).
 pub fn classify_run_json(text: &str) -> Result<RunError, ReportError> {
     let report = RunReport::from_json(text)?;
     Ok(classify_run(&report.failure, report.bridge_dispatch_started))
-}
-
-fn run_failure(tag: &str, v: &Json) -> Result<RunFailure, ReportError> {
-    if tag == "uncaught_tool_error" {
-        let parsed;
-        let value = match v {
-            Json::String(text) => {
-                parsed = message_json(text.head()).map_err(|e| e.within(tag))?;
-                &parsed
-            }
-            other => other,
-        };
-        let mut error = call_error_from_value(value).map_err(|e| e.within(tag))?;
-        if matches!(value.get("contract_version"), None | Some(Json::Null)) {
-            // A legacy `{kind, message}` payload predates the contract: nothing redacted it.
-            let mut counts = Redactions::default();
-            error.message = clean_text(&error.message, MAX_NESTED_TEXT, &mut counts);
-            error.tool = error.tool.as_deref().map(|t| clean_text(t, MAX_NESTED_TEXT, &mut counts));
-        }
-        return Ok(RunFailure::UncaughtToolError(Box::new(error)));
-    }
-    if v.as_object().is_none() {
-        return Err(invalid(tag, format!("must be an object, not {}", v.type_name())));
-    }
-    let message = || text(tag, v, "message", true);
-    Ok(match tag {
-        "invalid_request" => RunFailure::InvalidRequest { message: message()? },
-        "syntax_error" => {
-            RunFailure::SyntaxError { message: message()?, line: position(tag, v, "line")?, column: position(tag, v, "column")? }
-        }
-        "runtime_unavailable" => RunFailure::RuntimeUnavailable { message: message()? },
-        "aborted" => RunFailure::Aborted,
-        "timeout" => RunFailure::Timeout {
-            deadline_ms: match v.get("deadline_ms") {
-                None | Some(Json::Null) => None,
-                Some(n) => Some(
-                    n.as_f64()
-                        .and_then(exact_integer)
-                        .and_then(|i| u64::try_from(i).ok())
-                        .ok_or_else(|| invalid(&format!("{tag}.deadline_ms"), "must be a whole number of milliseconds"))?,
-                ),
-            },
-        },
-        "output_unserializable" => RunFailure::OutputUnserializable { message: message()? },
-        "snapshot_too_large" => RunFailure::SnapshotTooLarge { message: message()? },
-        "guest_exception" => RunFailure::GuestException { name: text(tag, v, "name", false)?, message: message()? },
-        "internal" => RunFailure::Internal { message: message()? },
-        other => return Err(invalid(other, "unknown member of a run report")),
-    })
-}
-
-/// A string member (its kept head); `required` members must be present.
-fn text(tag: &str, v: &Json, key: &str, required: bool) -> Result<String, ReportError> {
-    match v.get(key) {
-        Some(Json::String(t)) => Ok(t.head().to_owned()),
-        None | Some(Json::Null) if !required => Ok(String::new()),
-        None => Err(invalid(&format!("{tag}.{key}"), "is required")),
-        Some(other) => Err(invalid(&format!("{tag}.{key}"), format!("must be a string, not {}", other.type_name()))),
-    }
-}
-
-/// A one-based line or column.
-fn position(tag: &str, v: &Json, key: &str) -> Result<u32, ReportError> {
-    v.get(key)
-        .and_then(Json::as_f64)
-        .and_then(exact_integer)
-        .and_then(|i| u32::try_from(i).ok())
-        .filter(|&i| i >= 1)
-        .ok_or_else(|| invalid(&format!("{tag}.{key}"), "must be a whole number from 1"))
 }
 
 #[cfg(test)]

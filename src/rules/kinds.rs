@@ -2,8 +2,8 @@
 //! tool result may not claim, and how untrusted kinds are canonicalized.
 
 use crate::json::utf16_prefix;
-use crate::redact::{redact_secrets, Redactions};
-use crate::sanitize::strip_controls;
+use crate::text::redact::{redact_secrets, Redactions};
+use crate::text::sanitize::strip_controls;
 
 /// Kinds an upstream may send that pass through unchanged.
 pub const STABLE_KINDS: &[&str] = &[

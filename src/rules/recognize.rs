@@ -5,11 +5,11 @@
 //! engine), so recognition costs a few microseconds. Recognition sharpens `kind` and
 //! advice; it never changes `origin` or lowers `side_effects`.
 
-use crate::contract::{InvalidArgument, RecoveryAction as A, SameArguments as S};
 use crate::json::{parse_json, utf16_prefix, Json};
-use crate::recovery::Advice;
-use crate::sanitize::strip_controls;
-use crate::search;
+use crate::rules::recovery::Advice;
+use crate::text::sanitize::strip_controls;
+use crate::text::search;
+use crate::wire::{InvalidArgument, RecoveryAction as A, SameArguments as S};
 
 /// How much of a text recognition reads, in UTF-16 code units.
 pub const RECOGNITION_WINDOW: usize = 4096;
@@ -145,7 +145,7 @@ pub fn recognize(text: &str) -> Option<Recognition> {
         let mut found = Recognition { rule: rule.name, kind, advice, retry_after_ms: retry_after(&hay), invalid_arguments: Vec::new() };
         if rule.name == "sdk_input_validation" {
             found.invalid_arguments = sdk_argument_problems(text);
-            if crate::validate::only_missing(&found.invalid_arguments) {
+            if crate::rules::arguments::only_missing(&found.invalid_arguments) {
                 found.kind = "missing_param";
             }
         }

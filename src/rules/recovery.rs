@@ -1,6 +1,6 @@
 //! Recovery advice and side effects (rules 11-13), as tables keyed by kind.
 
-use crate::contract::{Origin, Recovery, RecoveryAction as A, Safety, SameArguments as S, SideEffects};
+use crate::wire::{Origin, Recovery, RecoveryAction as A, Safety, SameArguments as S, SideEffects};
 
 /// The advice for one kind: next move and whether the exact call may be repeated.
 pub type Advice = (A, S);
@@ -165,7 +165,7 @@ mod tests {
         for (i, (k, _)) in ADVICE_BY_KIND.iter().enumerate() {
             assert!(ADVICE_BY_KIND[i + 1..].iter().all(|(o, _)| o != k), "{k} twice");
         }
-        for k in crate::kinds::STABLE_KINDS {
+        for k in crate::rules::kinds::STABLE_KINDS {
             assert!(ADVICE_BY_KIND.iter().any(|(t, _)| t == k), "stable kind {k} has no advice");
         }
     }

@@ -1,0 +1,185 @@
+//! The run report: what ended a code-mode run, as the executor saw it, read from JSON.
+
+use crate::error::ReportError;
+use crate::input::call_error::{call_error_from_value, message_json};
+use crate::input::failure_report::invalid;
+use crate::json::{exact_integer, parse_json, Json};
+use crate::text::{clean_text, Redactions};
+use crate::wire::CodeModeCallError;
+
+/// Longest text field kept in a nested tool error, in UTF-16 code units: above anything
+/// the core composes, so the core's own objects pass unchanged (rule 6).
+pub const MAX_NESTED_TEXT: usize = 4096;
+
+/// What ended the run, as the executor saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunFailure {
+    /// The exec or wait request was rejected: bad or retired fields, an unknown, expired
+    /// or wrong-scope run id, too many suspended runs, rejected module access.
+    InvalidRequest {
+        /// The executor's description.
+        message: String,
+    },
+    /// The source did not parse; rejected before any nested call.
+    SyntaxError {
+        /// The parser's description.
+        message: String,
+        /// One-based line in the submitted source.
+        line: u32,
+        /// One-based column.
+        column: u32,
+    },
+    /// No executor could run the code.
+    RuntimeUnavailable {
+        /// The executor's description.
+        message: String,
+    },
+    /// The caller cancelled the run.
+    Aborted,
+    /// The execution deadline passed.
+    Timeout {
+        /// The deadline, when known, in milliseconds.
+        deadline_ms: Option<u64>,
+    },
+    /// The result could not be serialized into the bounded projection.
+    OutputUnserializable {
+        /// The executor's description.
+        message: String,
+    },
+    /// A snapshot of the suspended run exceeded its limit.
+    SnapshotTooLarge {
+        /// The executor's description.
+        message: String,
+    },
+    /// A tool call rejected with this contract object and the guest did not catch it.
+    UncaughtToolError(Box<CodeModeCallError>),
+    /// Guest code threw a new error (after a successful call or a caught rejection).
+    GuestException {
+        /// The error's `name` (`TypeError`, ...), as the guest set it.
+        name: String,
+        /// The error's `message`.
+        message: String,
+    },
+    /// The executor failed in a way the other cases do not name.
+    Internal {
+        /// The executor's description.
+        message: String,
+    },
+}
+
+/// A run report: what ended the run and whether a nested call was dispatched, as JSON.
+///
+/// ```json
+/// {"bridge_dispatch_started": true, "guest_exception": {"name": "TypeError", "message": "x is undefined"}}
+/// ```
+///
+/// Exactly one failure member: `invalid_request`, `runtime_unavailable`,
+/// `output_unserializable`, `snapshot_too_large`, `internal` (each `{"message"}`);
+/// `syntax_error` (`{"message", "line", "column"}`); `aborted` (`{}`); `timeout`
+/// (`{"deadline_ms"?}`); `guest_exception` (`{"name"?, "message"}`); `uncaught_tool_error`
+/// (the contract object, or the `Error.message` text holding it, read by the tolerant
+/// reader).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct RunReport {
+    /// What ended the run.
+    pub failure: RunFailure,
+    /// Whether any nested tool call was dispatched (the executor's record).
+    pub bridge_dispatch_started: bool,
+}
+
+impl RunReport {
+    /// Parse a run report from JSON text.
+    pub fn from_json(text: &str) -> Result<Self, ReportError> {
+        Self::from_value(&parse_json(text)?)
+    }
+
+    /// Read a run report from a bounded JSON value.
+    pub fn from_value(value: &Json) -> Result<Self, ReportError> {
+        let members = value.as_object().ok_or_else(|| invalid("", format!("a run report is a JSON object, not {}", value.type_name())))?;
+        let mut started = None;
+        let mut failure = None;
+        for (key, v) in members.items() {
+            if key == "bridge_dispatch_started" {
+                started = Some(v.as_bool().ok_or_else(|| invalid(key, format!("must be a boolean, not {}", v.type_name())))?);
+                continue;
+            }
+            if failure.is_some() {
+                return Err(invalid(key, "a run report has exactly one failure member"));
+            }
+            failure = Some(run_failure(key, v)?);
+        }
+        let failure = failure.ok_or_else(|| invalid("", "a run report needs one failure member (guest_exception, timeout, ...)"))?;
+        let bridge_dispatch_started = started.ok_or_else(|| invalid("bridge_dispatch_started", "is required (true or false)"))?;
+        Ok(RunReport { failure, bridge_dispatch_started })
+    }
+}
+
+fn run_failure(tag: &str, v: &Json) -> Result<RunFailure, ReportError> {
+    if tag == "uncaught_tool_error" {
+        let parsed;
+        let value = match v {
+            Json::String(text) => {
+                parsed = message_json(text.head()).map_err(|e| e.within(tag))?;
+                &parsed
+            }
+            other => other,
+        };
+        let mut error = call_error_from_value(value).map_err(|e| e.within(tag))?;
+        if matches!(value.get("contract_version"), None | Some(Json::Null)) {
+            // A legacy `{kind, message}` payload predates the contract: nothing redacted it.
+            let mut counts = Redactions::default();
+            error.message = clean_text(&error.message, MAX_NESTED_TEXT, &mut counts);
+            error.tool = error.tool.as_deref().map(|t| clean_text(t, MAX_NESTED_TEXT, &mut counts));
+        }
+        return Ok(RunFailure::UncaughtToolError(Box::new(error)));
+    }
+    if v.as_object().is_none() {
+        return Err(invalid(tag, format!("must be an object, not {}", v.type_name())));
+    }
+    let message = || text(tag, v, "message", true);
+    Ok(match tag {
+        "invalid_request" => RunFailure::InvalidRequest { message: message()? },
+        "syntax_error" => {
+            RunFailure::SyntaxError { message: message()?, line: position(tag, v, "line")?, column: position(tag, v, "column")? }
+        }
+        "runtime_unavailable" => RunFailure::RuntimeUnavailable { message: message()? },
+        "aborted" => RunFailure::Aborted,
+        "timeout" => RunFailure::Timeout {
+            deadline_ms: match v.get("deadline_ms") {
+                None | Some(Json::Null) => None,
+                Some(n) => Some(
+                    n.as_f64()
+                        .and_then(exact_integer)
+                        .and_then(|i| u64::try_from(i).ok())
+                        .ok_or_else(|| invalid(&format!("{tag}.deadline_ms"), "must be a whole number of milliseconds"))?,
+                ),
+            },
+        },
+        "output_unserializable" => RunFailure::OutputUnserializable { message: message()? },
+        "snapshot_too_large" => RunFailure::SnapshotTooLarge { message: message()? },
+        "guest_exception" => RunFailure::GuestException { name: text(tag, v, "name", false)?, message: message()? },
+        "internal" => RunFailure::Internal { message: message()? },
+        other => return Err(invalid(other, "unknown member of a run report")),
+    })
+}
+
+/// A string member (its kept head); `required` members must be present.
+fn text(tag: &str, v: &Json, key: &str, required: bool) -> Result<String, ReportError> {
+    match v.get(key) {
+        Some(Json::String(t)) => Ok(t.head().to_owned()),
+        None | Some(Json::Null) if !required => Ok(String::new()),
+        None => Err(invalid(&format!("{tag}.{key}"), "is required")),
+        Some(other) => Err(invalid(&format!("{tag}.{key}"), format!("must be a string, not {}", other.type_name()))),
+    }
+}
+
+/// A one-based line or column.
+fn position(tag: &str, v: &Json, key: &str) -> Result<u32, ReportError> {
+    v.get(key)
+        .and_then(Json::as_f64)
+        .and_then(exact_integer)
+        .and_then(|i| u32::try_from(i).ok())
+        .filter(|&i| i >= 1)
+        .ok_or_else(|| invalid(&format!("{tag}.{key}"), "must be a whole number from 1"))
+}

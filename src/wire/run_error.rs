@@ -1,0 +1,127 @@
+//! The terminal error of a failed code-mode run, and its wire form (the exec surface's
+//! field names: `code`, `message`, `failurePhase`, `bridgeDispatchStarted`, `replaySafe`,
+//! `line`/`column`, `toolError`).
+
+use crate::json::{write_number, write_string, JsonSink};
+use crate::wire::CodeModeCallError;
+
+/// The terminal error code of a failed run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RunErrorCode {
+    /// The request, the source or a nested call's arguments were rejected.
+    InvalidInput,
+    /// No executor could run the code (unavailable, failed to start, exited).
+    RuntimeUnavailable,
+    /// The caller cancelled the run; it cannot be resumed.
+    Aborted,
+    /// The run's execution deadline passed.
+    Timeout,
+    /// The run's result could not be serialized into the bounded projection.
+    OutputLimitExceeded,
+    /// A suspended run's snapshot exceeded its limit.
+    SnapshotLimitExceeded,
+    /// Anything else, including uncaught tool failures that were not input errors.
+    InternalError,
+}
+
+impl RunErrorCode {
+    /// Every code, in wire order.
+    pub const ALL: &'static [RunErrorCode] = &[
+        RunErrorCode::InvalidInput,
+        RunErrorCode::RuntimeUnavailable,
+        RunErrorCode::Aborted,
+        RunErrorCode::Timeout,
+        RunErrorCode::OutputLimitExceeded,
+        RunErrorCode::SnapshotLimitExceeded,
+        RunErrorCode::InternalError,
+    ];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunErrorCode::InvalidInput => "invalid_input",
+            RunErrorCode::RuntimeUnavailable => "runtime_unavailable",
+            RunErrorCode::Aborted => "aborted",
+            RunErrorCode::Timeout => "timeout",
+            RunErrorCode::OutputLimitExceeded => "output_limit_exceeded",
+            RunErrorCode::SnapshotLimitExceeded => "snapshot_limit_exceeded",
+            RunErrorCode::InternalError => "internal_error",
+        }
+    }
+}
+
+/// Where a terminal error came from, when guest code was running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailurePhase {
+    /// A tool call rejected and the guest let the rejection escape (or rethrew it).
+    Bridge,
+    /// Guest code threw an error of its own.
+    Guest,
+}
+
+impl FailurePhase {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailurePhase::Bridge => "bridge",
+            FailurePhase::Guest => "guest",
+        }
+    }
+}
+
+/// The terminal error of a failed run.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct RunError {
+    /// The terminal code.
+    pub code: RunErrorCode,
+    /// A standalone, sanitized, capped message.
+    pub message: String,
+    /// Where the error came from, when guest code was running.
+    pub failure_phase: Option<FailurePhase>,
+    /// Whether any nested tool call was dispatched during the run.
+    pub bridge_dispatch_started: bool,
+    /// Whether running the same code again cannot repeat a side effect: only when no
+    /// nested call was dispatched.
+    pub replay_safe: bool,
+    /// Line and column of a syntax error.
+    pub location: Option<(u32, u32)>,
+    /// The uncaught tool error itself, the same object the guest saw (rule 6).
+    pub tool_error: Option<CodeModeCallError>,
+}
+
+impl RunError {
+    /// The terminal error as compact JSON, with the exec surface's field names:
+    /// `code`, `message`, `failurePhase`, `bridgeDispatchStarted`, `replaySafe`, then
+    /// `line`/`column` and the uncaught `toolError` when there are any.
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(256);
+        self.write(&mut out);
+        out
+    }
+
+    /// Append the compact JSON to `out`.
+    pub fn write<S: JsonSink>(&self, out: &mut S) {
+        out.put("{\"code\":");
+        write_string(out, self.code.as_str());
+        out.put(",\"message\":");
+        write_string(out, &self.message);
+        if let Some(phase) = self.failure_phase {
+            out.put(",\"failurePhase\":");
+            write_string(out, phase.as_str());
+        }
+        out.put(if self.bridge_dispatch_started { ",\"bridgeDispatchStarted\":true" } else { ",\"bridgeDispatchStarted\":false" });
+        out.put(if self.replay_safe { ",\"replaySafe\":true" } else { ",\"replaySafe\":false" });
+        if let Some((line, column)) = self.location {
+            out.put(",\"line\":");
+            write_number(out, f64::from(line));
+            out.put(",\"column\":");
+            write_number(out, f64::from(column));
+        }
+        if let Some(error) = &self.tool_error {
+            out.put(",\"toolError\":");
+            error.write(out);
+        }
+        out.put("}");
+    }
+}
