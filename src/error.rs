@@ -2,63 +2,30 @@
 
 use std::fmt;
 
-/// What kind of problem an input had. Stable: surfaces map it to their own error codes
-/// (the WIT `error-code` enum, the JS `code` property, the CLI's exit status).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorCode {
-    /// The text is not JSON (syntax, a lone surrogate escape, a number beyond the double range).
-    InvalidJson,
-    /// The JSON nests deeper than the input limit.
-    TooDeep,
-    /// The JSON is well formed but is not a valid failure report.
-    InvalidReport,
-    /// A policy setting is missing its meaning or out of range.
-    InvalidPolicy,
-    /// An error payload handed to the consumer API is not a contract error.
-    InvalidCallError,
-    /// The error payload declares a contract version this library does not understand.
-    UnsupportedVersion,
-    /// The input is larger than the caller's configured input bound.
-    InputTooLarge,
-    /// A surface's entry point was handed a value of the wrong type (a number where text
-    /// belongs, say), so there was nothing to read as JSON at all. Only the npm package
-    /// produces it: the component's WIT functions are typed, so its `error-code` enum has
-    /// no such case (a WIT case would be a breaking change to `codemode:errors@1.0.0`).
-    InvalidArgument,
-}
-
-impl ErrorCode {
-    /// Every code, so surfaces can prove they map each one.
-    pub const ALL: &'static [ErrorCode] = &[
-        ErrorCode::InvalidJson,
-        ErrorCode::TooDeep,
-        ErrorCode::InvalidReport,
-        ErrorCode::InvalidPolicy,
-        ErrorCode::InvalidCallError,
-        ErrorCode::UnsupportedVersion,
-        ErrorCode::InputTooLarge,
-        ErrorCode::InvalidArgument,
-    ];
-
-    /// The snake_case name used on every surface.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::InvalidJson => "invalid_json",
-            ErrorCode::TooDeep => "too_deep",
-            ErrorCode::InvalidReport => "invalid_report",
-            ErrorCode::InvalidPolicy => "invalid_policy",
-            ErrorCode::InvalidCallError => "invalid_call_error",
-            ErrorCode::UnsupportedVersion => "unsupported_version",
-            ErrorCode::InputTooLarge => "input_too_large",
-            ErrorCode::InvalidArgument => "invalid_argument",
-        }
-    }
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+wire_enum! {
+    /// What kind of problem an input had. Stable: surfaces map it to their own error codes
+    /// (the WIT `error-code` enum, the JS `code` property, the CLI's exit status).
+    #[non_exhaustive]
+    ErrorCode {
+        /// The text is not JSON (syntax, a lone surrogate escape, a number beyond the double range).
+        InvalidJson = "invalid_json",
+        /// The JSON nests deeper than the input limit.
+        TooDeep = "too_deep",
+        /// The JSON is well formed but is not a valid failure report.
+        InvalidReport = "invalid_report",
+        /// A policy setting is missing its meaning or out of range.
+        InvalidPolicy = "invalid_policy",
+        /// An error payload handed to the consumer API is not a contract error.
+        InvalidCallError = "invalid_call_error",
+        /// The error payload declares a contract version this library does not understand.
+        UnsupportedVersion = "unsupported_version",
+        /// The input is larger than the caller's configured input bound.
+        InputTooLarge = "input_too_large",
+        /// A surface's entry point was handed a value of the wrong type (a number where text
+        /// belongs, say), so there was nothing to read as JSON at all. Only the npm package
+        /// produces it: the component's WIT functions are typed, so its `error-code` enum has
+        /// no such case (a WIT case would be a breaking change to `codemode:errors@1.0.0`).
+        InvalidArgument = "invalid_argument",
     }
 }
 

@@ -46,7 +46,7 @@ pub use error::{ErrorCode, ReportError};
 pub use input::{call_error_from_value, parse_call_error, CallHeader, Failure, FailureReport, ToolName, TransportKind, ValidationFailure};
 pub use json::{parse_json, Json};
 pub use pipeline::Normalizer;
-pub use rules::Policy;
+pub use rules::policy::{Cap, CapSpec, Policy};
 pub use text::Redactions;
 pub use wire::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, RecoveryAction,

@@ -9,6 +9,8 @@ macro_rules! wire_enum {
             $($(#[$vmeta])* $variant,)+
         }
 
+        // Not every enum uses every lookup (some are crate-internal).
+        #[allow(dead_code)]
         impl $name {
             /// Every value, in schema order.
             pub const ALL: &'static [$name] = &[$($name::$variant,)+];

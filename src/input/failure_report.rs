@@ -15,7 +15,7 @@
 use crate::error::{ErrorCode, ReportError};
 use crate::json::{exact_integer, parse_json, write_string, Json, JsonBuilder, JsonText};
 use crate::rules::arguments::check_arguments;
-use crate::rules::kinds::is_well_formed;
+use crate::rules::kinds::{is_well_formed, Kind};
 use crate::text::search;
 use crate::wire::{InvalidArgument, Origin, Safety};
 
@@ -179,7 +179,7 @@ impl Failure {
     pub fn internal(message: &str) -> Failure {
         Failure::Blocked {
             origin: Origin::CodeMode,
-            kind: "internal_error".to_owned(),
+            kind: Kind::InternalError.as_str().to_owned(),
             message: JsonBuilder::text(message),
             retry_after_ms: None,
         }
@@ -210,7 +210,7 @@ impl Failure {
         };
         Failure::Blocked {
             origin: Origin::CodeMode,
-            kind: "unknown_tool".to_owned(),
+            kind: Kind::UnknownTool.as_str().to_owned(),
             message: JsonText::whole(message),
             retry_after_ms: None,
         }

@@ -2,7 +2,8 @@
 //! argument problems, each one line of sanitized, redacted, capped text.
 
 use crate::json::{utf16_len, utf16_prefix, JsonText};
-use crate::rules::recognize::MAX_ARGUMENT_TEXT;
+use crate::rules::arguments::MAX_ARGUMENT_TEXT;
+use crate::rules::kinds::Kind;
 use crate::text::{capped_text, without_open_marker, Redactions, REDACTION_MARGIN};
 use crate::wire::{InvalidArgument, Origin, Recovery, SideEffects};
 
@@ -88,7 +89,7 @@ pub fn compose_message(
         None => message.push_str("The tool call"),
     }
     let what = match origin {
-        Origin::UpstreamTransport if kind == "decode_error" => {
+        Origin::UpstreamTransport if kind == Kind::DecodeError.as_str() => {
             "did not complete: the upstream server's response could not be read as a valid result (a transport failure, not a tool error)"
         }
         Origin::ToolExecution => "reached the tool, which reported a failure (a tool execution error, not a transport failure)",

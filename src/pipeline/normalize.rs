@@ -6,12 +6,12 @@ use crate::input::failure_report::MAX_RETRY_AFTER_MS;
 use crate::input::{Failure, FailureReport, ToolName, ValidationFailure};
 use crate::json::{exact_integer, parse_json, utf16_prefix, Json, JsonBuilder, JsonList, JsonText};
 use crate::pipeline::message::{clean_problem, compose_message, one_line, short_cause, MAX_CAUSE};
-use crate::rules::arguments::{check_arguments, only_missing};
+use crate::rules::arguments::{argument_kind, check_arguments, MAX_INVALID_ARGUMENTS};
 use crate::rules::classify::{jsonrpc_code, transport_kind};
-use crate::rules::kinds::{canonicalize, is_stable, sanitize_original, TOOL_ERROR};
+use crate::rules::kinds::{canonicalize, sanitize_original, Advice, Kind};
 use crate::rules::policy::Policy;
-use crate::rules::recognize::{recognize, status_kind, Recognition, MAX_INVALID_ARGUMENTS};
-use crate::rules::recovery::{recovery, side_effects, Advice, AdviceInput};
+use crate::rules::recognize::{recognize, status_kind, Recognition, RuleId};
+use crate::rules::recovery::{recovery, side_effects, AdviceInput};
 use crate::rules::shrink::fit_to_cap;
 use crate::text::{defang_chat_markers, redact_secrets, strip_controls, Redactions};
 use crate::wire::{
@@ -70,7 +70,7 @@ impl Draft {
 
     /// Let recognized text sharpen a kind that is not already specific.
     fn sharpen(&mut self, found: Recognition) {
-        self.kind = found.kind.to_owned();
+        self.kind = found.kind.as_str().to_owned();
         self.kind_source = KindSource::Recognized;
         self.advice = found.advice;
         self.retry_after_ms = self.retry_after_ms.or(found.retry_after_ms);
@@ -115,7 +115,7 @@ impl Normalizer {
             Failure::JsonRpcError { code, message, data } => self.jsonrpc_error(*code, message, data.as_ref()),
             Failure::Transport { kind, message } => {
                 let (kind, breaker) = transport_kind(*kind);
-                let mut d = Draft::new(Origin::UpstreamTransport, kind, KindSource::Structured, breaker);
+                let mut d = Draft::new(Origin::UpstreamTransport, kind.as_str(), KindSource::Structured, breaker);
                 d.set_cause(message.head());
                 d
             }
@@ -205,7 +205,7 @@ impl Normalizer {
             Some(other) => return Some(malformed("tool_result.isError", &format!("is {}, not a boolean", other.type_name()))),
         }
 
-        let mut d = Draft::new(Origin::ToolExecution, TOOL_ERROR, KindSource::Default, Breaker::Success);
+        let mut d = Draft::new(Origin::ToolExecution, Kind::ToolError.as_str(), KindSource::Default, Breaker::Success);
         for (block, ty) in shown.iter().zip(&types) {
             d.evidence.content.push(describe_block(block, ty, &self.policy, &mut d.counts));
         }
@@ -230,7 +230,7 @@ impl Normalizer {
             if d.kind_source == KindSource::Default {
                 // An HTTP API's error body: its status is a structured signal.
                 if let Some((kind, advice)) = http_status_field(err).and_then(|s| status_kind(&s)) {
-                    d.kind = kind.to_owned();
+                    d.kind = kind.as_str().to_owned();
                     d.advice = advice;
                     d.kind_source = KindSource::Structured;
                 }
@@ -270,12 +270,12 @@ impl Normalizer {
     #[inline(never)]
     fn jsonrpc_error(&self, code: i64, message: &JsonText, data: Option<&Json>) -> Draft {
         let mut d = match jsonrpc_code(code) {
-            Some((kind, origin, breaker)) => Draft::new(origin, kind, KindSource::Structured, breaker),
-            None => Draft::new(Origin::ToolExecution, TOOL_ERROR, KindSource::Default, Breaker::Success),
+            Some(r) => Draft::new(r.origin, r.kind.as_str(), KindSource::Structured, r.breaker),
+            None => Draft::new(Origin::ToolExecution, Kind::ToolError.as_str(), KindSource::Default, Breaker::Success),
         };
         let data_kind = data.and_then(|v| v.get("kind")).and_then(Json::as_str);
         match data_kind {
-            Some(k) if is_stable(k) => {
+            Some(k) if Kind::stable(k).is_some() => {
                 d.kind = k.to_owned();
                 d.kind_source = KindSource::Structured;
             }
@@ -284,19 +284,19 @@ impl Normalizer {
         }
         d.retry_after_ms = data.and_then(|v| v.get("retry_after_ms")).and_then(retry_after);
         // Recognition may sharpen the generic readings of a code, never a specific one.
-        let generic = d.kind_source == KindSource::Default || (data_kind.is_none_or(|k| !is_stable(k)) && matches!(code, -32602 | -32603));
+        let generic = d.kind_source == KindSource::Default
+            || (data_kind.is_none_or(|k| Kind::stable(k).is_none()) && matches!(code, -32602 | -32603));
         if generic {
             if let Some(found) = recognize(message.head()) {
-                if found.kind == "unknown_tool" && matches!(code, -32602 | -32601) {
+                if found.kind == Kind::UnknownTool && matches!(code, -32602 | -32601) {
                     d.origin = Origin::CodeMode;
                 }
-                if code == -32602 && found.rule == "sdk_input_validation" {
-                    // Keep the structured kind; take the named arguments.
+                if code == -32602 && found.rule == RuleId::SdkInputValidation {
+                    // Keep the structured kind (`invalid_param`) unless only arguments are
+                    // missing; take the named arguments.
+                    d.kind = found.kind.as_str().to_owned();
                     d.invalid_arguments = found.invalid_arguments;
-                    if only_missing(&d.invalid_arguments) {
-                        d.kind = "missing_param".to_owned();
-                    }
-                } else if code != -32602 || found.kind == "unknown_tool" {
+                } else if code != -32602 || found.kind == Kind::UnknownTool {
                     d.sharpen(found);
                 }
             }
@@ -345,7 +345,7 @@ impl Normalizer {
 /// The outcome for a result the upstream sent malformed.
 #[inline(never)]
 fn malformed(path: &str, problem: &str) -> Draft {
-    let mut d = Draft::new(Origin::UpstreamTransport, "decode_error", KindSource::Structured, Breaker::Failure);
+    let mut d = Draft::new(Origin::UpstreamTransport, Kind::DecodeError.as_str(), KindSource::Structured, Breaker::Failure);
     d.set_cause(&format!("malformed tool result: {path} {problem}"));
     d
 }
@@ -384,14 +384,8 @@ fn validation(v: &ValidationFailure) -> Draft {
         problems.extend(check_arguments(args, schema));
     }
     problems.truncate(MAX_INVALID_ARGUMENTS);
-    let kind = if only_missing(&problems) {
-        "missing_param"
-    } else if problems.is_empty() {
-        "validation_failed"
-    } else {
-        "invalid_param"
-    };
-    let mut d = Draft::new(Origin::Validation, kind, KindSource::Structured, Breaker::None);
+    let kind = argument_kind(&problems).unwrap_or(Kind::ValidationFailed);
+    let mut d = Draft::new(Origin::Validation, kind.as_str(), KindSource::Structured, Breaker::None);
     d.invalid_arguments = problems.iter().map(|p| clean_problem(p, &mut d.counts)).collect();
     let summary = match &v.message {
         Some(m) => m.head().to_owned(),

@@ -22,7 +22,7 @@ use crate::input::run_report::MAX_NESTED_TEXT;
 use crate::input::{RunFailure, RunReport};
 use crate::json::{utf16_prefix, Json, JsonList, JsonText};
 use crate::pipeline::message::short_text;
-use crate::rules::kinds::{is_well_formed, MAX_ORIGINAL_KIND, TOOL_ERROR};
+use crate::rules::kinds::{facts_of, is_well_formed, Kind, MAX_ORIGINAL_KIND};
 use crate::rules::policy::Policy;
 use crate::rules::shrink::fit_to_cap;
 use crate::text::{defang_chat_markers, is_secret_key, marker, strip_controls_prefix, without_open_marker, Redactions};
@@ -33,9 +33,6 @@ pub const MAX_RUN_MESSAGE: usize = 500;
 
 /// Most argument paths an uncaught input error's message names.
 pub const MAX_NAMED_ARGUMENTS: usize = 8;
-
-/// Kinds of an uncaught tool error that mean the call's own input was wrong.
-pub const INPUT_ERROR_KINDS: &[&str] = &["missing_param", "invalid_param", "validation_failed", "unknown_action", "unknown_subaction"];
 
 /// Classify how a run ended. `bridge_dispatch_started` is the executor's own record of
 /// whether a nested tool call left the sandbox; guest code cannot set it.
@@ -116,7 +113,7 @@ fn untrusted_call_error(error: &CodeModeCallError) -> CodeModeCallError {
     let mut clean = |text: &str| tidy_text(text, MAX_NESTED_TEXT, &mut counts);
     if !is_well_formed(&e.kind) {
         e.original_kind = Some(utf16_prefix(&clean(&e.kind), MAX_ORIGINAL_KIND).to_owned());
-        e.kind = TOOL_ERROR.to_owned();
+        e.kind = Kind::ToolError.as_str().to_owned();
     }
     e.message = clean(&e.message);
     e.recovery.guidance = clean(&e.recovery.guidance);
@@ -177,7 +174,7 @@ fn clean_json(value: &Json, clean: &mut impl FnMut(&str) -> String) -> Json {
 /// `invalid_input` for a call rejected as invalid input (schema validation, or the tool's
 /// own input kinds); `internal_error` for any other uncaught tool failure.
 fn tool_error_code(error: &CodeModeCallError) -> RunErrorCode {
-    if error.origin == Origin::Validation || INPUT_ERROR_KINDS.contains(&error.kind.as_str()) {
+    if error.origin == Origin::Validation || facts_of(&error.kind).is_some_and(|f| f.input_error) {
         RunErrorCode::InvalidInput
     } else {
         RunErrorCode::InternalError

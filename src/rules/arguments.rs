@@ -3,11 +3,20 @@
 //! `const`, `items`, string lengths, numeric bounds). Each problem names the argument.
 
 use crate::json::Json;
-use crate::rules::recognize::{MAX_INVALID_ARGUMENTS, MISSING};
+use crate::rules::kinds::Kind;
 use crate::wire::InvalidArgument;
 
 /// Deepest schema level checked.
 pub const MAX_SCHEMA_DEPTH: usize = 16;
+
+/// Most argument problems reported.
+pub const MAX_INVALID_ARGUMENTS: usize = 32;
+
+/// Longest argument path or problem kept, in UTF-16 code units.
+pub const MAX_ARGUMENT_TEXT: usize = 200;
+
+/// The problem text for an absent required argument.
+pub const MISSING: &str = "missing required argument";
 
 /// The problem text for an argument the schema does not allow.
 pub const UNEXPECTED: &str = "unexpected argument";
@@ -159,9 +168,15 @@ fn value_type(value: &Json) -> &'static str {
     }
 }
 
-/// Whether every problem is a missing argument.
-pub fn only_missing(problems: &[InvalidArgument]) -> bool {
-    !problems.is_empty() && problems.iter().all(|p| p.problem == MISSING)
+/// The kind a list of argument problems means: `missing_param` when every problem is a
+/// missing argument, `invalid_param` otherwise, `None` for no problems. The one rule for
+/// validation failures, SDK validation messages and JSON-RPC `-32602` errors alike.
+pub fn argument_kind(problems: &[InvalidArgument]) -> Option<Kind> {
+    match problems {
+        [] => None,
+        _ if problems.iter().all(|p| p.problem == MISSING) => Some(Kind::MissingParam),
+        _ => Some(Kind::InvalidParam),
+    }
 }
 
 #[cfg(test)]

@@ -9,5 +9,3 @@ pub(crate) mod policy;
 pub(crate) mod recognize;
 pub(crate) mod recovery;
 pub(crate) mod shrink;
-
-pub use policy::Policy;

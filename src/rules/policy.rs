@@ -4,63 +4,63 @@
 use crate::error::{ErrorCode, ReportError};
 use crate::json::{parse_json, Json, INPUT_LIMITS};
 
-/// One tunable cap: its JSON name, default, allowed range, and what it bounds.
+wire_enum! {
+    /// The tunable caps, by their names in a policy JSON object, in the order
+    /// `docs/contract.md` lists them.
+    Cap {
+        /// Content blocks shown as evidence.
+        MaxContentBlocks = "max_content_blocks",
+        /// UTF-16 code units kept of each text block.
+        MaxTextChars = "max_text_chars",
+        /// Serialized bytes of `evidence.structured_content`.
+        MaxStructuredBytes = "max_structured_bytes",
+        /// Serialized bytes of `evidence.parsed_error`.
+        MaxParsedErrorBytes = "max_parsed_error_bytes",
+        /// Serialized bytes of the whole error object.
+        MaxErrorBytes = "max_error_bytes",
+        /// Nesting levels kept in structured evidence.
+        MaxJsonDepth = "max_json_depth",
+        /// Items or members kept per level of structured evidence.
+        MaxJsonItems = "max_json_items",
+        /// UTF-16 code units kept of each string in structured evidence.
+        MaxJsonStringChars = "max_json_string_chars",
+        /// Largest text block parsed in search of a JSON error object.
+        MaxParseChars = "max_parse_chars",
+    }
+}
+
+/// One cap's default, allowed range, and what it bounds.
 #[derive(Debug)]
 pub struct CapSpec {
-    /// The key in a policy JSON object.
-    pub name: &'static str,
-    /// The default value.
+    /// The default value (the contract's).
     pub default: u32,
     /// The smallest allowed value.
     pub min: u32,
     /// The largest allowed value.
     pub max: u32,
-    /// What the cap bounds.
+    /// What the cap bounds, as `docs/contract.md` says it.
     pub doc: &'static str,
 }
 
-/// Every cap, in the order `docs/contract.md` lists them. The defaults are the contract's.
-pub const CAPS: &[CapSpec] = &[
-    CapSpec {
-        name: "max_content_blocks",
-        default: 16,
-        min: 1,
-        max: 256,
-        doc: "content blocks shown as evidence; the rest are counted in omitted_content_blocks",
-    },
-    CapSpec {
-        name: "max_text_chars",
-        default: 8192,
-        min: 64,
-        max: 65536,
-        doc: "UTF-16 code units kept of each text block and embedded text resource",
-    },
-    CapSpec { name: "max_structured_bytes", default: 8192, min: 256, max: 65536, doc: "serialized bytes of evidence.structured_content" },
-    CapSpec { name: "max_parsed_error_bytes", default: 4096, min: 256, max: 65536, doc: "serialized bytes of evidence.parsed_error" },
-    CapSpec { name: "max_error_bytes", default: 32768, min: 4096, max: 1048576, doc: "serialized bytes of the whole error object" },
-    CapSpec { name: "max_json_depth", default: 8, min: 1, max: 32, doc: "nesting levels kept in structured evidence" },
-    CapSpec {
-        name: "max_json_items",
-        default: 32,
-        min: 1,
-        max: 256,
-        doc: "array items or object members kept per level of structured evidence",
-    },
-    CapSpec {
-        name: "max_json_string_chars",
-        default: 1024,
-        min: 16,
-        max: 65536,
-        doc: "UTF-16 code units kept of each string in structured evidence",
-    },
-    CapSpec {
-        name: "max_parse_chars",
-        default: 65536,
-        min: 0,
-        max: 131072,
-        doc: "largest text block (UTF-16 code units) parsed in search of a JSON error object",
-    },
-];
+impl Cap {
+    /// The cap's default, range and meaning: the table.
+    pub const fn spec(self) -> CapSpec {
+        const fn spec(default: u32, min: u32, max: u32, doc: &'static str) -> CapSpec {
+            CapSpec { default, min, max, doc }
+        }
+        match self {
+            Cap::MaxContentBlocks => spec(16, 1, 256, "content blocks shown as evidence; the rest are counted in omitted_content_blocks"),
+            Cap::MaxTextChars => spec(8192, 64, 65536, "UTF-16 code units kept of each text block and embedded text resource"),
+            Cap::MaxStructuredBytes => spec(8192, 256, 65536, "serialized bytes of evidence.structured_content"),
+            Cap::MaxParsedErrorBytes => spec(4096, 256, 65536, "serialized bytes of evidence.parsed_error"),
+            Cap::MaxErrorBytes => spec(32768, 4096, 1048576, "serialized bytes of the whole error object"),
+            Cap::MaxJsonDepth => spec(8, 1, 32, "nesting levels kept in structured evidence"),
+            Cap::MaxJsonItems => spec(32, 1, 256, "array items or object members kept per level of structured evidence"),
+            Cap::MaxJsonStringChars => spec(1024, 16, 65536, "UTF-16 code units kept of each string in structured evidence"),
+            Cap::MaxParseChars => spec(65536, 0, 131072, "largest text block (UTF-16 code units) parsed in search of a JSON error object"),
+        }
+    }
+}
 
 /// The caps a normalizer applies. Build one with [`Policy::default`] or [`Policy::from_json`].
 ///
@@ -71,46 +71,72 @@ pub const CAPS: &[CapSpec] = &[
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Policy {
-    values: [u32; CAPS.len()],
+    /// One value per cap, in [`Cap::ALL`] order.
+    values: [u32; CAP_COUNT],
 }
+
+const CAP_COUNT: usize = Cap::ALL.len();
 
 impl Default for Policy {
     fn default() -> Self {
-        let mut values = [0; CAPS.len()];
-        for (v, spec) in values.iter_mut().zip(CAPS) {
-            *v = spec.default;
+        let mut values = [0; CAP_COUNT];
+        for (v, cap) in values.iter_mut().zip(Cap::ALL) {
+            *v = cap.spec().default;
         }
         Policy { values }
     }
 }
 
-macro_rules! cap_accessors {
-    ($($(#[$doc:meta])* $fn:ident = $idx:literal;)+) => {
-        impl Policy {
-            $($(#[$doc])* pub fn $fn(&self) -> usize { self.values[$idx] as usize })+
-        }
-    };
-}
+impl Policy {
+    /// The value of `cap`.
+    pub fn get(&self, cap: Cap) -> usize {
+        self.values[cap as usize] as usize
+    }
 
-cap_accessors! {
     /// Content blocks shown as evidence.
-    max_content_blocks = 0;
+    pub fn max_content_blocks(&self) -> usize {
+        self.get(Cap::MaxContentBlocks)
+    }
+
     /// UTF-16 code units kept of each text block.
-    max_text_chars = 1;
+    pub fn max_text_chars(&self) -> usize {
+        self.get(Cap::MaxTextChars)
+    }
+
     /// Serialized bytes of `evidence.structured_content`.
-    max_structured_bytes = 2;
+    pub fn max_structured_bytes(&self) -> usize {
+        self.get(Cap::MaxStructuredBytes)
+    }
+
     /// Serialized bytes of `evidence.parsed_error`.
-    max_parsed_error_bytes = 3;
+    pub fn max_parsed_error_bytes(&self) -> usize {
+        self.get(Cap::MaxParsedErrorBytes)
+    }
+
     /// Serialized bytes of the whole error object.
-    max_error_bytes = 4;
+    pub fn max_error_bytes(&self) -> usize {
+        self.get(Cap::MaxErrorBytes)
+    }
+
     /// Nesting levels kept in structured evidence.
-    max_json_depth = 5;
+    pub fn max_json_depth(&self) -> usize {
+        self.get(Cap::MaxJsonDepth)
+    }
+
     /// Items or members kept per level of structured evidence.
-    max_json_items = 6;
+    pub fn max_json_items(&self) -> usize {
+        self.get(Cap::MaxJsonItems)
+    }
+
     /// UTF-16 code units kept of each string in structured evidence.
-    max_json_string_chars = 7;
+    pub fn max_json_string_chars(&self) -> usize {
+        self.get(Cap::MaxJsonStringChars)
+    }
+
     /// Largest text block parsed in search of a JSON error object.
-    max_parse_chars = 8;
+    pub fn max_parse_chars(&self) -> usize {
+        self.get(Cap::MaxParseChars)
+    }
 }
 
 impl Policy {
@@ -135,15 +161,15 @@ impl Policy {
 
     /// This policy with the cap `name` set to `value`.
     pub fn with(mut self, name: &str, value: f64) -> Result<Self, ReportError> {
-        let Some(idx) = CAPS.iter().position(|c| c.name == name) else {
-            let known: Vec<&str> = CAPS.iter().map(|c| c.name).collect();
+        let Some(cap) = Cap::from_wire(name) else {
+            let known: Vec<&str> = Cap::ALL.iter().map(|c| c.as_str()).collect();
             return Err(ReportError::new(
                 ErrorCode::InvalidPolicy,
                 name,
                 format!("unknown policy setting; expected one of {}", known.join(", ")),
             ));
         };
-        let spec = &CAPS[idx];
+        let spec = cap.spec();
         if !(value.fract() == 0.0 && value >= f64::from(spec.min) && value <= f64::from(spec.max)) {
             return Err(ReportError::new(
                 ErrorCode::InvalidPolicy,
@@ -151,13 +177,13 @@ impl Policy {
                 format!("must be a whole number from {} to {}", spec.min, spec.max),
             ));
         }
-        self.values[idx] = value as u32;
+        self.values[cap as usize] = value as u32;
         Ok(self)
     }
 
     /// The policy as a JSON object with every cap, for display and round trips.
     pub fn to_json(&self) -> String {
-        let parts: Vec<String> = CAPS.iter().zip(self.values).map(|(c, v)| format!("\"{}\":{}", c.name, v)).collect();
+        let parts: Vec<String> = Cap::ALL.iter().zip(self.values).map(|(c, v)| format!("\"{c}\":{v}")).collect();
         format!("{{{}}}", parts.join(","))
     }
 }
@@ -177,6 +203,18 @@ mod tests {
         assert_eq!(p.max_parsed_error_bytes(), 4096);
         assert_eq!(p.max_error_bytes(), 32768);
         assert_eq!(p.max_parse_chars(), 65536);
+    }
+
+    #[test]
+    fn every_cap_is_documented_with_its_default_and_range() {
+        let contract = include_str!("../../docs/contract.md");
+        for (i, cap) in Cap::ALL.iter().enumerate() {
+            assert_eq!(*cap as usize, i, "values are indexed by declaration order");
+            let spec = cap.spec();
+            let row = format!("| `{cap}` | {} | {}-{} |", spec.default, spec.min, spec.max);
+            assert!(contract.lines().any(|l| l.starts_with(&row)), "docs/contract.md has no row {row}");
+            assert!(spec.min <= spec.default && spec.default <= spec.max, "{cap}");
+        }
     }
 
     #[test]

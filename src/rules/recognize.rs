@@ -6,19 +6,14 @@
 //! advice; it never changes `origin` or lowers `side_effects`.
 
 use crate::json::{parse_json, utf16_prefix, Json};
-use crate::rules::recovery::Advice;
+use crate::rules::arguments::{argument_kind, MAX_INVALID_ARGUMENTS, MISSING};
+use crate::rules::kinds::{Advice, Kind};
 use crate::text::sanitize::strip_controls;
 use crate::text::search;
 use crate::wire::{InvalidArgument, RecoveryAction as A, SameArguments as S};
 
 /// How much of a text recognition reads, in UTF-16 code units.
 pub const RECOGNITION_WINDOW: usize = 4096;
-
-/// Most argument problems reported.
-pub const MAX_INVALID_ARGUMENTS: usize = 32;
-
-/// Longest argument path or problem kept, in UTF-16 code units.
-pub const MAX_ARGUMENT_TEXT: usize = 200;
 
 /// A text and its ASCII-lowercased copy (same byte offsets), for case-insensitive search.
 pub struct Haystack<'a> {
@@ -38,54 +33,82 @@ pub enum Hit {
     Status(String),
 }
 
+wire_enum! {
+    /// The recognition rules, by the name tests and docs use.
+    RuleId {
+        /// An MCP SDK's argument-validation message (zod, jsonschema, pydantic).
+        SdkInputValidation = "sdk_input_validation",
+        /// The SDK's or a server's "tool not found".
+        ToolNotFound = "tool_not_found",
+        /// A path outside the allowed roots.
+        PathOutsideAllowed = "path_outside_allowed",
+        /// An HTTP status line or status code.
+        HttpStatus = "http_status",
+        /// An HTTP status with its reason phrase.
+        HttpReason = "http_reason",
+        /// An errno name.
+        Errno = "errno",
+        /// Rate-limit prose.
+        RateLimitText = "rate_limit_text",
+        /// Permission prose.
+        PermissionText = "permission_text",
+    }
+}
+
+/// What a rule's hit means.
+#[derive(Clone, Copy, Debug)]
+pub enum Meaning {
+    /// This kind, with advice of its own when the text says more than the kind.
+    Kind(Kind, Option<Advice>),
+    /// The kind the status the matcher found means ([`STATUS_KINDS`]).
+    ByStatus,
+}
+
 /// One recognition rule.
 #[derive(Debug)]
 pub struct RecognitionRule {
-    /// A short name, for tests and docs.
-    pub name: &'static str,
+    /// Which rule.
+    pub id: RuleId,
     /// Finds the rule's text.
     pub matcher: fn(&Haystack<'_>) -> Option<Hit>,
-    /// The kind a plain hit means.
-    pub kind: &'static str,
-    /// Advice that replaces the kind's own, when the text says more than the kind.
-    pub advice: Option<Advice>,
+    /// What a hit means.
+    pub meaning: Meaning,
 }
 
 /// The rules, first match wins.
 pub const RECOGNITION_RULES: &[RecognitionRule] = &[
-    RecognitionRule { name: "sdk_input_validation", matcher: sdk_validation, kind: "invalid_param", advice: None },
-    RecognitionRule { name: "tool_not_found", matcher: tool_not_found, kind: "unknown_tool", advice: None },
+    RecognitionRule { id: RuleId::SdkInputValidation, matcher: sdk_validation, meaning: Meaning::Kind(Kind::InvalidParam, None) },
+    RecognitionRule { id: RuleId::ToolNotFound, matcher: tool_not_found, meaning: Meaning::Kind(Kind::UnknownTool, None) },
     RecognitionRule {
-        name: "path_outside_allowed",
+        id: RuleId::PathOutsideAllowed,
         matcher: path_outside_allowed,
-        kind: "path_traversal",
-        advice: Some((A::ReviseAndRetry, S::Never)),
+        meaning: Meaning::Kind(Kind::PathTraversal, Some((A::ReviseAndRetry, S::Never))),
     },
-    RecognitionRule { name: "http_status", matcher: http_status, kind: "", advice: None },
-    RecognitionRule { name: "http_reason", matcher: http_reason, kind: "", advice: None },
-    RecognitionRule { name: "errno", matcher: errno, kind: "", advice: None },
-    RecognitionRule { name: "rate_limit_text", matcher: rate_limit_text, kind: "rate_limited", advice: None },
-    RecognitionRule { name: "permission_text", matcher: permission_text, kind: "permission_denied", advice: None },
+    RecognitionRule { id: RuleId::HttpStatus, matcher: http_status, meaning: Meaning::ByStatus },
+    RecognitionRule { id: RuleId::HttpReason, matcher: http_reason, meaning: Meaning::ByStatus },
+    RecognitionRule { id: RuleId::Errno, matcher: errno, meaning: Meaning::ByStatus },
+    RecognitionRule { id: RuleId::RateLimitText, matcher: rate_limit_text, meaning: Meaning::Kind(Kind::RateLimited, None) },
+    RecognitionRule { id: RuleId::PermissionText, matcher: permission_text, meaning: Meaning::Kind(Kind::PermissionDenied, None) },
 ];
 
 /// What a status means: (status, kind, advice override).
-pub const STATUS_KINDS: &[(&str, &str, Option<Advice>)] = &[
-    ("401", "auth_failed", None),
-    ("403", "forbidden", None),
-    ("404", "not_found", None),
-    ("409", "conflict", None),
-    ("429", "rate_limited", None),
-    ("5xx", "tool_error", Some((A::RetryLater, S::Conditional))),
-    ("ENOENT", "not_found", None),
-    ("EACCES", "permission_denied", None),
-    ("EPERM", "permission_denied", None),
-    ("ENOTDIR", "invalid_param", None),
-    ("EISDIR", "invalid_param", None),
-    ("ETIMEDOUT", "timeout", None),
+pub const STATUS_KINDS: &[(&str, Kind, Option<Advice>)] = &[
+    ("401", Kind::AuthFailed, None),
+    ("403", Kind::Forbidden, None),
+    ("404", Kind::NotFound, None),
+    ("409", Kind::Conflict, None),
+    ("429", Kind::RateLimited, None),
+    ("5xx", Kind::ToolError, Some((A::RetryLater, S::Conditional))),
+    ("ENOENT", Kind::NotFound, None),
+    ("EACCES", Kind::PermissionDenied, None),
+    ("EPERM", Kind::PermissionDenied, None),
+    ("ENOTDIR", Kind::InvalidParam, None),
+    ("EISDIR", Kind::InvalidParam, None),
+    ("ETIMEDOUT", Kind::Timeout, None),
 ];
 
 /// The kind (and advice) an HTTP status or errno name means, from [`STATUS_KINDS`].
-pub fn status_kind(status: &str) -> Option<(&'static str, Option<Advice>)> {
+pub fn status_kind(status: &str) -> Option<(Kind, Option<Advice>)> {
     let key = if status.len() == 3 && status.starts_with('5') && status.bytes().all(|b| b.is_ascii_digit()) { "5xx" } else { status };
     STATUS_KINDS.iter().find(|(s, _, _)| *s == key).map(|(_, kind, advice)| (*kind, *advice))
 }
@@ -118,9 +141,9 @@ const REASONS: &[(&str, &str)] = &[
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recognition {
     /// The rule that matched.
-    pub rule: &'static str,
+    pub rule: RuleId,
     /// The kind it means.
-    pub kind: &'static str,
+    pub kind: Kind,
     /// Its own advice, when it has one.
     pub advice: Option<Advice>,
     /// A `Retry-After` found in the text, in milliseconds.
@@ -135,19 +158,18 @@ pub fn recognize(text: &str) -> Option<Recognition> {
     let hay = Haystack { text, lower: text.to_ascii_lowercase() };
     for rule in RECOGNITION_RULES {
         let Some(hit) = (rule.matcher)(&hay) else { continue };
-        let (kind, advice) = match hit {
-            Hit::Plain => (rule.kind, rule.advice),
-            Hit::Status(status) => match status_kind(&status) {
+        let (kind, advice) = match (rule.meaning, hit) {
+            (Meaning::Kind(kind, advice), _) => (kind, advice),
+            (Meaning::ByStatus, Hit::Status(status)) => match status_kind(&status) {
                 Some(found) => found,
                 None => continue,
             },
+            (Meaning::ByStatus, Hit::Plain) => continue,
         };
-        let mut found = Recognition { rule: rule.name, kind, advice, retry_after_ms: retry_after(&hay), invalid_arguments: Vec::new() };
-        if rule.name == "sdk_input_validation" {
+        let mut found = Recognition { rule: rule.id, kind, advice, retry_after_ms: retry_after(&hay), invalid_arguments: Vec::new() };
+        if rule.id == RuleId::SdkInputValidation {
             found.invalid_arguments = sdk_argument_problems(text);
-            if crate::rules::arguments::only_missing(&found.invalid_arguments) {
-                found.kind = "missing_param";
-            }
+            found.kind = argument_kind(&found.invalid_arguments).unwrap_or(Kind::InvalidParam);
         }
         return Some(found);
     }
@@ -324,9 +346,6 @@ fn permission_text(hay: &Haystack<'_>) -> Option<Hit> {
     ["permission denied", "access denied"].iter().any(|w| whole_words(hay, w).next().is_some()).then_some(Hit::Plain)
 }
 
-/// The problem text for an absent required argument.
-pub const MISSING: &str = "missing required argument";
-
 /// Argument problems named by the MCP SDKs' validation messages: the TypeScript SDK's zod
 /// issue list (JSON), the Python SDK's jsonschema and pydantic messages.
 #[inline(never)] // only for SDK validation text; kept out of `recognize` (docs/PERFORMANCE-js.md)
@@ -491,7 +510,7 @@ mod tests {
   }
 ]"#;
         let r = recognize(text).unwrap();
-        assert_eq!(r.kind, "invalid_param");
+        assert_eq!(r.kind, Kind::InvalidParam);
         assert_eq!(r.invalid_arguments[0], InvalidArgument::new("title", MISSING));
         assert_eq!(r.invalid_arguments[1], InvalidArgument::new("labels[0]", "Expected array, received string"));
     }
@@ -500,7 +519,7 @@ mod tests {
     fn only_missing_arguments_make_missing_param() {
         let text = r#"Input validation error: Invalid arguments for tool echo: [{"expected":"string","code":"invalid_type","path":["message"],"message":"Invalid input: expected string, received undefined"}]"#;
         let r = recognize(text).unwrap();
-        assert_eq!(r.kind, "missing_param");
+        assert_eq!(r.kind, Kind::MissingParam);
         assert_eq!(r.invalid_arguments, vec![InvalidArgument::new("message", MISSING)]);
     }
 
@@ -508,14 +527,14 @@ mod tests {
     fn ts_sdk_zod4_lines_name_each_argument() {
         let text = "MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message\nToo big: expected number to be <=10 at opts.count[0]";
         let r = recognize(text).unwrap();
-        assert_eq!(r.kind, "invalid_param");
+        assert_eq!(r.kind, Kind::InvalidParam);
         assert_eq!(
             r.invalid_arguments,
             vec![InvalidArgument::new("message", MISSING), InvalidArgument::new("opts.count[0]", "Too big: expected number to be <=10")]
         );
         let only_missing =
             "Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message";
-        assert_eq!(recognize(only_missing).unwrap().kind, "missing_param");
+        assert_eq!(recognize(only_missing).unwrap().kind, Kind::MissingParam);
     }
 
     #[test]
@@ -551,7 +570,7 @@ mod tests {
     fn well_known_texts_are_recognized() {
         for (text, rule, kind) in CASES {
             let r = recognize(text).unwrap_or_else(|| panic!("not recognized: {text}"));
-            assert_eq!((r.rule, r.kind), (*rule, *kind), "{text}");
+            assert_eq!((r.rule.as_str(), r.kind.as_str()), (*rule, *kind), "{text}");
         }
     }
 

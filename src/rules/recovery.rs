@@ -1,57 +1,7 @@
 //! Recovery advice and side effects (rules 11-13), as tables keyed by kind.
 
+use crate::rules::kinds::{facts_of, Advice};
 use crate::wire::{Origin, Recovery, RecoveryAction as A, Safety, SameArguments as S, SideEffects};
-
-/// The advice for one kind: next move and whether the exact call may be repeated.
-pub type Advice = (A, S);
-
-/// Advice by canonical kind. Kinds not listed fall back to [`default_advice`].
-pub const ADVICE_BY_KIND: &[(&str, Advice)] = &[
-    // Validation family and generic tool errors: change the call.
-    ("missing_param", (A::ReviseAndRetry, S::Discouraged)),
-    ("invalid_param", (A::ReviseAndRetry, S::Discouraged)),
-    ("validation_failed", (A::ReviseAndRetry, S::Discouraged)),
-    ("unknown_action", (A::ReviseAndRetry, S::Discouraged)),
-    ("unknown_subaction", (A::ReviseAndRetry, S::Discouraged)),
-    ("invalid_code_mode_id", (A::ReviseAndRetry, S::Discouraged)),
-    ("conflict", (A::ReviseAndRetry, S::Discouraged)),
-    ("tool_error", (A::ReviseAndRetry, S::Discouraged)),
-    // Not-found family: look up what exists.
-    ("unknown_tool", (A::Rediscover, S::Never)),
-    ("not_found", (A::Rediscover, S::Never)),
-    ("unknown_instance", (A::Rediscover, S::Never)),
-    ("snippet_not_found", (A::Rediscover, S::Never)),
-    // Transient: wait, then retry.
-    ("rate_limited", (A::RetryLater, S::Conditional)),
-    ("timeout", (A::RetryLater, S::Conditional)),
-    ("network_error", (A::RetryLater, S::Conditional)),
-    ("upstream_error", (A::RetryLater, S::Conditional)),
-    // Credentials.
-    ("auth_failed", (A::Reauthenticate, S::Never)),
-    ("oauth_needs_reauth", (A::Reauthenticate, S::Never)),
-    // A person must agree.
-    ("confirmation_required", (A::Confirm, S::Never)),
-    // Budget and size.
-    ("budget_exceeded", (A::ReduceWork, S::Never)),
-    ("quota_exceeded", (A::ReduceWork, S::Never)),
-    ("artifact_too_large", (A::ReduceWork, S::Never)),
-    ("output_limit_exceeded", (A::ReduceWork, S::Never)),
-    // Not permitted, or stopped on purpose.
-    ("forbidden", (A::DoNotRetry, S::Never)),
-    ("permission_denied", (A::DoNotRetry, S::Never)),
-    ("route_scope_denied", (A::DoNotRetry, S::Never)),
-    ("path_traversal", (A::DoNotRetry, S::Never)),
-    ("cancelled", (A::DoNotRetry, S::Never)),
-    // Broken inside: report it.
-    ("internal_error", (A::InspectAndEscalate, S::Discouraged)),
-    ("server_error", (A::InspectAndEscalate, S::Discouraged)),
-    ("decode_error", (A::InspectAndEscalate, S::Discouraged)),
-    // A dependency is down.
-    ("runtime_unavailable", (A::StartDependency, S::Conditional)),
-];
-
-/// Kinds that mean the tool or object was not found: discovery failures.
-pub const DISCOVERY_KINDS: &[&str] = &["unknown_tool", "snippet_not_found", "unknown_instance", "invalid_code_mode_id"];
 
 /// Advice for a kind not in the table, by origin.
 pub fn default_advice(origin: Origin) -> Advice {
@@ -64,9 +14,9 @@ pub fn default_advice(origin: Origin) -> Advice {
     }
 }
 
-/// Advice for `kind`.
+/// Advice for `kind`: the kind table's, or by origin for a kind of the host's own.
 pub fn advice_for(kind: &str, origin: Origin) -> Advice {
-    ADVICE_BY_KIND.iter().find(|(k, _)| *k == kind).map_or_else(|| default_advice(origin), |(_, a)| *a)
+    facts_of(kind).map_or_else(|| default_advice(origin), |f| f.advice)
 }
 
 /// The facts recovery advice is computed from.
@@ -108,7 +58,7 @@ pub fn side_effects(origin: Origin, kind: &str, safety: Safety, dispatched: Opti
     }
     match origin {
         Origin::Validation | Origin::Policy | Origin::Budget => SideEffects::NoneExpected,
-        Origin::CodeMode if DISCOVERY_KINDS.contains(&kind) => SideEffects::NoneExpected,
+        Origin::CodeMode if facts_of(kind).is_some_and(|f| f.discovery) => SideEffects::NoneExpected,
         Origin::CodeMode => SideEffects::Unknown,
         Origin::ToolExecution | Origin::UpstreamTransport => {
             if safety.read_only_hint == Some(true) {
@@ -158,16 +108,6 @@ mod tests {
 
     fn input(kind: &str, origin: Origin) -> AdviceInput<'_> {
         AdviceInput { kind, origin, override_advice: None, safety: Safety::default(), dispatched: None, retry_after_ms: None }
-    }
-
-    #[test]
-    fn every_kind_in_the_table_is_listed_once() {
-        for (i, (k, _)) in ADVICE_BY_KIND.iter().enumerate() {
-            assert!(ADVICE_BY_KIND[i + 1..].iter().all(|(o, _)| o != k), "{k} twice");
-        }
-        for k in crate::rules::kinds::STABLE_KINDS {
-            assert!(ADVICE_BY_KIND.iter().any(|(t, _)| t == k), "stable kind {k} has no advice");
-        }
     }
 
     #[test]

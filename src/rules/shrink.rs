@@ -12,76 +12,72 @@ pub const LATER_TEXT_FLOOR: usize = 512;
 /// Text kept of the first text block by the third shrink step.
 pub const FIRST_TEXT_FLOOR: usize = 1024;
 
-/// The shrink steps, in the order they are tried. Each names what it gives up.
-pub const SHRINK_STEPS: &[&str] = &[
-    "trim every text block after the first to 512 characters",
-    "replace structured_content with a marker",
-    "trim the first text block to 1024 characters",
-    "drop every content block after the first (counted in omitted_content_blocks)",
-    "replace parsed_error with a marker",
-    "trim the first text block to 256 characters",
-    "drop the remaining content block",
-    "keep at most 4 invalid_arguments",
-    "drop the evidence",
-    "drop invalid_arguments and cause",
-];
-
 /// Text kept of the first text block before it is dropped altogether.
 pub const LAST_TEXT_FLOOR: usize = 256;
+
+/// Most invalid arguments kept by the step that trims them.
+pub const FEW_INVALID_ARGUMENTS: usize = 4;
 
 /// The marker that replaces a structured value dropped to fit the cap.
 pub const DROPPED_MARKER: &str = "[TRUNCATED: removed to fit the error size cap]";
 
+/// One shrink step: what it gives up, and the edit.
+pub type ShrinkStep = (&'static str, fn(&mut CodeModeCallError));
+
+/// The shrink steps, in the order they are tried. Each names what it gives up.
+pub const SHRINK_STEPS: &[ShrinkStep] = &[
+    ("trim every text block after the first to 512 characters", |e| {
+        content(e).iter_mut().skip(1).for_each(|b| trim_text(b, LATER_TEXT_FLOOR))
+    }),
+    ("replace structured_content with a marker", |e| {
+        if let Some(v) = e.evidence.as_mut().and_then(|ev| ev.structured_content.as_mut()) {
+            *v = dropped();
+        }
+    }),
+    ("trim the first text block to 1024 characters", |e| content(e).iter_mut().take(1).for_each(|b| trim_text(b, FIRST_TEXT_FLOOR))),
+    ("drop every content block after the first (counted in omitted_content_blocks)", |e| {
+        if let Some(ev) = e.evidence.as_mut() {
+            ev.omitted_content_blocks += ev.content.len().saturating_sub(1);
+            ev.content.truncate(1);
+        }
+    }),
+    ("replace parsed_error with a marker", |e| {
+        if let Some(v) = e.evidence.as_mut().and_then(|ev| ev.parsed_error.as_mut()) {
+            *v = dropped();
+        }
+    }),
+    ("trim the first text block to 256 characters", |e| content(e).iter_mut().for_each(|b| trim_text(b, LAST_TEXT_FLOOR))),
+    ("drop the remaining content block", |e| {
+        if let Some(ev) = e.evidence.as_mut() {
+            ev.omitted_content_blocks += ev.content.len();
+            ev.content.clear();
+        }
+    }),
+    ("keep at most 4 invalid_arguments", |e| e.invalid_arguments.truncate(FEW_INVALID_ARGUMENTS)),
+    ("drop the evidence", |e| e.evidence = None),
+    ("drop invalid_arguments and cause", |e| {
+        e.invalid_arguments.clear();
+        e.cause = None;
+    }),
+];
+
 /// Shrink `error` until its JSON is at most `max_bytes` long (or nothing optional is left).
 pub fn fit_to_cap(error: &mut CodeModeCallError, max_bytes: usize) {
-    let mut step = 0;
-    while error.json_len() > max_bytes && step < SHRINK_STEPS.len() {
-        apply(error, step);
-        step += 1;
+    for (_, step) in SHRINK_STEPS {
+        if error.json_len() <= max_bytes {
+            return;
+        }
+        step(error);
     }
 }
 
-/// One shrink step. Out of line: most errors fit at once.
-#[inline(never)]
-fn apply(error: &mut CodeModeCallError, step: usize) {
-    match step {
-        7 => return error.invalid_arguments.truncate(4),
-        8 => return error.evidence = None,
-        9 => {
-            error.invalid_arguments.clear();
-            error.cause = None;
-            return;
-        }
-        _ => {}
-    }
-    let Some(evidence) = error.evidence.as_mut() else {
-        return;
-    };
-    let marker = || Json::String(JsonText::whole(DROPPED_MARKER));
-    match step {
-        0 => evidence.content.iter_mut().skip(1).for_each(|b| trim_text(b, LATER_TEXT_FLOOR)),
-        1 => {
-            if evidence.structured_content.is_some() {
-                evidence.structured_content = Some(marker());
-            }
-        }
-        2 => evidence.content.iter_mut().take(1).for_each(|b| trim_text(b, FIRST_TEXT_FLOOR)),
-        3 => {
-            let dropped = evidence.content.len().saturating_sub(1);
-            evidence.content.truncate(1);
-            evidence.omitted_content_blocks += dropped;
-        }
-        4 => {
-            if evidence.parsed_error.is_some() {
-                evidence.parsed_error = Some(marker());
-            }
-        }
-        5 => evidence.content.iter_mut().for_each(|b| trim_text(b, LAST_TEXT_FLOOR)),
-        _ => {
-            evidence.omitted_content_blocks += evidence.content.len();
-            evidence.content.clear();
-        }
-    }
+/// The evidence's content blocks (none when there is no evidence).
+fn content(error: &mut CodeModeCallError) -> &mut [ContentDescriptor] {
+    error.evidence.as_mut().map_or(&mut [], |ev| ev.content.as_mut_slice())
+}
+
+fn dropped() -> Json {
+    Json::String(JsonText::whole(DROPPED_MARKER))
 }
 
 /// Cut a descriptor's text to `cap` units, marking it truncated with its original length.
@@ -117,6 +113,15 @@ mod tests {
             assert!(json.contains("\"contract_version\":1"));
             assert!(json.contains("\"recovery\""));
         }
+    }
+
+    #[test]
+    fn each_step_names_the_floor_it_cuts_to() {
+        let described = |i: usize| SHRINK_STEPS[i].0;
+        assert!(described(0).contains(&LATER_TEXT_FLOOR.to_string()));
+        assert!(described(2).contains(&FIRST_TEXT_FLOOR.to_string()));
+        assert!(described(5).contains(&LAST_TEXT_FLOOR.to_string()));
+        assert!(described(7).contains(&FEW_INVALID_ARGUMENTS.to_string()));
     }
 
     #[test]

@@ -5,67 +5,33 @@
 use crate::json::{write_number, write_string, JsonSink};
 use crate::wire::CodeModeCallError;
 
-/// The terminal error code of a failed run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RunErrorCode {
-    /// The request, the source or a nested call's arguments were rejected.
-    InvalidInput,
-    /// No executor could run the code (unavailable, failed to start, exited).
-    RuntimeUnavailable,
-    /// The caller cancelled the run; it cannot be resumed.
-    Aborted,
-    /// The run's execution deadline passed.
-    Timeout,
-    /// The run's result could not be serialized into the bounded projection.
-    OutputLimitExceeded,
-    /// A suspended run's snapshot exceeded its limit.
-    SnapshotLimitExceeded,
-    /// Anything else, including uncaught tool failures that were not input errors.
-    InternalError,
-}
-
-impl RunErrorCode {
-    /// Every code, in wire order.
-    pub const ALL: &'static [RunErrorCode] = &[
-        RunErrorCode::InvalidInput,
-        RunErrorCode::RuntimeUnavailable,
-        RunErrorCode::Aborted,
-        RunErrorCode::Timeout,
-        RunErrorCode::OutputLimitExceeded,
-        RunErrorCode::SnapshotLimitExceeded,
-        RunErrorCode::InternalError,
-    ];
-
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunErrorCode::InvalidInput => "invalid_input",
-            RunErrorCode::RuntimeUnavailable => "runtime_unavailable",
-            RunErrorCode::Aborted => "aborted",
-            RunErrorCode::Timeout => "timeout",
-            RunErrorCode::OutputLimitExceeded => "output_limit_exceeded",
-            RunErrorCode::SnapshotLimitExceeded => "snapshot_limit_exceeded",
-            RunErrorCode::InternalError => "internal_error",
-        }
+wire_enum! {
+    /// The terminal error code of a failed run.
+    RunErrorCode {
+        /// The request, the source or a nested call's arguments were rejected.
+        InvalidInput = "invalid_input",
+        /// No executor could run the code (unavailable, failed to start, exited).
+        RuntimeUnavailable = "runtime_unavailable",
+        /// The caller cancelled the run; it cannot be resumed.
+        Aborted = "aborted",
+        /// The run's execution deadline passed.
+        Timeout = "timeout",
+        /// The run's result could not be serialized into the bounded projection.
+        OutputLimitExceeded = "output_limit_exceeded",
+        /// A suspended run's snapshot exceeded its limit.
+        SnapshotLimitExceeded = "snapshot_limit_exceeded",
+        /// Anything else, including uncaught tool failures that were not input errors.
+        InternalError = "internal_error",
     }
 }
 
-/// Where a terminal error came from, when guest code was running.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FailurePhase {
-    /// A tool call rejected and the guest let the rejection escape (or rethrew it).
-    Bridge,
-    /// Guest code threw an error of its own.
-    Guest,
-}
-
-impl FailurePhase {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailurePhase::Bridge => "bridge",
-            FailurePhase::Guest => "guest",
-        }
+wire_enum! {
+    /// Where a terminal error came from, when guest code was running.
+    FailurePhase {
+        /// A tool call rejected and the guest let the rejection escape (or rethrew it).
+        Bridge = "bridge",
+        /// Guest code threw an error of its own.
+        Guest = "guest",
     }
 }
 
