@@ -16,7 +16,8 @@ import { PLANTED } from './planted.mjs';
 
 const pkg = fileURLToPath(new URL('../', import.meta.url));
 const out = new URL('../../docs/PERFORMANCE-js.md', import.meta.url);
-const binding = createRequire(import.meta.url)('../dist/cjs/binding.js');
+// The bench build (`cargo xtask bench`): the package's binding plus the bench-only exports.
+const binding = createRequire(import.meta.url)('./pkg/codemode_errors_js_features.js');
 
 const BUDGET = { rawKiB: 700, gzipKiB: 250, startupMs: 20, overheadUs: 10 };
 

@@ -77,6 +77,24 @@ impl JsNormalizer {
         Ok(self.inner.redact_json(&js(walk::read(value))?).to_string())
     }
 
+    /// The policy in force, every cap included, as JSON text.
+    pub fn policy(&self) -> String {
+        self.inner.policy().to_json()
+    }
+
+    fn outcome(&self, report: &JsValue) -> Result<Outcome, ReportError> {
+        match report.dyn_ref::<JsString>() {
+            Some(text) => self.inner.normalize_json(&walk::whole_text(text)),
+            None => self.inner.normalize_value(&walk::read(report)?),
+        }
+    }
+}
+
+/// Benchmark-only methods, compiled with the `bench` feature (the build `cargo xtask
+/// bench` makes for `js-package/bench/`), never part of the published package.
+#[cfg(feature = "bench")]
+#[wasm_bindgen(js_class = Normalizer)]
+impl JsNormalizer {
     /// For the benchmark only: read `report` (a JS value) once, then normalize it and
     /// serialize the outcome `iterations` times without crossing back to JavaScript, so
     /// that timing this call measures the core alone inside WebAssembly. Returns the
@@ -101,18 +119,6 @@ impl JsNormalizer {
             length = std::hint::black_box(js(self.inner.normalize_json(std::hint::black_box(report)))?.to_json()).len();
         }
         Ok(length)
-    }
-
-    /// The policy in force, every cap included, as JSON text.
-    pub fn policy(&self) -> String {
-        self.inner.policy().to_json()
-    }
-
-    fn outcome(&self, report: &JsValue) -> Result<Outcome, ReportError> {
-        match report.dyn_ref::<JsString>() {
-            Some(text) => self.inner.normalize_json(&walk::whole_text(text)),
-            None => self.inner.normalize_value(&walk::read(report)?),
-        }
     }
 }
 

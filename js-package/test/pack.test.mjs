@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -42,6 +42,11 @@ describe('the packed tarball', () => {
     }
     assert.deepEqual(files.filter((f) => !(f.startsWith('dist/') || ['package.json', 'README.md', 'index.d.ts'].includes(f))), []);
     assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, 'one .wasm serves every entry');
+  });
+
+  test('exports no benchmark-only functions', () => {
+    const binding = readFileSync(join(consumer, 'node_modules/codemode-errors/dist/cjs/binding.js'), 'utf8');
+    for (const name of ['benchCore', 'benchCoreText']) assert.ok(!binding.includes(name), `${name} is in the published binding`);
   });
 
   test('imports as ESM and requires as CommonJS, sharing one instance in Node', () => {

@@ -31,18 +31,18 @@ fn deno(ctx: &Ctx) -> PathBuf {
     package_dir(ctx).join("node_modules/.bin/deno")
 }
 
-/// Build the package into `js-package/dist/` and return that directory.
-pub fn build(ctx: &Ctx) -> Result<PathBuf> {
-    let pkg = package_dir(ctx);
-    ensure_npm(&pkg)?;
-    ensure_wasm_bindgen()?;
+/// Compile the wasm-bindgen crate (with `features`, comma-separated, or none) and return
+/// the module wasm-bindgen should read.
+fn compile(ctx: &Ctx, features: &str) -> Result<PathBuf> {
     // The profile strips everything, including the `target_features` section wasm-bindgen
     // and wasm-opt read the enabled features from; keep sections here and let wasm-opt
     // strip names and producers afterwards (build.mjs), as wasm-bindgen recommends.
-    run(ctx
-        .cargo()
-        .args(["build", "-p", CRATE, "--target", "wasm32-unknown-unknown", "--profile", "wasm-release"])
-        .env("CARGO_PROFILE_WASM_RELEASE_STRIP", "debuginfo"))?;
+    let mut cargo = ctx.cargo();
+    cargo.args(["build", "-p", CRATE, "--target", "wasm32-unknown-unknown", "--profile", "wasm-release"]);
+    if !features.is_empty() {
+        cargo.args(["--features", features]);
+    }
+    run(cargo.env("CARGO_PROFILE_WASM_RELEASE_STRIP", "debuginfo"))?;
     let built = ctx.target_dir().join("wasm32-unknown-unknown/wasm-release/codemode_errors_js.wasm");
     // wasm-bindgen would turn every export returning a `Result` or a string into a
     // multi-value function, which V8 can only call through a wrapper it compiles per
@@ -52,8 +52,17 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     let module = without_feature(&module, "multivalue").map_err(|e| format!("{}: {e}", built.display()))?;
     let input = ctx.target_dir().join("wasm32-unknown-unknown/wasm-release/bindgen-input");
     std::fs::create_dir_all(&input).map_err(|e| format!("could not create {}: {e}", input.display()))?;
-    let wasm = input.join("codemode_errors_js.wasm");
+    let wasm = input.join(if features.is_empty() { "codemode_errors_js.wasm" } else { "codemode_errors_js_features.wasm" });
     std::fs::write(&wasm, module).map_err(|e| format!("could not write {}: {e}", wasm.display()))?;
+    Ok(wasm)
+}
+
+/// Build the package into `js-package/dist/` and return that directory.
+pub fn build(ctx: &Ctx) -> Result<PathBuf> {
+    let pkg = package_dir(ctx);
+    ensure_npm(&pkg)?;
+    ensure_wasm_bindgen()?;
+    let wasm = compile(ctx, "")?;
     let out = pkg.join("pkg");
     if out.exists() {
         std::fs::remove_dir_all(&out).map_err(|e| format!("could not clear {}: {e}", out.display()))?;
@@ -94,6 +103,12 @@ pub fn demo(ctx: &Ctx) -> Result {
 /// writes `docs/PERFORMANCE-js.md`.
 pub fn bench(ctx: &Ctx) -> Result {
     build(ctx)?;
+    // The bench-only exports (`benchCore`, `benchCoreText`: the core's own time inside
+    // WebAssembly) come from a second build with the `bench` feature, kept beside the
+    // bench (`js-package/bench/pkg/`, ignored by git) and never in the package.
+    let wasm = compile(ctx, "bench")?;
+    let out = package_dir(ctx).join("bench/pkg");
+    run(Command::new("wasm-bindgen").args(["--target", "nodejs", "--no-typescript", "--out-dir"]).arg(&out).arg(&wasm))?;
     run(node(&package_dir(ctx)).args(["--expose-gc", "bench/bench.mjs"]))
 }
 
