@@ -6,7 +6,7 @@ wire_enum! {
     /// What kind of problem an input had. Stable: surfaces map it to their own error codes
     /// (the WIT `error-code` enum, the JS `code` property, the CLI's exit status).
     #[non_exhaustive]
-    ErrorCode {
+    pub ErrorCode {
         /// The text is not JSON (syntax, a lone surrogate escape, a number beyond the double range).
         InvalidJson = "invalid_json",
         /// The JSON nests deeper than the input limit.

@@ -9,13 +9,13 @@ use crate::text::{capped_text, is_secret_key, label, marker, CappedText, Redacti
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
 /// Longest URI kept, in UTF-16 code units.
-pub const MAX_URI: usize = 2048;
+pub(crate) const MAX_URI: usize = 2048;
 
 /// Longest MIME type, name or block type kept, in UTF-16 code units.
-pub const MAX_LABEL: usize = 256;
+pub(crate) const MAX_LABEL: usize = 256;
 
 /// Longest object key kept in structured evidence, in UTF-16 code units.
-pub const MAX_KEY: usize = 128;
+pub(crate) const MAX_KEY: usize = 128;
 
 /// A capped text as evidence shows it.
 fn shown(c: CappedText) -> ShownText {
@@ -67,7 +67,7 @@ pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, co
 
 /// Caps for rendering a structured value.
 #[derive(Clone, Copy, Debug)]
-pub struct JsonCaps {
+pub(crate) struct JsonCaps {
     /// Nesting levels kept.
     pub depth: usize,
     /// Items or members kept per level.
@@ -80,7 +80,7 @@ pub struct JsonCaps {
 
 impl JsonCaps {
     /// The caps for `structured_content`.
-    pub fn structured(policy: &Policy) -> Self {
+    pub(crate) fn structured(policy: &Policy) -> Self {
         JsonCaps {
             depth: policy.max_json_depth(),
             items: policy.max_json_items(),
@@ -90,12 +90,12 @@ impl JsonCaps {
     }
 
     /// The caps for `parsed_error`.
-    pub fn parsed_error(policy: &Policy) -> Self {
+    pub(crate) fn parsed_error(policy: &Policy) -> Self {
         JsonCaps { bytes: policy.max_parsed_error_bytes(), ..Self::structured(policy) }
     }
 
     /// Caps that only bound work, for [`redact_json`](crate::Normalizer::redact_json).
-    pub fn unbounded() -> Self {
+    pub(crate) fn unbounded() -> Self {
         JsonCaps { depth: usize::MAX, items: usize::MAX, string_chars: usize::MAX / 2, bytes: usize::MAX / 2 }
     }
 }
@@ -108,7 +108,7 @@ const MARKER_RESERVE: usize = 48;
 /// a string ends in `…[TRUNCATED]`, an array gets a last item `"[TRUNCATED: N more items]"`,
 /// an object a member `"[TRUNCATED]": N` (members not shown), a too-deep value becomes
 /// `"[TRUNCATED: nested too deep]"`. The serialized result never exceeds `caps.bytes`.
-pub fn render_json(value: &Json, caps: JsonCaps, counts: &mut Redactions) -> Json {
+pub(crate) fn render_json(value: &Json, caps: JsonCaps, counts: &mut Redactions) -> Json {
     let mut budget = caps.bytes;
     let mut local = Redactions::default();
     let rendered = render(value, caps, 0, &mut budget, &mut local);

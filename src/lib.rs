@@ -29,28 +29,30 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
 
 // The modules follow the pipeline, lowest first: nothing imports a module listed after it.
 #[macro_use]
 mod macros;
 mod error;
-mod evidence;
-mod input;
+mod search;
 pub mod json;
-mod pipeline;
-mod rules;
 mod text;
 mod wire;
+mod rules;
+mod input;
+mod evidence;
+mod pipeline;
 
 pub use error::{ErrorCode, ReportError};
-pub use input::{call_error_from_value, parse_call_error, CallHeader, Failure, FailureReport, ToolName, TransportKind, ValidationFailure};
+pub use input::{call_error_from_value, parse_call_error, CallHeader, Failure, FailureReport, ToolName, ValidationFailure};
 pub use json::{parse_json, Json};
 pub use pipeline::Normalizer;
 pub use rules::policy::{Cap, CapSpec, Policy};
 pub use text::Redactions;
 pub use wire::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, RecoveryAction,
-    ResourceBody, Safety, SameArguments, ShownText, SideEffects, CONTRACT_VERSION,
+    ResourceBody, Safety, SameArguments, ShownText, SideEffects, TransportKind, CONTRACT_VERSION,
 };
 
 /// How a whole code-mode run ended: the run-level layer above the per-call contract.

@@ -2,10 +2,10 @@
 
 /// Declares a wire enum: its variants, their snake_case names, and lookups both ways.
 macro_rules! wire_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $wire:literal,)+ }) => {
+    ($(#[$meta:meta])* $vis:vis $name:ident { $($(#[$vmeta:meta])* $variant:ident = $wire:literal,)+ }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
+        $vis enum $name {
             $($(#[$vmeta])* $variant,)+
         }
 
@@ -13,17 +13,17 @@ macro_rules! wire_enum {
         #[allow(dead_code)]
         impl $name {
             /// Every value, in schema order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)+];
+            $vis const ALL: &'static [$name] = &[$($name::$variant,)+];
 
             /// The wire name.
-            pub fn as_str(self) -> &'static str {
+            $vis fn as_str(self) -> &'static str {
                 match self {
                     $($name::$variant => $wire,)+
                 }
             }
 
             /// The value with this wire name.
-            pub fn from_wire(s: &str) -> Option<Self> {
+            $vis fn from_wire(s: &str) -> Option<Self> {
                 match s {
                     $($wire => Some($name::$variant),)+
                     _ => None,

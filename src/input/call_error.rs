@@ -179,7 +179,7 @@ fn legacy(v: &Json) -> Result<CodeModeCallError, ReportError> {
         contract_version: CONTRACT_VERSION,
         kind: canonical.kind,
         message,
-        tool: optional_string(v, "tool").filter(|t| crate::text::search::contains(t, "::")),
+        tool: optional_string(v, "tool").filter(|t| crate::search::contains(t, "::")),
         origin: Origin::ToolExecution,
         recovery: Recovery { action, same_arguments: same, guidance: guidance(action, same, None), retry_after_ms: None },
         side_effects: SideEffects::Unknown,

@@ -16,17 +16,17 @@ use crate::error::{ErrorCode, ReportError};
 use crate::json::{exact_integer, parse_json, write_string, Json, JsonBuilder, JsonText};
 use crate::rules::arguments::check_arguments;
 use crate::rules::kinds::{is_well_formed, Kind};
-use crate::text::search;
-use crate::wire::{InvalidArgument, Origin, Safety};
+use crate::search;
+use crate::wire::{InvalidArgument, Origin, Safety, TransportKind};
 
 /// Longest fully-qualified tool name accepted, in UTF-16 code units.
-pub const MAX_TOOL_NAME: usize = 256;
+pub(crate) const MAX_TOOL_NAME: usize = 256;
 
 /// Longest `retry_after_ms` accepted: one day.
-pub const MAX_RETRY_AFTER_MS: u64 = 86_400_000;
+pub(crate) const MAX_RETRY_AFTER_MS: u64 = 86_400_000;
 
 /// The failure tags, in the order the docs list them.
-pub const FAILURE_TAGS: &[&str] = &["tool_result", "jsonrpc_error", "transport", "validation", "policy", "budget", "code_mode"];
+pub(crate) const FAILURE_TAGS: &[&str] = &["tool_result", "jsonrpc_error", "transport", "validation", "policy", "budget", "code_mode"];
 
 /// A fully-qualified tool name, `namespace::name`: at most [`MAX_TOOL_NAME`] UTF-16 units,
 /// no control or invisible characters. Only [`ToolName::new`] makes one, so a report
@@ -114,7 +114,7 @@ pub enum Failure {
 }
 
 /// The longest requested tool name an `unknown_tool` message quotes, in UTF-16 units.
-pub const MAX_REQUESTED_NAME: usize = 200;
+pub(crate) const MAX_REQUESTED_NAME: usize = 200;
 
 impl Failure {
     /// A `CallToolResult` the call returned (any JSON: its shape is checked when it is
@@ -254,30 +254,6 @@ impl ValidationFailure {
             return Err(invalid(&format!("validation.{missing}"), "is required when the other is given"));
         }
         Ok(self)
-    }
-}
-
-wire_enum! {
-    /// Transport failure kinds.
-    TransportKind {
-        /// No answer in time.
-        Timeout = "timeout",
-        /// The connection closed before the result arrived.
-        ConnectionClosed = "connection_closed",
-        /// The upstream refused the connection.
-        ConnectionRefused = "connection_refused",
-        /// The upstream's name did not resolve.
-        Dns = "dns",
-        /// The TLS handshake or certificate check failed.
-        Tls = "tls",
-        /// The response exceeded the gateway's size limit.
-        ResponseTooLarge = "response_too_large",
-        /// The response could not be decoded.
-        MalformedResponse = "malformed_response",
-        /// The call was cancelled by the caller.
-        Cancelled = "cancelled",
-        /// Anything else.
-        Other = "other",
     }
 }
 

@@ -9,7 +9,7 @@ use crate::wire::CodeModeCallError;
 
 /// Longest text field kept in a nested tool error, in UTF-16 code units: above anything
 /// the core composes, so the core's own objects pass unchanged (rule 6).
-pub const MAX_NESTED_TEXT: usize = 4096;
+pub(crate) const MAX_NESTED_TEXT: usize = 4096;
 
 /// What ended the run, as the executor saw it.
 #[derive(Clone, Debug, PartialEq)]

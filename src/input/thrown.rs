@@ -3,8 +3,9 @@
 //! `code` and `message`; the rules for what those mean live here, not in JavaScript.
 
 use crate::error::ReportError;
-use crate::input::failure_report::{Failure, TransportKind};
+use crate::input::failure_report::Failure;
 use crate::json::{Json, JsonText};
+use crate::wire::TransportKind;
 
 /// Error `code` strings (Node's errno names and fetch/undici codes) and the transport
 /// kind each means.

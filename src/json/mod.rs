@@ -248,7 +248,7 @@ pub fn parse_json(text: &str) -> Result<Json, ReportError> {
 
 fn json_syntax_error(e: serde_json::Error) -> ReportError {
     let text = e.to_string();
-    if crate::text::search::contains(&text, "recursion limit exceeded") || crate::text::search::contains(&text, DEPTH_MESSAGE) {
+    if crate::search::contains(&text, "recursion limit exceeded") || crate::search::contains(&text, DEPTH_MESSAGE) {
         ReportError::new(
             ErrorCode::TooDeep,
             "",

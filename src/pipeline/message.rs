@@ -8,10 +8,10 @@ use crate::text::{capped_text, without_open_marker, Redactions, REDACTION_MARGIN
 use crate::wire::{InvalidArgument, Origin, Recovery, SideEffects};
 
 /// Longest `cause`, in UTF-16 code units.
-pub const MAX_CAUSE: usize = 300;
+pub(crate) const MAX_CAUSE: usize = 300;
 
 /// The problem text used when sanitizing leaves nothing.
-pub const PLACEHOLDER_PROBLEM: &str = "invalid value";
+pub(crate) const PLACEHOLDER_PROBLEM: &str = "invalid value";
 
 /// An argument problem as one sanitized, redacted line each for path and problem. Cleaning
 /// is idempotent, so problems cleaned twice come out the same.
@@ -70,7 +70,7 @@ pub(crate) fn short_cause(text: &str, counts: &mut Redactions) -> Option<String>
 
 /// The standalone message: the tool, what happened, the guidance, the side-effect caveat
 /// and a short cause. Built only from capped parts, so it stays small.
-pub fn compose_message(
+pub(crate) fn compose_message(
     tool: Option<&str>,
     origin: Origin,
     kind: &str,

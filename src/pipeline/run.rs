@@ -29,10 +29,10 @@ use crate::text::{defang_chat_markers, is_secret_key, marker, strip_controls_pre
 use crate::wire::{CodeModeCallError, FailurePhase, Origin, RunError, RunErrorCode};
 
 /// Longest piece of untrusted text kept in a message, in UTF-16 code units.
-pub const MAX_RUN_MESSAGE: usize = 500;
+pub(crate) const MAX_RUN_MESSAGE: usize = 500;
 
 /// Most argument paths an uncaught input error's message names.
-pub const MAX_NAMED_ARGUMENTS: usize = 8;
+pub(crate) const MAX_NAMED_ARGUMENTS: usize = 8;
 
 /// Classify how a run ended. `bridge_dispatch_started` is the executor's own record of
 /// whether a nested tool call left the sandbox; guest code cannot set it.
@@ -160,7 +160,7 @@ fn clean_json(value: &Json, clean: &mut impl FnMut(&str) -> String) -> Json {
                 .iter()
                 .map(|(k, v)| {
                     // A key the core already redacted names no secret of its own.
-                    let secret = is_secret_key(k) && !crate::text::search::contains(k, "[REDACTED:");
+                    let secret = is_secret_key(k) && !crate::search::contains(k, "[REDACTED:");
                     let value = if secret { Json::String(JsonText::whole(marker("secret_field"))) } else { clean_json(v, clean) };
                     (clean(k), value)
                 })

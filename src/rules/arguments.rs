@@ -7,22 +7,22 @@ use crate::rules::kinds::Kind;
 use crate::wire::InvalidArgument;
 
 /// Deepest schema level checked.
-pub const MAX_SCHEMA_DEPTH: usize = 16;
+pub(crate) const MAX_SCHEMA_DEPTH: usize = 16;
 
 /// Most argument problems reported.
-pub const MAX_INVALID_ARGUMENTS: usize = 32;
+pub(crate) const MAX_INVALID_ARGUMENTS: usize = 32;
 
 /// Longest argument path or problem kept, in UTF-16 code units.
-pub const MAX_ARGUMENT_TEXT: usize = 200;
+pub(crate) const MAX_ARGUMENT_TEXT: usize = 200;
 
 /// The problem text for an absent required argument.
-pub const MISSING: &str = "missing required argument";
+pub(crate) const MISSING: &str = "missing required argument";
 
 /// The problem text for an argument the schema does not allow.
-pub const UNEXPECTED: &str = "unexpected argument";
+pub(crate) const UNEXPECTED: &str = "unexpected argument";
 
 /// Check `arguments` against `schema`, returning at most [`MAX_INVALID_ARGUMENTS`] problems.
-pub fn check_arguments(arguments: &Json, schema: &Json) -> Vec<InvalidArgument> {
+pub(crate) fn check_arguments(arguments: &Json, schema: &Json) -> Vec<InvalidArgument> {
     let mut problems = Vec::new();
     check(arguments, schema, "", 0, &mut problems);
     problems.truncate(MAX_INVALID_ARGUMENTS);
@@ -171,7 +171,7 @@ fn value_type(value: &Json) -> &'static str {
 /// The kind a list of argument problems means: `missing_param` when every problem is a
 /// missing argument, `invalid_param` otherwise, `None` for no problems. The one rule for
 /// validation failures, SDK validation messages and JSON-RPC `-32602` errors alike.
-pub fn argument_kind(problems: &[InvalidArgument]) -> Option<Kind> {
+pub(crate) fn argument_kind(problems: &[InvalidArgument]) -> Option<Kind> {
     match problems {
         [] => None,
         _ if problems.iter().all(|p| p.problem == MISSING) => Some(Kind::MissingParam),

@@ -1,7 +1,7 @@
 //! Classification tables: what each failure source means for origin, kind and breaker.
 
-use crate::input::TransportKind;
 use crate::rules::kinds::Kind;
+use crate::wire::TransportKind;
 use crate::wire::{Breaker, Origin};
 
 /// How one JSON-RPC error code is read.

@@ -33,7 +33,7 @@ const START: Advice = (A::StartDependency, S::Conditional);
 wire_enum! {
     /// Every kind the core knows: the contract's stable vocabulary, which an upstream may
     /// send and which passes through unchanged, and the kinds the core emits itself.
-    Kind {
+    pub(crate) Kind {
         /// An action the tool does not have.
         UnknownAction = "unknown_action",
         /// A sub-action the tool does not have.
@@ -188,12 +188,12 @@ pub(crate) fn facts_of(name: &str) -> Option<KindFacts> {
 }
 
 /// Longest `original_kind` kept, in UTF-16 code units.
-pub const MAX_ORIGINAL_KIND: usize = 128;
+pub(crate) const MAX_ORIGINAL_KIND: usize = 128;
 
 /// An untrusted kind mapped to the canonical kind, with the raw value kept when the two
 /// differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CanonicalKind {
+pub(crate) struct CanonicalKind {
     /// The canonical kind.
     pub kind: String,
     /// The sanitized, capped raw value, when it is not the canonical kind.
@@ -202,7 +202,7 @@ pub struct CanonicalKind {
 
 /// Canonicalize an untrusted kind: stable kinds pass, everything else (infrastructure
 /// kinds included) becomes `tool_error` with the raw value in `original`.
-pub fn canonicalize(raw: &str, counts: &mut Redactions) -> CanonicalKind {
+pub(crate) fn canonicalize(raw: &str, counts: &mut Redactions) -> CanonicalKind {
     if Kind::stable(raw).is_some() {
         return CanonicalKind { kind: raw.to_owned(), original: None };
     }
@@ -210,7 +210,7 @@ pub fn canonicalize(raw: &str, counts: &mut Redactions) -> CanonicalKind {
 }
 
 /// Sanitize, redact and cap a raw kind for `original_kind`; `None` when nothing is left.
-pub fn sanitize_original(raw: &str, counts: &mut Redactions) -> Option<String> {
+pub(crate) fn sanitize_original(raw: &str, counts: &mut Redactions) -> Option<String> {
     let window = utf16_prefix(raw, MAX_ORIGINAL_KIND * 4);
     let stripped = strip_controls(window);
     let clean = redact_secrets(&stripped, counts);
@@ -219,7 +219,7 @@ pub fn sanitize_original(raw: &str, counts: &mut Redactions) -> Option<String> {
 }
 
 /// Whether a host-supplied kind is well formed: 1 to 64 characters of `[a-z0-9_]`.
-pub fn is_well_formed(kind: &str) -> bool {
+pub(crate) fn is_well_formed(kind: &str) -> bool {
     (1..=64).contains(&kind.len()) && kind.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 

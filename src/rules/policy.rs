@@ -7,7 +7,7 @@ use crate::json::{parse_json, Json, INPUT_LIMITS};
 wire_enum! {
     /// The tunable caps, by their names in a policy JSON object, in the order
     /// `docs/contract.md` lists them.
-    Cap {
+    pub Cap {
         /// Content blocks shown as evidence.
         MaxContentBlocks = "max_content_blocks",
         /// UTF-16 code units kept of each text block.

@@ -8,15 +8,15 @@
 use crate::json::{parse_json, utf16_prefix, Json};
 use crate::rules::arguments::{argument_kind, MAX_INVALID_ARGUMENTS, MISSING};
 use crate::rules::kinds::{Advice, Kind};
+use crate::search;
 use crate::text::sanitize::strip_controls;
-use crate::text::search;
 use crate::wire::{InvalidArgument, RecoveryAction as A, SameArguments as S};
 
 /// How much of a text recognition reads, in UTF-16 code units.
-pub const RECOGNITION_WINDOW: usize = 4096;
+pub(crate) const RECOGNITION_WINDOW: usize = 4096;
 
 /// A text and its ASCII-lowercased copy (same byte offsets), for case-insensitive search.
-pub struct Haystack<'a> {
+pub(crate) struct Haystack<'a> {
     /// The text as written.
     pub text: &'a str,
     /// `text` with ASCII letters lowercased.
@@ -26,7 +26,7 @@ pub struct Haystack<'a> {
 /// What a matcher found: a plain hit, or a status (HTTP code, errno name) to map through
 /// [`STATUS_KINDS`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Hit {
+pub(crate) enum Hit {
     /// The rule's own kind applies.
     Plain,
     /// The kind depends on this status.
@@ -35,7 +35,7 @@ pub enum Hit {
 
 wire_enum! {
     /// The recognition rules, by the name tests and docs use.
-    RuleId {
+    pub(crate) RuleId {
         /// An MCP SDK's argument-validation message (zod, jsonschema, pydantic).
         SdkInputValidation = "sdk_input_validation",
         /// The SDK's or a server's "tool not found".
@@ -57,7 +57,7 @@ wire_enum! {
 
 /// What a rule's hit means.
 #[derive(Clone, Copy, Debug)]
-pub enum Meaning {
+pub(crate) enum Meaning {
     /// This kind, with advice of its own when the text says more than the kind.
     Kind(Kind, Option<Advice>),
     /// The kind the status the matcher found means ([`STATUS_KINDS`]).
@@ -66,7 +66,7 @@ pub enum Meaning {
 
 /// One recognition rule.
 #[derive(Debug)]
-pub struct RecognitionRule {
+pub(crate) struct RecognitionRule {
     /// Which rule.
     pub id: RuleId,
     /// Finds the rule's text.
@@ -76,7 +76,7 @@ pub struct RecognitionRule {
 }
 
 /// The rules, first match wins.
-pub const RECOGNITION_RULES: &[RecognitionRule] = &[
+pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     RecognitionRule { id: RuleId::SdkInputValidation, matcher: sdk_validation, meaning: Meaning::Kind(Kind::InvalidParam, None) },
     RecognitionRule { id: RuleId::ToolNotFound, matcher: tool_not_found, meaning: Meaning::Kind(Kind::UnknownTool, None) },
     RecognitionRule {
@@ -92,7 +92,7 @@ pub const RECOGNITION_RULES: &[RecognitionRule] = &[
 ];
 
 /// What a status means: (status, kind, advice override).
-pub const STATUS_KINDS: &[(&str, Kind, Option<Advice>)] = &[
+pub(crate) const STATUS_KINDS: &[(&str, Kind, Option<Advice>)] = &[
     ("401", Kind::AuthFailed, None),
     ("403", Kind::Forbidden, None),
     ("404", Kind::NotFound, None),
@@ -108,7 +108,7 @@ pub const STATUS_KINDS: &[(&str, Kind, Option<Advice>)] = &[
 ];
 
 /// The kind (and advice) an HTTP status or errno name means, from [`STATUS_KINDS`].
-pub fn status_kind(status: &str) -> Option<(Kind, Option<Advice>)> {
+pub(crate) fn status_kind(status: &str) -> Option<(Kind, Option<Advice>)> {
     let key = if status.len() == 3 && status.starts_with('5') && status.bytes().all(|b| b.is_ascii_digit()) { "5xx" } else { status };
     STATUS_KINDS.iter().find(|(s, _, _)| *s == key).map(|(_, kind, advice)| (*kind, *advice))
 }
@@ -139,7 +139,7 @@ const REASONS: &[(&str, &str)] = &[
 
 /// What recognition found.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Recognition {
+pub(crate) struct Recognition {
     /// The rule that matched.
     pub rule: RuleId,
     /// The kind it means.
@@ -153,7 +153,7 @@ pub struct Recognition {
 }
 
 /// Recognize well-known failure text. Reads at most [`RECOGNITION_WINDOW`] units.
-pub fn recognize(text: &str) -> Option<Recognition> {
+pub(crate) fn recognize(text: &str) -> Option<Recognition> {
     let text = utf16_prefix(text, RECOGNITION_WINDOW);
     let hay = Haystack { text, lower: text.to_ascii_lowercase() };
     for rule in RECOGNITION_RULES {
@@ -349,7 +349,7 @@ fn permission_text(hay: &Haystack<'_>) -> Option<Hit> {
 /// Argument problems named by the MCP SDKs' validation messages: the TypeScript SDK's zod
 /// issue list (JSON), the Python SDK's jsonschema and pydantic messages.
 #[inline(never)] // only for SDK validation text; kept out of `recognize` (docs/PERFORMANCE-js.md)
-pub fn sdk_argument_problems(text: &str) -> Vec<InvalidArgument> {
+pub(crate) fn sdk_argument_problems(text: &str) -> Vec<InvalidArgument> {
     let mut problems = zod_issues(text);
     if problems.is_empty() {
         problems = sdk_issue_lines(text);

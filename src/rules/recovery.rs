@@ -4,7 +4,7 @@ use crate::rules::kinds::{facts_of, Advice};
 use crate::wire::{Origin, Recovery, RecoveryAction as A, Safety, SameArguments as S, SideEffects};
 
 /// Advice for a kind not in the table, by origin.
-pub fn default_advice(origin: Origin) -> Advice {
+pub(crate) fn default_advice(origin: Origin) -> Advice {
     match origin {
         Origin::Policy => (A::DoNotRetry, S::Never),
         Origin::Budget => (A::ReduceWork, S::Never),
@@ -15,13 +15,13 @@ pub fn default_advice(origin: Origin) -> Advice {
 }
 
 /// Advice for `kind`: the kind table's, or by origin for a kind of the host's own.
-pub fn advice_for(kind: &str, origin: Origin) -> Advice {
+pub(crate) fn advice_for(kind: &str, origin: Origin) -> Advice {
     facts_of(kind).map_or_else(|| default_advice(origin), |f| f.advice)
 }
 
 /// The facts recovery advice is computed from.
 #[derive(Clone, Copy, Debug)]
-pub struct AdviceInput<'a> {
+pub(crate) struct AdviceInput<'a> {
     /// Canonical kind.
     pub kind: &'a str,
     /// Origin.
@@ -38,7 +38,7 @@ pub struct AdviceInput<'a> {
 
 /// Compute recovery advice. Annotations may raise `discouraged` to `conditional`, never to
 /// `safe`; only `dispatched: false` makes a transient failure `safe` to repeat.
-pub fn recovery(input: AdviceInput<'_>) -> Recovery {
+pub(crate) fn recovery(input: AdviceInput<'_>) -> Recovery {
     let (action, mut same) = input.override_advice.unwrap_or_else(|| advice_for(input.kind, input.origin));
     let hinted_repeatable = input.safety.read_only_hint == Some(true) || input.safety.idempotent_hint == Some(true);
     if same == S::Discouraged && hinted_repeatable {
@@ -52,7 +52,7 @@ pub fn recovery(input: AdviceInput<'_>) -> Recovery {
 
 /// Side effects: conservative (rule 12). Only facts lower them: the call never left the
 /// gateway, it was stopped before it ran, or the tool says it is read-only.
-pub fn side_effects(origin: Origin, kind: &str, safety: Safety, dispatched: Option<bool>) -> SideEffects {
+pub(crate) fn side_effects(origin: Origin, kind: &str, safety: Safety, dispatched: Option<bool>) -> SideEffects {
     if dispatched == Some(false) {
         return SideEffects::NoneExpected;
     }
@@ -71,7 +71,7 @@ pub fn side_effects(origin: Origin, kind: &str, safety: Safety, dispatched: Opti
 }
 
 /// The guidance sentence for an action, adjusted for whether the exact call may be repeated.
-pub fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> String {
+pub(crate) fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> String {
     let base = match action {
         A::ReviseAndRetry => "Read the evidence, change the arguments or the approach, then call again.",
         A::RetryLater => "The failure looks transient: wait, then try again.",

@@ -7,25 +7,25 @@ use crate::text::cut_at;
 use crate::wire::{CodeModeCallError, ContentDescriptor};
 
 /// Text kept of each later text block by the first shrink step, in UTF-16 code units.
-pub const LATER_TEXT_FLOOR: usize = 512;
+pub(crate) const LATER_TEXT_FLOOR: usize = 512;
 
 /// Text kept of the first text block by the third shrink step.
-pub const FIRST_TEXT_FLOOR: usize = 1024;
+pub(crate) const FIRST_TEXT_FLOOR: usize = 1024;
 
 /// Text kept of the first text block before it is dropped altogether.
-pub const LAST_TEXT_FLOOR: usize = 256;
+pub(crate) const LAST_TEXT_FLOOR: usize = 256;
 
 /// Most invalid arguments kept by the step that trims them.
-pub const FEW_INVALID_ARGUMENTS: usize = 4;
+pub(crate) const FEW_INVALID_ARGUMENTS: usize = 4;
 
 /// The marker that replaces a structured value dropped to fit the cap.
-pub const DROPPED_MARKER: &str = "[TRUNCATED: removed to fit the error size cap]";
+pub(crate) const DROPPED_MARKER: &str = "[TRUNCATED: removed to fit the error size cap]";
 
 /// One shrink step: what it gives up, and the edit.
-pub type ShrinkStep = (&'static str, fn(&mut CodeModeCallError));
+pub(crate) type ShrinkStep = (&'static str, fn(&mut CodeModeCallError));
 
 /// The shrink steps, in the order they are tried. Each names what it gives up.
-pub const SHRINK_STEPS: &[ShrinkStep] = &[
+pub(crate) const SHRINK_STEPS: &[ShrinkStep] = &[
     ("trim every text block after the first to 512 characters", |e| {
         content(e).iter_mut().skip(1).for_each(|b| trim_text(b, LATER_TEXT_FLOOR))
     }),
@@ -62,7 +62,7 @@ pub const SHRINK_STEPS: &[ShrinkStep] = &[
 ];
 
 /// Shrink `error` until its JSON is at most `max_bytes` long (or nothing optional is left).
-pub fn fit_to_cap(error: &mut CodeModeCallError, max_bytes: usize) {
+pub(crate) fn fit_to_cap(error: &mut CodeModeCallError, max_bytes: usize) {
     for (_, step) in SHRINK_STEPS {
         if error.json_len() <= max_bytes {
             return;

@@ -3,17 +3,17 @@
 //! partial secret survives at a cut and a cut never leaves half a redaction marker.
 
 use crate::json::{utf16_len, utf16_prefix, JsonText};
+use crate::search;
 use crate::text::redact::{redact_secrets, Redactions};
 use crate::text::sanitize::{defang_chat_markers, strip_controls_prefix};
-use crate::text::search;
 
 /// Extra UTF-16 units read past a text cap, so a secret that starts before the cut is
 /// seen whole by the redactor.
-pub const REDACTION_MARGIN: usize = 1024;
+pub(crate) const REDACTION_MARGIN: usize = 1024;
 
 /// A text after sanitizing, redaction and capping.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CappedText {
+pub(crate) struct CappedText {
     /// The text to show.
     pub text: String,
     /// Whether anything was cut.
@@ -23,7 +23,7 @@ pub struct CappedText {
 }
 
 /// Sanitize, redact, defang, then cap a text at `cap` UTF-16 units.
-pub fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> CappedText {
+pub(crate) fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> CappedText {
     let (window, whole) = strip_controls_prefix(input.head(), cap.saturating_add(REDACTION_MARGIN));
     let redacted = redact_secrets(&window, counts);
     let clean = defang_chat_markers(&redacted, counts);
@@ -35,7 +35,7 @@ pub fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> Cap
 /// Sanitize, redact, defang and cap a text of any length to `cap` units, reading at most
 /// the cap plus [`REDACTION_MARGIN`] (so a secret straddling the cut is still seen whole);
 /// a cut ends in `…`. Idempotent on its own output when the cap is not reached.
-pub fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
+pub(crate) fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
     let window = JsonText::from_head(utf16_prefix(text, cap.saturating_add(REDACTION_MARGIN)), utf16_len(text));
     let c = capped_text(&window, cap, counts);
     if c.truncated {
@@ -46,7 +46,7 @@ pub fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
 }
 
 /// Cap `text` at `cap` units without leaving half a redaction marker at the end.
-pub fn cut_at(text: &str, cap: usize) -> &str {
+pub(crate) fn cut_at(text: &str, cap: usize) -> &str {
     let cut = utf16_prefix(text, cap);
     if cut.len() < text.len() {
         without_open_marker(cut)
@@ -57,7 +57,7 @@ pub fn cut_at(text: &str, cap: usize) -> &str {
 
 /// A text that was just cut short, without a redaction marker left open at its end: an
 /// unclosed `[REDACTED:…`, or a cut inside the opening itself (`[REDAC`).
-pub fn without_open_marker(cut: &str) -> &str {
+pub(crate) fn without_open_marker(cut: &str) -> &str {
     const OPEN: &str = "[REDACTED:";
     if let Some(open) = search::rfind(cut, OPEN).filter(|&open| !cut[open..].contains(']')) {
         return &cut[..open];
@@ -69,7 +69,7 @@ pub fn without_open_marker(cut: &str) -> &str {
 }
 
 /// Sanitize, redact, defang and cap a short label (MIME type, name, block type, URI, key).
-pub fn label(text: &str, cap: usize, counts: &mut Redactions) -> String {
+pub(crate) fn label(text: &str, cap: usize, counts: &mut Redactions) -> String {
     let (window, _) = strip_controls_prefix(text, cap.saturating_add(REDACTION_MARGIN));
     let redacted = redact_secrets(&window, counts);
     // A URI, name or key reaches the model like any text: chat markers are defanged too.

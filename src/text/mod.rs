@@ -5,7 +5,6 @@ pub(crate) mod clean;
 pub(crate) mod redact;
 pub(crate) mod sanitize;
 pub(crate) mod scan;
-pub(crate) mod search;
 pub(crate) mod secret_names;
 
 pub(crate) use clean::{capped_text, clean_text, cut_at, label, without_open_marker, CappedText, REDACTION_MARGIN};

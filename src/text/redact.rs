@@ -10,8 +10,8 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use crate::search::{contains_ignore_ascii_case, AsciiSet};
 use crate::text::scan;
-use crate::text::search::{contains_ignore_ascii_case, AsciiSet};
 
 /// Redaction counts by family, as shown in `evidence.redactions`. The families are the
 /// few of [`SECRET_RULES`], so the counts are a short list kept sorted by family.
@@ -56,7 +56,7 @@ impl Redactions {
 
 /// One redaction rule.
 #[derive(Debug)]
-pub struct SecretRule {
+pub(crate) struct SecretRule {
     /// The family named in the marker and the counts.
     pub family: &'static str,
     /// Lowercase literals of which at least one must occur for the rule to run (none: the
@@ -67,7 +67,7 @@ pub struct SecretRule {
 }
 
 /// The baseline rules, applied in this order (each sees the previous one's output).
-pub const SECRET_RULES: &[SecretRule] = &[
+pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "private_key", hints: &["private key-----"], scan: scan::private_keys },
     SecretRule { family: "jwt", hints: &["eyj"], scan: scan::jwts },
     SecretRule { family: "api_key", hints: &[], scan: scan::provider_tokens },
@@ -81,7 +81,7 @@ pub const SECRET_RULES: &[SecretRule] = &[
 ];
 
 /// The marker that replaces a secret of `family`.
-pub fn marker(family: &str) -> String {
+pub(crate) fn marker(family: &str) -> String {
     let mut marker = String::with_capacity(MARKER_PREFIX.len() + family.len() + 1);
     marker.push_str(MARKER_PREFIX);
     marker.push_str(family);
@@ -92,7 +92,7 @@ pub fn marker(family: &str) -> String {
 const MARKER_PREFIX: &str = "[REDACTED:";
 
 /// Redact every secret in `text`, counting each redaction in `counts`.
-pub fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
+pub(crate) fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
     let mut current = Cow::Borrowed(text);
     let mut present = AsciiSet::of(text);
     for rule in SECRET_RULES {

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use crate::text::redact::Redactions;
 
 /// Whether `c` is removed outright.
-pub fn is_stripped(c: char) -> bool {
+pub(crate) fn is_stripped(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{8}' | '\u{B}'..='\u{1F}' | '\u{7F}'..='\u{84}' | '\u{86}'..='\u{9F}'
         // bidi embeddings, overrides and isolates, and the marks that steer them
@@ -20,7 +20,7 @@ pub fn is_stripped(c: char) -> bool {
 }
 
 /// Remove every stripped character from `text`.
-pub fn strip_controls(text: &str) -> String {
+pub(crate) fn strip_controls(text: &str) -> String {
     // Printable ASCII, tab and newline are never stripped: the common case is one byte scan.
     let plain_ascii = text.bytes().all(|b| (0x20..0x7F).contains(&b) || b == b'\t' || b == b'\n');
     if plain_ascii || !text.chars().any(|c| is_stripped(c) || c == '\u{85}') {
@@ -43,7 +43,7 @@ fn line_break(c: char) -> char {
 /// Returns the kept text and whether all of `text` was consumed. Stripping comes before the
 /// cut so that characters an attacker pads with cannot push a secret across the window
 /// edge unseen.
-pub fn strip_controls_prefix(text: &str, max_units: usize) -> (Cow<'_, str>, bool) {
+pub(crate) fn strip_controls_prefix(text: &str, max_units: usize) -> (Cow<'_, str>, bool) {
     // Printable ASCII needs no stripping and counts one unit a byte: borrow it whole.
     let limit = text.len().min(max_units);
     if text.as_bytes()[..limit].iter().all(|&b| (0x20..0x7F).contains(&b) || b == b'\t' || b == b'\n') {
@@ -94,7 +94,7 @@ const MAX_DELIMITED_NAME: usize = 40;
 /// Replace chat-template markers with look-alikes that no tokenizer treats as special:
 /// `<` becomes `‹`, `>` becomes `›`, `[` becomes `⟦` and `]` becomes `⟧`. Each marker is
 /// counted under the `chat_template` family.
-pub fn defang_chat_markers<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
+pub(crate) fn defang_chat_markers<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
     if !text.as_bytes().iter().any(|&b| b == b'<' || b == b'[') {
         return Cow::Borrowed(text);
     }

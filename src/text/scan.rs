@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use crate::text::search::{find_from, positions};
+use crate::search::{find_from, positions};
 use crate::text::secret_names::is_secret_key;
 
 /// Characters that continue a word for boundary checks.
@@ -48,7 +48,7 @@ fn base64url(b: u8) -> bool {
 }
 
 /// Whole PEM private-key blocks, across lines; an unterminated block runs to the end.
-pub fn private_keys(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn private_keys(text: &str) -> Vec<Range<usize>> {
     const TAIL: &str = "PRIVATE KEY-----";
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
@@ -69,7 +69,7 @@ pub fn private_keys(text: &str) -> Vec<Range<usize>> {
 }
 
 /// JSON Web Tokens: three base64url segments, the first starting `eyJ`.
-pub fn jwts(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     let mut resume = 0;
@@ -95,7 +95,7 @@ pub fn jwts(text: &str) -> Vec<Range<usize>> {
 
 /// Which characters a provider token's body uses.
 #[derive(Clone, Copy, Debug)]
-pub enum Body {
+pub(crate) enum Body {
     /// `[A-Za-z0-9]`
     Alnum,
     /// `[A-Za-z0-9_-]`
@@ -126,7 +126,7 @@ impl Body {
 }
 
 /// Provider tokens with documented prefixes: (prefix, body, shortest body).
-pub const PROVIDER_TOKENS: &[(&str, Body, usize)] = &[
+pub(crate) const PROVIDER_TOKENS: &[(&str, Body, usize)] = &[
     ("sk-", Body::Base64Url, 20),
     ("ghp_", Body::Alnum, 36),
     ("gho_", Body::Alnum, 36),
@@ -173,7 +173,7 @@ const PREFIX_FIRST: [bool; 256] = {
 
 /// Provider tokens from [`PROVIDER_TOKENS`], found in one pass over the text: only word
 /// starts whose first byte begins some prefix are examined.
-pub fn provider_tokens(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn provider_tokens(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut i = 0;
@@ -245,7 +245,7 @@ const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "negotiate
 
 /// The credential in `Authorization: <scheme> <value>` (also `Proxy-Authorization`, and
 /// `"authorization": "..."` members); the scheme is kept.
-pub fn authorization_values(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn authorization_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
@@ -291,7 +291,7 @@ fn value_byte(b: u8) -> bool {
 /// A bare `Bearer <token>`, any case. The token is at least 8 characters of the RFC 6750
 /// alphabet with optional `=` padding; a `word=value` after "bearer" (as in
 /// `token_type=bearer sort_key=name`) is a key, not a token.
-pub fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
@@ -312,7 +312,7 @@ pub fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
 }
 
 /// The value of a `Cookie:` or `Set-Cookie:` header line.
-pub fn cookie_headers(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn cookie_headers(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
@@ -347,7 +347,7 @@ fn url_stop(b: u8) -> bool {
 }
 
 /// `user:password` in `scheme://user:password@host`.
-pub fn url_credentials(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     for sep in positions(text, "://") {
@@ -372,7 +372,7 @@ pub fn url_credentials(text: &str) -> Vec<Range<usize>> {
 }
 
 /// Query parameters that carry secrets, by lowercase name.
-pub const SECRET_QUERY_PARAMS: &[&str] = &[
+pub(crate) const SECRET_QUERY_PARAMS: &[&str] = &[
     "access_token",
     "refresh_token",
     "id_token",
@@ -401,7 +401,7 @@ pub const SECRET_QUERY_PARAMS: &[&str] = &[
 ];
 
 /// The values of secret query parameters (`?access_token=…`, `&sig=…`).
-pub fn secret_query_values(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn secret_query_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     for (i, &b) in bytes.iter().enumerate() {
@@ -434,7 +434,7 @@ const MAX_KEY_NAME: usize = 64;
 
 /// Values of `key=value`, `key: value` and JSON members whose key names a secret (see
 /// [`is_secret_key`]). A quoted value keeps its quotes.
-pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
@@ -515,7 +515,7 @@ pub fn secret_field_values(text: &str) -> Vec<Range<usize>> {
 
 /// Values of command-line flags that name secrets, written with a space:
 /// `--api-key <value>`, `--password <value>` (the `=` form is a [`secret_field_values`] case).
-pub fn flag_values(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn flag_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     for at in positions(text, "--") {

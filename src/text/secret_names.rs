@@ -1,7 +1,7 @@
 //! Key names that name a secret (`apiKey`, `API_KEY`, `x-api-key`, `client_secret`):
 //! the values of such members are never shown, whatever they look like.
 
-use crate::text::search::{contains_ignore_ascii_case, AsciiSet};
+use crate::search::{contains_ignore_ascii_case, AsciiSet};
 
 /// Words that make a key name a secret, wherever they stand in the name.
 const SECRET_KEY_WORDS: &[&str] = &[
@@ -47,7 +47,7 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
 ];
 
 /// Whether a key name (any case style: `apiKey`, `API_KEY`, `x-api-key`) names a secret.
-pub fn is_secret_key(key: &str) -> bool {
+pub(crate) fn is_secret_key(key: &str) -> bool {
     // Every secret word and pair contains one of these stems; most keys have none.
     const STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential", "cookie", "auth", "bearer", "session", "signature"];
     let present = AsciiSet::of(key);

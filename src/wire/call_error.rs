@@ -9,7 +9,7 @@ pub const CONTRACT_VERSION: u32 = 1;
 
 wire_enum! {
     /// Where a failure came from (contract rule 3 and the classification section).
-    Origin {
+    pub Origin {
         /// Another sandbox or broker failure, including tool discovery.
         CodeMode = "code_mode",
         /// The upstream MCP server completed the call with `isError: true` or answered with an error.
@@ -27,7 +27,7 @@ wire_enum! {
 
 wire_enum! {
     /// Whether the failed call may have changed anything (rule 12).
-    SideEffects {
+    pub SideEffects {
         /// The call cannot have run, or the tool declares itself read-only.
         NoneExpected = "none_expected",
         /// The call may have partially completed.
@@ -39,7 +39,7 @@ wire_enum! {
 
 wire_enum! {
     /// The next move the model should make (rule 11).
-    RecoveryAction {
+    pub RecoveryAction {
         /// Inspect the evidence, change the call, then retry.
         ReviseAndRetry = "revise_and_retry",
         /// The failure is transient; wait, then retry.
@@ -63,7 +63,7 @@ wire_enum! {
 
 wire_enum! {
     /// Whether repeating the exact same call is appropriate (rule 11).
-    SameArguments {
+    pub SameArguments {
         /// Repeating is safe: the call provably never left the gateway and the failure is transient.
         Safe = "safe",
         /// Repeating may be fine after the stated condition (a wait, a check of side effects).
@@ -77,7 +77,7 @@ wire_enum! {
 
 wire_enum! {
     /// How the canonical kind was decided (an additive field of this implementation).
-    KindSource {
+    pub KindSource {
         /// From a structured signal: an error object, a JSON-RPC code, or the host's own tag.
         Structured = "structured",
         /// From well-known failure text (SDK messages, HTTP status lines, errno names).
@@ -89,7 +89,7 @@ wire_enum! {
 
 wire_enum! {
     /// What a failure means for the upstream's circuit breaker (rule 4).
-    Breaker {
+    pub Breaker {
         /// The upstream answered: count a success.
         Success = "success",
         /// The upstream could not be reached or did not answer: count a failure.

@@ -5,9 +5,11 @@
 pub(crate) mod call_error;
 pub(crate) mod envelope;
 pub(crate) mod run_error;
+pub(crate) mod transport;
 
 pub use call_error::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, RecoveryAction,
     ResourceBody, Safety, SameArguments, ShownText, SideEffects, CONTRACT_VERSION,
 };
 pub use run_error::{FailurePhase, RunError, RunErrorCode};
+pub use transport::TransportKind;

@@ -7,7 +7,7 @@ use crate::wire::CodeModeCallError;
 
 wire_enum! {
     /// The terminal error code of a failed run.
-    RunErrorCode {
+    pub RunErrorCode {
         /// The request, the source or a nested call's arguments were rejected.
         InvalidInput = "invalid_input",
         /// No executor could run the code (unavailable, failed to start, exited).
@@ -27,7 +27,7 @@ wire_enum! {
 
 wire_enum! {
     /// Where a terminal error came from, when guest code was running.
-    FailurePhase {
+    pub FailurePhase {
         /// A tool call rejected and the guest let the rejection escape (or rethrew it).
         Bridge = "bridge",
         /// Guest code threw an error of its own.

@@ -11,7 +11,7 @@
 //! by the caps on every text the scanners see.
 
 /// The first position at or after `from` where `needle` occurs in `hay`.
-pub fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
+pub(crate) fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
     let Some((&first, rest)) = needle.split_first() else {
         return (from <= hay.len()).then_some(from);
@@ -50,17 +50,17 @@ fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
 }
 
 /// The first position where `needle` occurs in `hay`.
-pub fn find(hay: &str, needle: &str) -> Option<usize> {
+pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
     find_from(hay, needle, 0)
 }
 
 /// Whether `needle` occurs in `hay`.
-pub fn contains(hay: &str, needle: &str) -> bool {
+pub(crate) fn contains(hay: &str, needle: &str) -> bool {
     find(hay, needle).is_some()
 }
 
 /// The last position where `needle` occurs in `hay`.
-pub fn rfind(hay: &str, needle: &str) -> Option<usize> {
+pub(crate) fn rfind(hay: &str, needle: &str) -> Option<usize> {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
     let Some((&first, rest)) = needle.split_first() else {
         return Some(hay.len());
@@ -78,7 +78,7 @@ pub fn rfind(hay: &str, needle: &str) -> Option<usize> {
 
 /// Every start of `needle` in `hay`, left to right, not overlapping (as
 /// `str::match_indices`). An empty needle yields nothing.
-pub fn positions<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+pub(crate) fn positions<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
     let mut from = 0;
     std::iter::from_fn(move || {
         if needle.is_empty() {
@@ -91,20 +91,20 @@ pub fn positions<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usiz
 }
 
 /// `hay` split around the first `needle`, as `str::split_once`.
-pub fn split_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+pub(crate) fn split_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
     let at = find(hay, needle)?;
     Some((&hay[..at], &hay[at + needle.len()..]))
 }
 
 /// `hay` split around the last `needle`, as `str::rsplit_once`.
-pub fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+pub(crate) fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
     let at = rfind(hay, needle)?;
     Some((&hay[..at], &hay[at + needle.len()..]))
 }
 
 /// Whether `hay` contains `needle` (lowercase ASCII), ASCII case-insensitively. No
 /// allocation: candidates are found by the needle's first byte in either case.
-pub fn contains_ignore_ascii_case(hay: &str, needle: &str) -> bool {
+pub(crate) fn contains_ignore_ascii_case(hay: &str, needle: &str) -> bool {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
     let Some((&first, rest)) = needle.split_first() else {
         return true;

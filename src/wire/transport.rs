@@ -1,0 +1,25 @@
+//! The kinds of transport failure a report can name.
+
+wire_enum! {
+    /// Transport failure kinds.
+    pub TransportKind {
+        /// No answer in time.
+        Timeout = "timeout",
+        /// The connection closed before the result arrived.
+        ConnectionClosed = "connection_closed",
+        /// The upstream refused the connection.
+        ConnectionRefused = "connection_refused",
+        /// The upstream's name did not resolve.
+        Dns = "dns",
+        /// The TLS handshake or certificate check failed.
+        Tls = "tls",
+        /// The response exceeded the gateway's size limit.
+        ResponseTooLarge = "response_too_large",
+        /// The response could not be decoded.
+        MalformedResponse = "malformed_response",
+        /// The call was cancelled by the caller.
+        Cancelled = "cancelled",
+        /// Anything else.
+        Other = "other",
+    }
+}
