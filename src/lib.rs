@@ -84,22 +84,50 @@ pub const SCHEMA: &str = include_str!("../schema/code-mode-call-error.v1.schema.
 /// This crate's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Normalize one failure report given as JSON text under `policy`.
+/// Normalize one failure report given as JSON text under `policy`. A gateway that
+/// normalizes many failures builds one [`Normalizer`] and keeps it.
+///
+/// ```
+/// let report = r#"{"tool":"fs::read_file","transport":{"kind":"timeout","message":"no answer in 30 s"}}"#;
+/// let outcome = codemode_errors::normalize_json(report, &Default::default()).unwrap();
+/// assert_eq!(outcome.breaker.as_str(), "failure"); // the upstream did not answer
+/// assert_eq!(outcome.error.unwrap().kind, "timeout");
+/// ```
 pub fn normalize_json(report: &str, policy: &Policy) -> Result<Outcome, ReportError> {
     Normalizer::new(policy.clone()).normalize_json(report)
 }
 
-/// Normalize one parsed failure report under `policy`.
+/// Normalize one failure report built with the typed constructors under `policy`.
+///
+/// ```
+/// use codemode_errors::{normalize, Failure, FailureReport};
+/// let report = FailureReport::new(Failure::budget("budget_exceeded", "the run made 50 calls", None)?);
+/// let error = normalize(&report, &Default::default()).error.unwrap();
+/// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("budget_exceeded", "budget"));
+/// # Ok::<(), codemode_errors::ReportError>(())
+/// ```
 pub fn normalize(report: &FailureReport, policy: &Policy) -> Outcome {
     Normalizer::new(policy.clone()).normalize(report)
 }
 
-/// Sanitize and redact free text (no cap).
+/// Sanitize and redact free text (no cap): control and invisible characters go, secrets
+/// become `[REDACTED:<family>]`, chat-template markers are defanged.
+///
+/// ```
+/// let clean = codemode_errors::redact_text("retrying with Authorization: Bearer abc.def.ghi123\u{202E}");
+/// assert_eq!(clean, "retrying with Authorization: Bearer [REDACTED:authorization]");
+/// ```
 pub fn redact_text(text: &str) -> String {
     Normalizer::default().redact_text(text)
 }
 
-/// Redact a JSON value given as text; returns compact JSON with sorted keys.
+/// Redact a JSON value given as text; returns compact JSON with sorted keys. Members
+/// whose key names a secret are masked whatever their value.
+///
+/// ```
+/// let clean = codemode_errors::redact_json(r#"{"user":"ann","password":"hunter2"}"#).unwrap();
+/// assert_eq!(clean, r#"{"password":"[REDACTED:secret_field]","user":"ann"}"#);
+/// ```
 pub fn redact_json(value: &str) -> Result<String, ReportError> {
     Ok(Normalizer::default().redact_json(&parse_json(value)?).to_string())
 }

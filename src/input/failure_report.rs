@@ -28,7 +28,7 @@ pub(crate) const MAX_RETRY_AFTER_MS: u64 = 86_400_000;
 /// The failure tags, in the order the docs list them.
 pub(crate) const FAILURE_TAGS: &[&str] = &["tool_result", "jsonrpc_error", "transport", "validation", "policy", "budget", "code_mode"];
 
-/// A fully-qualified tool name, `namespace::name`: at most [`MAX_TOOL_NAME`] UTF-16 units,
+/// A fully-qualified tool name, `namespace::name`: at most 256 UTF-16 units,
 /// no control or invisible characters. Only [`ToolName::new`] makes one, so a report
 /// never holds a name the contract refuses.
 ///
@@ -216,7 +216,7 @@ impl Failure {
         }
     }
 
-    /// The failure member `tag` of a report (one of [`FAILURE_TAGS`]) read from its JSON
+    /// The failure member `tag` of a report (`tool_result`, `jsonrpc_error`, `transport`, `validation`, `policy`, `budget` or `code_mode`) read from its JSON
     /// value, as the report reader reads it.
     pub fn from_tagged_value(tag: &str, value: &Json) -> Result<Failure, ReportError> {
         if !FAILURE_TAGS.contains(&tag) {

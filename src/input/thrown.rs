@@ -39,10 +39,10 @@ const THROWN_NAMES: &[(&str, TransportKind)] = &[
 impl Failure {
     /// The failure a thrown error stands for.
     ///
-    /// A known `name` ([`THROWN_NAMES`]) decides first. Otherwise an integer `code` is a
+    /// A known `name` (`AbortError`, `TimeoutError`, ...) decides first. Otherwise an integer `code` is a
     /// JSON-RPC error (the MCP SDKs throw `McpError` with the JSON-RPC code, including their
     /// local -32001 timeout and -32000 connection-closed codes), and a string `code` maps
-    /// through [`THROWN_CODES`]; anything else is a transport failure of kind `other`.
+    /// through the table of errno and fetch codes (`ECONNREFUSED`, `ETIMEDOUT`, ...); anything else is a transport failure of kind `other`.
     ///
     /// ```
     /// use codemode_errors::{Failure, Json};

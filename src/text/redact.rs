@@ -14,7 +14,7 @@ use crate::search::{contains_ignore_ascii_case, AsciiSet};
 use crate::text::scan;
 
 /// Redaction counts by family, as shown in `evidence.redactions`. The families are the
-/// few of [`SECRET_RULES`], so the counts are a short list kept sorted by family.
+/// few of the redaction rules, so the counts are a short list kept sorted by family.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Redactions(Vec<(&'static str, u64)>);
 

@@ -200,7 +200,15 @@ pub enum ResourceBody {
 /// its (sanitized) type.
 ///
 /// The JSON keeps `type` first, then the members in the order written here:
-/// `{"type":"text","text":"...","truncated":true,"original_length":9000}`.
+///
+/// ```
+/// let outcome = codemode_errors::normalize_json(
+///     r#"{"tool_result":{"isError":true,"content":[{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}]}}"#,
+///     &Default::default(),
+/// ).unwrap();
+/// let block = &outcome.error.unwrap().evidence.unwrap().content[0];
+/// assert_eq!(block.to_json(), r#"{"type":"image","mime_type":"image/png","encoded_bytes":12,"data_omitted":true}"#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ContentDescriptor {
@@ -375,7 +383,20 @@ impl Evidence {
     }
 }
 
-/// The contract object: what `Error.message` holds as JSON.
+/// The contract object: what `Error.message` holds as JSON. Only the normalizer and the
+/// tolerant reader ([`parse_call_error`](crate::parse_call_error)) make one, so every
+/// value went through the rules.
+///
+/// ```
+/// let outcome = codemode_errors::normalize_json(
+///     r#"{"tool":"gh::create_issue","policy":{"kind":"forbidden","message":"the route forbids writes"}}"#,
+///     &Default::default(),
+/// ).unwrap();
+/// let error = outcome.error.unwrap();
+/// let message = error.to_json(); // what the sandbox rejects with: new Error(message)
+/// assert!(message.starts_with(r#"{"contract_version":1,"kind":"forbidden","#));
+/// assert_eq!(codemode_errors::parse_call_error(&message).unwrap(), error);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CodeModeCallError {
