@@ -5,7 +5,7 @@
 
 use crate::json::{write_json, ByteCount, Json, JsonList, JsonText};
 use crate::rules::policy::Policy;
-use crate::text::{capped_text, is_secret_key, label, marker, CappedText, Redactions};
+use crate::text::{capped_text, is_secret_key, label, marker, CappedText, Redactions, SafeJson};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
 /// Longest URI kept, in UTF-16 code units.
@@ -108,15 +108,15 @@ const MARKER_RESERVE: usize = 48;
 /// a string ends in `…[TRUNCATED]`, an array gets a last item `"[TRUNCATED: N more items]"`,
 /// an object a member `"[TRUNCATED]": N` (members not shown), a too-deep value becomes
 /// `"[TRUNCATED: nested too deep]"`. The serialized result never exceeds `caps.bytes`.
-pub(crate) fn render_json(value: &Json, caps: JsonCaps, counts: &mut Redactions) -> Json {
+pub(crate) fn render_json(value: &Json, caps: JsonCaps, counts: &mut Redactions) -> SafeJson {
     let mut budget = caps.bytes;
     let mut local = Redactions::default();
     let rendered = render(value, caps, 0, &mut budget, &mut local);
     if size_of(&rendered) <= caps.bytes {
         counts.merge(&local);
-        rendered
+        SafeJson::from_rendered(rendered)
     } else {
-        Json::String(JsonText::whole("[TRUNCATED: value too large]"))
+        SafeJson::literal("[TRUNCATED: value too large]")
     }
 }
 
@@ -130,7 +130,7 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
     match value {
         Json::String(text) => {
             let c = capped_text(text, caps.string_chars, counts);
-            let mut s = c.text;
+            let mut s = c.text.into_string();
             if c.truncated {
                 s.push_str("…[TRUNCATED]");
             }
@@ -173,11 +173,13 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
                 if *budget < MARKER_RESERVE * 2 {
                     break;
                 }
-                let clean_key = label(key, MAX_KEY, counts);
+                // The key is judged as a secret name after cleaning, so characters that hide
+                // its name (`pass\u{200B}word`) cannot pass its value.
+                let clean_key = label(key, MAX_KEY, counts).into_string();
                 let key_cost = clean_key.len() + 4;
                 let mut inner = budget.saturating_sub(MARKER_RESERVE + key_cost);
                 let before = inner;
-                let rendered = if is_secret_key(key) {
+                let rendered = if is_secret_key(&clean_key) {
                     counts.add("secret_field");
                     let v = Json::String(JsonText::whole(marker("secret_field")));
                     inner = inner.saturating_sub(size_of(&v));

@@ -40,16 +40,17 @@ pub mod json;
 mod text;
 mod wire;
 mod rules;
-mod input;
 mod evidence;
+mod input;
 mod pipeline;
 
 pub use error::{ErrorCode, ReportError};
 pub use input::{call_error_from_value, parse_call_error, CallHeader, Failure, FailureReport, ToolName, ValidationFailure};
 pub use json::{parse_json, Json};
 pub use pipeline::Normalizer;
+pub use rules::arguments::ArgumentProblem;
 pub use rules::policy::{Cap, CapSpec, Policy};
-pub use text::Redactions;
+pub use text::{Redactions, SafeJson, SafeText};
 pub use wire::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, RecoveryAction,
     ResourceBody, Safety, SameArguments, ShownText, SideEffects, TransportKind, CONTRACT_VERSION,

@@ -730,7 +730,9 @@ proptest! {
         let outcome = Normalizer::new(policy).normalize_json(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
         if let Some(error) = outcome.error {
             let back = parse_call_error(&error.to_json()).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            prop_assert_eq!(&back, &error, "json: {}", error.to_json());
+            let (a, b) = (error.to_json(), back.to_json());
+            let at = a.bytes().zip(b.bytes()).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+            prop_assert_eq!(&back, &error, "DIFF at {}: {:?} vs {:?}", at, &a[at.saturating_sub(80)..(at + 80).min(a.len())], &b[at.saturating_sub(80)..(at + 80).min(b.len())]);
         }
     }
 

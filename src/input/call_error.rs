@@ -1,16 +1,23 @@
 //! The consumer side: read a contract object back from `Error.message` as a tolerant
 //! reader (rule 14): unknown fields are ignored, a legacy `{kind, message}` payload is
 //! upgraded, and a newer contract version is refused with a clear error.
+//!
+//! The object is untrusted whoever wrote it, so every string it holds goes through the
+//! text pipeline again (stripped, redacted, defanged), a kind that is no identifier
+//! becomes `tool_error`, and structured evidence is rendered again with secret-named
+//! members masked. None of this changes the core's own output, which reads back byte for
+//! byte (rule 6).
 
 use crate::error::{ErrorCode, ReportError};
+use crate::evidence::{render_json, JsonCaps};
 use crate::json::{parse_json, utf16_len, Json};
-use crate::rules::kinds::canonicalize;
+use crate::rules::kinds::{canonicalize, Kind, MAX_ORIGINAL_KIND};
 use crate::rules::recovery::{advice_for, guidance};
-use crate::text::redact::Redactions;
-use crate::wire::RecoveryAction;
+use crate::search;
+use crate::text::{clean_text, Redactions, SafeText};
 use crate::wire::{
-    CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Recovery, ResourceBody, Safety, SameArguments,
-    ShownText, SideEffects, CONTRACT_VERSION,
+    CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Recovery, RecoveryAction, ResourceBody, Safety,
+    SameArguments, ShownText, SideEffects, CONTRACT_VERSION,
 };
 
 /// Parse the JSON held in a rejected promise's `Error.message`.
@@ -35,18 +42,24 @@ pub(crate) fn message_json(message: &str) -> Result<Json, ReportError> {
 
 /// Read a contract object from a bounded JSON value.
 pub fn call_error_from_value(value: &Json) -> Result<CodeModeCallError, ReportError> {
+    read_call_error(value, usize::MAX / 2)
+}
+
+/// Read a contract object, each text capped at `cap` UTF-16 units (a cut ends in `…`).
+pub(crate) fn read_call_error(value: &Json, cap: usize) -> Result<CodeModeCallError, ReportError> {
     if value.as_object().is_none() {
         return Err(bad("", format!("a call error is a JSON object, not {}", value.type_name())));
     }
+    let mut reader = Reader { cap, counts: Redactions::default() };
     match value.get("contract_version") {
-        None | Some(Json::Null) => legacy(value),
+        None | Some(Json::Null) => reader.legacy(value),
         Some(v) => match v.as_i64() {
             Some(n) if n > i64::from(CONTRACT_VERSION) => Err(ReportError::new(
                 ErrorCode::UnsupportedVersion,
                 "contract_version",
                 format!("contract_version {n} is newer than this reader understands ({CONTRACT_VERSION}); upgrade codemode-errors"),
             )),
-            Some(n) if n == i64::from(CONTRACT_VERSION) => version_one(value),
+            Some(n) if n == i64::from(CONTRACT_VERSION) => reader.version_one(value),
             _ => Err(bad("contract_version", "must be a positive integer")),
         },
     }
@@ -54,19 +67,6 @@ pub fn call_error_from_value(value: &Json) -> Result<CodeModeCallError, ReportEr
 
 fn bad(path: &str, message: impl Into<String>) -> ReportError {
     ReportError::new(ErrorCode::InvalidCallError, path, message)
-}
-
-fn string(v: &Json, key: &str, path: &str) -> Result<String, ReportError> {
-    match v.get(key) {
-        Some(Json::String(t)) if !t.head().is_empty() => Ok(t.head().to_owned()),
-        Some(Json::String(_)) => Err(bad(&join(path, key), "must not be empty")),
-        Some(other) => Err(bad(&join(path, key), format!("must be a string, not {}", other.type_name()))),
-        None => Err(bad(&join(path, key), "is required")),
-    }
-}
-
-fn optional_string(v: &Json, key: &str) -> Option<String> {
-    v.get(key).and_then(Json::as_str).map(str::to_owned)
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -77,120 +77,180 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
+fn required<'a>(v: &'a Json, key: &str, path: &str) -> Result<&'a str, ReportError> {
+    match v.get(key) {
+        Some(Json::String(t)) if !t.head().is_empty() => Ok(t.head()),
+        Some(Json::String(_)) => Err(bad(&join(path, key), "must not be empty")),
+        Some(other) => Err(bad(&join(path, key), format!("must be a string, not {}", other.type_name()))),
+        None => Err(bad(&join(path, key), "is required")),
+    }
+}
+
 fn wire<T>(v: &Json, key: &str, path: &str, from: fn(&str) -> Option<T>) -> Result<T, ReportError> {
-    let s = string(v, key, path)?;
-    from(&s).ok_or_else(|| bad(&join(path, key), format!("unknown value {s:?}")))
+    let s = required(v, key, path)?;
+    from(s).ok_or_else(|| bad(&join(path, key), format!("unknown value {s:?}")))
 }
 
 fn count(v: &Json) -> Option<u64> {
     v.as_i64().and_then(|n| u64::try_from(n).ok())
 }
 
-fn version_one(v: &Json) -> Result<CodeModeCallError, ReportError> {
-    let r = v.get("recovery").filter(|r| r.as_object().is_some()).ok_or_else(|| bad("recovery", "is required and must be an object"))?;
-    let recovery = Recovery {
-        action: wire(r, "action", "recovery", RecoveryAction::from_wire)?,
-        same_arguments: wire(r, "same_arguments", "recovery", SameArguments::from_wire)?,
-        guidance: string(r, "guidance", "recovery")?,
-        retry_after_ms: r.get("retry_after_ms").and_then(count),
-    };
-    let safety = v.get("safety").map(|s| Safety {
-        read_only_hint: s.get("read_only_hint").and_then(Json::as_bool),
-        destructive_hint: s.get("destructive_hint").and_then(Json::as_bool),
-        idempotent_hint: s.get("idempotent_hint").and_then(Json::as_bool),
-        open_world_hint: s.get("open_world_hint").and_then(Json::as_bool),
-    });
-    let invalid_arguments = v
-        .get("invalid_arguments")
-        .and_then(Json::as_array)
-        .map(|a| {
-            a.items().iter().filter_map(|p| Some(InvalidArgument::new(p.get("path")?.as_str()?, p.get("problem")?.as_str()?))).collect()
-        })
-        .unwrap_or_default();
-    Ok(CodeModeCallError {
-        contract_version: CONTRACT_VERSION,
-        kind: string(v, "kind", "")?,
-        message: string(v, "message", "")?,
-        tool: optional_string(v, "tool"),
-        origin: wire(v, "origin", "", Origin::from_wire)?,
-        recovery,
-        side_effects: wire(v, "side_effects", "", SideEffects::from_wire)?,
-        original_kind: optional_string(v, "original_kind"),
-        kind_source: v.get("kind_source").and_then(Json::as_str).and_then(KindSource::from_wire),
-        cause: optional_string(v, "cause"),
-        safety,
-        dispatched: v.get("dispatched").and_then(Json::as_bool),
-        invalid_arguments,
-        evidence: v.get("evidence").map(evidence),
-    })
+/// Reads one object: every text through the pipeline, capped at `cap`.
+struct Reader {
+    cap: usize,
+    counts: Redactions,
 }
 
-fn evidence(e: &Json) -> Evidence {
-    Evidence {
-        content: e.get("content").and_then(Json::as_array).map(|a| a.items().iter().filter_map(descriptor).collect()).unwrap_or_default(),
-        structured_content: e.get("structured_content").cloned(),
-        parsed_error: e.get("parsed_error").cloned(),
-        omitted_content_blocks: e.get("omitted_content_blocks").and_then(count).unwrap_or(0) as usize,
-        redactions: e
-            .get("redactions")
-            .and_then(Json::as_object)
-            .map(|o| o.items().iter().filter_map(|(k, v)| Some((k.clone(), count(v)?))).collect())
-            .unwrap_or_default(),
+impl Reader {
+    fn clean(&mut self, text: &str) -> SafeText {
+        clean_text(text, self.cap, &mut self.counts)
     }
-}
 
-/// A content descriptor read back: the members its type defines, each of the right type;
-/// anything else is ignored (rule 14). A value without a string `type` is no descriptor.
-fn descriptor(v: &Json) -> Option<ContentDescriptor> {
-    let text = |v: &Json, key: &str| optional_string(v, key);
-    let bytes = |v: &Json| v.get("encoded_bytes").and_then(count).unwrap_or(0);
-    let shown = |v: &Json| {
-        let text = optional_string(v, "text")?;
-        let cut = v.get("truncated").and_then(Json::as_bool) == Some(true);
-        let original = v.get("original_length").and_then(count).unwrap_or(utf16_len(&text) as u64);
-        Some(ShownText { original_length: cut.then_some(original), text })
-    };
-    Some(match v.get("type")?.as_str()? {
-        "text" => ContentDescriptor::Text(shown(v).unwrap_or_default()),
-        "image" => ContentDescriptor::Image { mime_type: text(v, "mime_type"), encoded_bytes: bytes(v) },
-        "audio" => ContentDescriptor::Audio { mime_type: text(v, "mime_type"), encoded_bytes: bytes(v) },
-        "resource" => {
-            let body = match shown(v) {
-                Some(t) => ResourceBody::Text(t),
-                None if v.get("encoded_bytes").is_some() => ResourceBody::Blob { encoded_bytes: bytes(v) },
-                None => ResourceBody::Empty,
-            };
-            ContentDescriptor::Resource { uri: text(v, "uri"), mime_type: text(v, "mime_type"), body }
+    fn text(&mut self, v: &Json, key: &str, path: &str) -> Result<SafeText, ReportError> {
+        let raw = required(v, key, path)?;
+        Ok(self.clean(raw))
+    }
+
+    fn optional(&mut self, v: &Json, key: &str) -> Option<SafeText> {
+        v.get(key).and_then(Json::as_str).map(|s| self.clean(s))
+    }
+
+    /// The kind, when it is an identifier; otherwise `tool_error`, with the raw value as
+    /// the original kind.
+    fn kind(&mut self, raw: &str) -> (SafeText, Option<SafeText>) {
+        match SafeText::identifier(raw) {
+            Some(kind) => (kind, None),
+            None => {
+                let original = self.clean(raw);
+                let cut = crate::text::cut_safe(&original, MAX_ORIGINAL_KIND);
+                (Kind::ToolError.name(), Some(cut))
+            }
         }
-        "resource_link" => ContentDescriptor::ResourceLink { uri: text(v, "uri"), name: text(v, "name"), mime_type: text(v, "mime_type") },
-        other => ContentDescriptor::Unknown { block_type: other.to_owned() },
-    })
-}
+    }
 
-/// Upgrade a pre-contract `{kind, message}` payload: the kind is canonicalized like any
-/// untrusted kind, the origin is taken as a tool failure and side effects as unknown.
-fn legacy(v: &Json) -> Result<CodeModeCallError, ReportError> {
-    let raw_kind = string(v, "kind", "")?;
-    let message = string(v, "message", "")?;
-    let mut counts = Redactions::default();
-    let canonical = canonicalize(&raw_kind, &mut counts);
-    let (action, same) = advice_for(&canonical.kind, Origin::ToolExecution);
-    Ok(CodeModeCallError {
-        contract_version: CONTRACT_VERSION,
-        kind: canonical.kind,
-        message,
-        tool: optional_string(v, "tool").filter(|t| crate::search::contains(t, "::")),
-        origin: Origin::ToolExecution,
-        recovery: Recovery { action, same_arguments: same, guidance: guidance(action, same, None), retry_after_ms: None },
-        side_effects: SideEffects::Unknown,
-        original_kind: canonical.original,
-        kind_source: None,
-        cause: None,
-        safety: None,
-        dispatched: None,
-        invalid_arguments: Vec::new(),
-        evidence: None,
-    })
+    fn version_one(&mut self, v: &Json) -> Result<CodeModeCallError, ReportError> {
+        let r =
+            v.get("recovery").filter(|r| r.as_object().is_some()).ok_or_else(|| bad("recovery", "is required and must be an object"))?;
+        let recovery = Recovery {
+            action: wire(r, "action", "recovery", RecoveryAction::from_wire)?,
+            same_arguments: wire(r, "same_arguments", "recovery", SameArguments::from_wire)?,
+            guidance: self.text(r, "guidance", "recovery")?,
+            retry_after_ms: r.get("retry_after_ms").and_then(count),
+        };
+        let safety = v.get("safety").map(|s| Safety {
+            read_only_hint: s.get("read_only_hint").and_then(Json::as_bool),
+            destructive_hint: s.get("destructive_hint").and_then(Json::as_bool),
+            idempotent_hint: s.get("idempotent_hint").and_then(Json::as_bool),
+            open_world_hint: s.get("open_world_hint").and_then(Json::as_bool),
+        });
+        let mut invalid_arguments = Vec::new();
+        for p in v.get("invalid_arguments").and_then(Json::as_array).map(|a| a.items()).unwrap_or_default() {
+            if let (Some(path), Some(problem)) = (p.get("path").and_then(Json::as_str), p.get("problem").and_then(Json::as_str)) {
+                invalid_arguments.push(InvalidArgument::new(self.clean(path), self.clean(problem)));
+            }
+        }
+        let raw_kind = required(v, "kind", "")?;
+        let message = self.text(v, "message", "")?;
+        let (kind, renamed) = self.kind(raw_kind);
+        let original_kind = match renamed {
+            Some(original) => Some(original),
+            None => self.optional(v, "original_kind").map(|k| crate::text::cut_safe(&k, MAX_ORIGINAL_KIND)),
+        };
+        Ok(CodeModeCallError {
+            contract_version: CONTRACT_VERSION,
+            kind,
+            message,
+            tool: self.optional(v, "tool"),
+            origin: wire(v, "origin", "", Origin::from_wire)?,
+            recovery,
+            side_effects: wire(v, "side_effects", "", SideEffects::from_wire)?,
+            original_kind,
+            kind_source: v.get("kind_source").and_then(Json::as_str).and_then(KindSource::from_wire),
+            cause: self.optional(v, "cause"),
+            safety,
+            dispatched: v.get("dispatched").and_then(Json::as_bool),
+            invalid_arguments,
+            evidence: v.get("evidence").map(|e| self.evidence(e)),
+        })
+    }
+
+    fn evidence(&mut self, e: &Json) -> Evidence {
+        let content = e.get("content").and_then(Json::as_array).map(|a| a.items()).unwrap_or_default();
+        let structured = |reader: &mut Reader, key: &str| {
+            e.get(key).map(|v| render_json(v, JsonCaps { string_chars: reader.cap, ..JsonCaps::unbounded() }, &mut reader.counts))
+        };
+        let mut redactions = Vec::new();
+        for (family, n) in e.get("redactions").and_then(Json::as_object).map(|o| o.items()).unwrap_or_default() {
+            if let Some(n) = count(n) {
+                redactions.push((self.clean(family), n));
+            }
+        }
+        Evidence {
+            content: content.iter().filter_map(|d| self.descriptor(d)).collect(),
+            structured_content: structured(self, "structured_content"),
+            parsed_error: structured(self, "parsed_error"),
+            omitted_content_blocks: e.get("omitted_content_blocks").and_then(count).unwrap_or(0) as usize,
+            redactions,
+        }
+    }
+
+    /// A content descriptor read back: the members its type defines, each of the right
+    /// type; anything else is ignored (rule 14). A value without a string `type` is no
+    /// descriptor.
+    fn descriptor(&mut self, v: &Json) -> Option<ContentDescriptor> {
+        let bytes = |v: &Json| v.get("encoded_bytes").and_then(count).unwrap_or(0);
+        let shown = |reader: &mut Reader, v: &Json| {
+            let raw = v.get("text").and_then(Json::as_str)?;
+            let cut = v.get("truncated").and_then(Json::as_bool) == Some(true);
+            let original = v.get("original_length").and_then(count).unwrap_or(utf16_len(raw) as u64);
+            Some(ShownText { text: reader.clean(raw), original_length: cut.then_some(original) })
+        };
+        Some(match v.get("type")?.as_str()? {
+            "text" => ContentDescriptor::Text(shown(self, v).unwrap_or_default()),
+            "image" => ContentDescriptor::Image { mime_type: self.optional(v, "mime_type"), encoded_bytes: bytes(v) },
+            "audio" => ContentDescriptor::Audio { mime_type: self.optional(v, "mime_type"), encoded_bytes: bytes(v) },
+            "resource" => {
+                let body = match shown(self, v) {
+                    Some(t) => ResourceBody::Text(t),
+                    None if v.get("encoded_bytes").is_some() => ResourceBody::Blob { encoded_bytes: bytes(v) },
+                    None => ResourceBody::Empty,
+                };
+                ContentDescriptor::Resource { uri: self.optional(v, "uri"), mime_type: self.optional(v, "mime_type"), body }
+            }
+            "resource_link" => ContentDescriptor::ResourceLink {
+                uri: self.optional(v, "uri"),
+                name: self.optional(v, "name"),
+                mime_type: self.optional(v, "mime_type"),
+            },
+            other => ContentDescriptor::Unknown { block_type: self.clean(other) },
+        })
+    }
+
+    /// Upgrade a pre-contract `{kind, message}` payload: the kind is canonicalized like any
+    /// untrusted kind, the origin is taken as a tool failure and side effects as unknown.
+    fn legacy(&mut self, v: &Json) -> Result<CodeModeCallError, ReportError> {
+        let raw_kind = required(v, "kind", "")?;
+        let message = self.text(v, "message", "")?;
+        let canonical = canonicalize(raw_kind, &mut self.counts);
+        let (action, same) = advice_for(&canonical.kind, Origin::ToolExecution);
+        let tool = v.get("tool").and_then(Json::as_str).filter(|t| search::contains(t, "::")).map(|t| self.clean(t));
+        Ok(CodeModeCallError {
+            contract_version: CONTRACT_VERSION,
+            kind: canonical.kind,
+            message,
+            tool,
+            origin: Origin::ToolExecution,
+            recovery: Recovery { action, same_arguments: same, guidance: guidance(action, same, None), retry_after_ms: None },
+            side_effects: SideEffects::Unknown,
+            original_kind: canonical.original,
+            kind_source: None,
+            cause: None,
+            safety: None,
+            dispatched: None,
+            invalid_arguments: Vec::new(),
+            evidence: None,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -14,10 +14,10 @@
 
 use crate::error::{ErrorCode, ReportError};
 use crate::json::{exact_integer, parse_json, write_string, Json, JsonBuilder, JsonText};
-use crate::rules::arguments::check_arguments;
+use crate::rules::arguments::{check_arguments, ArgumentProblem};
 use crate::rules::kinds::{is_well_formed, Kind};
 use crate::search;
-use crate::wire::{InvalidArgument, Origin, Safety, TransportKind};
+use crate::wire::{Origin, Safety, TransportKind};
 
 /// Longest fully-qualified tool name accepted, in UTF-16 code units.
 pub(crate) const MAX_TOOL_NAME: usize = 256;
@@ -238,7 +238,7 @@ pub struct ValidationFailure {
     /// The tool's input schema.
     pub input_schema: Option<Json>,
     /// Problems the host already found.
-    pub problems: Vec<InvalidArgument>,
+    pub problems: Vec<ArgumentProblem>,
     /// The host's description.
     pub message: Option<JsonText>,
 }
@@ -546,7 +546,7 @@ fn parse_validation(v: &Json) -> Result<ValidationFailure, ReportError> {
             let at = format!("validation.problems[{i}]");
             let path = p.get("path").and_then(Json::as_str).ok_or_else(|| invalid(&at, "needs a string `path`"))?;
             let problem = p.get("problem").and_then(Json::as_str).ok_or_else(|| invalid(&at, "needs a string `problem`"))?;
-            out.problems.push(InvalidArgument::new(path, problem));
+            out.problems.push(ArgumentProblem::new(path, problem));
         }
     }
     out.check()

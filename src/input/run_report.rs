@@ -1,10 +1,9 @@
 //! The run report: what ended a code-mode run, as the executor saw it, read from JSON.
 
 use crate::error::ReportError;
-use crate::input::call_error::{call_error_from_value, message_json};
+use crate::input::call_error::{message_json, read_call_error};
 use crate::input::failure_report::invalid;
 use crate::json::{exact_integer, parse_json, Json};
-use crate::text::{clean_text, Redactions};
 use crate::wire::CodeModeCallError;
 
 /// Longest text field kept in a nested tool error, in UTF-16 code units: above anything
@@ -125,13 +124,7 @@ fn run_failure(tag: &str, v: &Json) -> Result<RunFailure, ReportError> {
             }
             other => other,
         };
-        let mut error = call_error_from_value(value).map_err(|e| e.within(tag))?;
-        if matches!(value.get("contract_version"), None | Some(Json::Null)) {
-            // A legacy `{kind, message}` payload predates the contract: nothing redacted it.
-            let mut counts = Redactions::default();
-            error.message = clean_text(&error.message, MAX_NESTED_TEXT, &mut counts);
-            error.tool = error.tool.as_deref().map(|t| clean_text(t, MAX_NESTED_TEXT, &mut counts));
-        }
+        let error = read_call_error(value, MAX_NESTED_TEXT).map_err(|e| e.within(tag))?;
         return Ok(RunFailure::UncaughtToolError(Box::new(error)));
     }
     if v.as_object().is_none() {

@@ -3,17 +3,18 @@
 use crate::error::ReportError;
 use crate::evidence::{describe_block, render_json, JsonCaps};
 use crate::input::failure_report::MAX_RETRY_AFTER_MS;
-use crate::input::{Failure, FailureReport, ToolName, ValidationFailure};
+use crate::input::failure_report::MAX_TOOL_NAME;
+use crate::input::{Failure, FailureReport, ValidationFailure};
 use crate::json::{exact_integer, parse_json, utf16_prefix, Json, JsonBuilder, JsonList, JsonText};
-use crate::pipeline::message::{clean_problem, compose_message, one_line, short_cause, MAX_CAUSE};
-use crate::rules::arguments::{argument_kind, check_arguments, MAX_INVALID_ARGUMENTS};
+use crate::pipeline::message::{clean_problem, compose_message, short_cause, MAX_CAUSE};
+use crate::rules::arguments::{argument_kind, check_arguments, ArgumentProblem, MAX_INVALID_ARGUMENTS};
 use crate::rules::classify::{jsonrpc_code, transport_kind};
 use crate::rules::kinds::{canonicalize, sanitize_original, Advice, Kind};
 use crate::rules::policy::Policy;
 use crate::rules::recognize::{recognize, status_kind, Recognition, RuleId};
 use crate::rules::recovery::{recovery, side_effects, AdviceInput};
 use crate::rules::shrink::fit_to_cap;
-use crate::text::{defang_chat_markers, redact_secrets, strip_controls, Redactions};
+use crate::text::{clean_whole, label, one_line, Redactions, SafeText};
 use crate::wire::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, CONTRACT_VERSION,
 };
@@ -41,12 +42,13 @@ struct Draft {
     origin: Origin,
     kind: String,
     kind_source: KindSource,
-    original_kind: Option<String>,
+    original_kind: Option<SafeText>,
     breaker: Breaker,
     retry_after_ms: Option<u64>,
     advice: Option<Advice>,
-    invalid_arguments: Vec<InvalidArgument>,
-    cause: Option<String>,
+    /// As found; cleaned when the error is finished.
+    invalid_arguments: Vec<ArgumentProblem>,
+    cause: Option<SafeText>,
     evidence: Evidence,
     counts: Redactions,
 }
@@ -133,8 +135,11 @@ impl Normalizer {
 
     fn finish(&self, report: &FailureReport, mut d: Draft) -> CodeModeCallError {
         // Argument problems are untrusted text whatever their source (SDK messages, hosts).
-        let problems = std::mem::take(&mut d.invalid_arguments);
-        d.invalid_arguments = problems.into_iter().map(|p| clean_problem(&p, &mut d.counts)).collect();
+        let invalid_arguments: Vec<InvalidArgument> = d.invalid_arguments.iter().map(|p| clean_problem(p, &mut d.counts)).collect();
+        // A tool name the report reader accepted can still hold a secret or a marker.
+        let tool = report.tool.as_ref().map(|t| label(t.as_str(), MAX_TOOL_NAME, &mut d.counts));
+        // Kinds are the table's, checked host kinds or stable upstream kinds: identifiers.
+        let kind = SafeText::identifier(&d.kind).unwrap_or_else(|| SafeText::literal("tool_error"));
         let safety = report.annotations;
         let recovery = recovery(AdviceInput {
             kind: &d.kind,
@@ -145,14 +150,13 @@ impl Normalizer {
             retry_after_ms: d.retry_after_ms,
         });
         let effects = side_effects(d.origin, &d.kind, safety, report.dispatched);
-        let message =
-            compose_message(report.tool.as_ref().map(ToolName::as_str), d.origin, &d.kind, &recovery, effects, d.cause.as_deref());
+        let message = compose_message(tool.as_ref(), d.origin, &kind, &recovery, effects, d.cause.as_ref());
         d.evidence.redactions = d.counts.to_pairs();
         let mut error = CodeModeCallError {
             contract_version: CONTRACT_VERSION,
-            kind: d.kind,
+            kind,
             message,
-            tool: report.tool.as_ref().map(|t| t.as_str().to_owned()),
+            tool,
             origin: d.origin,
             recovery,
             side_effects: effects,
@@ -161,7 +165,7 @@ impl Normalizer {
             cause: d.cause,
             safety: Some(safety).filter(|s| !s.is_empty()),
             dispatched: report.dispatched,
-            invalid_arguments: d.invalid_arguments,
+            invalid_arguments,
             evidence: Some(d.evidence).filter(|e| !e.is_empty()),
         };
         fit_to_cap(&mut error, self.policy.max_error_bytes());
@@ -223,7 +227,7 @@ impl Normalizer {
             d.evidence.parsed_error = Some(render_json(err, JsonCaps::parsed_error(&self.policy), &mut d.counts));
             if let Some(raw) = err.get("kind").and_then(Json::as_str) {
                 let c = canonicalize(raw, &mut d.counts);
-                d.kind = c.kind;
+                d.kind = c.kind.into_string();
                 d.original_kind = c.original;
                 d.kind_source = KindSource::Structured;
             }
@@ -248,7 +252,7 @@ impl Normalizer {
         let structured_message = found.and_then(|e| e.get("message")).and_then(Json::as_str);
         // A cause from the first text block reuses its evidence, already sanitized and redacted.
         let first_block = types.iter().position(|t| *t == "text").map(|i| &d.evidence.content[i]);
-        let first_evidence = first_block.and_then(ContentDescriptor::shown_text).map(|t| (t.text.as_str(), t.original_length.is_some()));
+        let first_evidence = first_block.and_then(ContentDescriptor::shown_text).map(|t| (&t.text, t.original_length.is_some()));
         match (structured_message, first_evidence) {
             (Some(m), _) => d.set_cause(m),
             (None, Some((t, cut))) if !t.trim().is_empty() => d.cause = Some(one_line(t, MAX_CAUSE, cut)),
@@ -331,14 +335,14 @@ impl Normalizer {
 
     /// [`Normalizer::redact_text`], counting redactions by family.
     pub fn redact_text_counted(&self, text: &str, counts: &mut Redactions) -> String {
-        defang_chat_markers(&redact_secrets(&strip_controls(text), counts), counts).into_owned()
+        clean_whole(text, counts).into_string()
     }
 
     /// A redacted copy of a JSON value: members whose keys name secrets are replaced and
     /// every string is redacted as free text. Only the reader's input limits apply.
     pub fn redact_json(&self, value: &Json) -> Json {
         let mut counts = Redactions::default();
-        render_json(value, JsonCaps::unbounded(), &mut counts)
+        render_json(value, JsonCaps::unbounded(), &mut counts).as_json().clone()
     }
 }
 
@@ -386,18 +390,23 @@ fn validation(v: &ValidationFailure) -> Draft {
     problems.truncate(MAX_INVALID_ARGUMENTS);
     let kind = argument_kind(&problems).unwrap_or(Kind::ValidationFailed);
     let mut d = Draft::new(Origin::Validation, kind.as_str(), KindSource::Structured, Breaker::None);
-    d.invalid_arguments = problems.iter().map(|p| clean_problem(p, &mut d.counts)).collect();
     let summary = match &v.message {
         Some(m) => m.head().to_owned(),
-        None if d.invalid_arguments.is_empty() => "the arguments do not satisfy the tool's input schema".to_owned(),
-        None => d
-            .invalid_arguments
-            .iter()
-            .take(4)
-            .map(|a| format!("{} ({})", if a.path.is_empty() { "arguments" } else { &a.path }, a.problem))
-            .collect::<Vec<_>>()
-            .join("; "),
+        None if problems.is_empty() => "the arguments do not satisfy the tool's input schema".to_owned(),
+        None => {
+            // The summary is cut from cleaned problems (their redactions are counted when
+            // the error is finished), then cleaned again as the cause.
+            let mut uncounted = Redactions::default();
+            let shown: Vec<String> = problems
+                .iter()
+                .take(4)
+                .map(|p| clean_problem(p, &mut uncounted))
+                .map(|a| format!("{} ({})", if a.path.is_empty() { "arguments" } else { &a.path }, a.problem))
+                .collect();
+            shown.join("; ")
+        }
     };
+    d.invalid_arguments = problems;
     d.set_cause(&summary);
     d
 }
@@ -456,6 +465,6 @@ mod tests {
         assert!(e.message.starts_with("The call to gh::create_issue did not complete"), "{}", e.message);
         assert!(e.message.contains("transport failure"));
         assert!(e.message.contains("Cause: no answer in 30s"));
-        assert!(e.message.contains(&e.recovery.guidance));
+        assert!(e.message.contains(e.recovery.guidance.as_str()));
     }
 }

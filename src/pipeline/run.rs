@@ -18,14 +18,15 @@
 //! like any evidence.
 
 use crate::error::ReportError;
+use crate::input::call_error::read_call_error;
 use crate::input::run_report::MAX_NESTED_TEXT;
 use crate::input::{RunFailure, RunReport};
-use crate::json::{utf16_prefix, Json, JsonList, JsonText};
+use crate::json::parse_json;
 use crate::pipeline::message::short_text;
-use crate::rules::kinds::{facts_of, is_well_formed, Kind, MAX_ORIGINAL_KIND};
+use crate::rules::kinds::facts_of;
 use crate::rules::policy::Policy;
 use crate::rules::shrink::fit_to_cap;
-use crate::text::{defang_chat_markers, is_secret_key, marker, strip_controls_prefix, without_open_marker, Redactions};
+use crate::text::{Redactions, SafeText, SafeTextBuilder};
 use crate::wire::{CodeModeCallError, FailurePhase, Origin, RunError, RunErrorCode};
 
 /// Longest piece of untrusted text kept in a message, in UTF-16 code units.
@@ -46,44 +47,58 @@ pub(crate) const MAX_NAMED_ARGUMENTS: usize = 8;
 pub fn classify_run(failure: &RunFailure, bridge_dispatch_started: bool) -> RunError {
     let mut counts = Redactions::default();
     let mut clean = |text: &str| short_text(text, MAX_RUN_MESSAGE, &mut counts);
-    let (code, phase, message) = match failure {
+    let mut m = SafeTextBuilder::with_capacity(256);
+    let (code, phase) = match failure {
         RunFailure::InvalidRequest { message } => {
-            (RunErrorCode::InvalidInput, None, format!("the exec request was rejected: {}", clean(message)))
+            m.literal("the exec request was rejected: ").safe(&clean(message));
+            (RunErrorCode::InvalidInput, None)
         }
-        RunFailure::SyntaxError { message, line, column } => (
-            RunErrorCode::InvalidInput,
-            None,
-            format!("syntax error at line {line}, column {column}: {}. Correct the source and submit a new exec.", clean(message)),
-        ),
+        RunFailure::SyntaxError { message, line, column } => {
+            m.literal("syntax error at line ").number(u64::from(*line)).literal(", column ").number(u64::from(*column)).literal(": ");
+            m.safe(&clean(message)).literal(". Correct the source and submit a new exec.");
+            (RunErrorCode::InvalidInput, None)
+        }
         RunFailure::RuntimeUnavailable { message } => {
-            (RunErrorCode::RuntimeUnavailable, None, format!("no code-mode executor could run the code: {}", clean(message)))
+            m.literal("no code-mode executor could run the code: ").safe(&clean(message));
+            (RunErrorCode::RuntimeUnavailable, None)
         }
-        RunFailure::Aborted => (RunErrorCode::Aborted, None, "the run was cancelled by its caller and cannot be resumed".to_owned()),
+        RunFailure::Aborted => {
+            m.literal("the run was cancelled by its caller and cannot be resumed");
+            (RunErrorCode::Aborted, None)
+        }
         RunFailure::Timeout { deadline_ms } => {
-            let within = deadline_ms.map(|ms| format!(" of {ms} ms")).unwrap_or_default();
-            (RunErrorCode::Timeout, None, format!("the run exceeded its execution deadline{within}"))
+            m.literal("the run exceeded its execution deadline");
+            if let Some(ms) = deadline_ms {
+                m.literal(" of ").number(*ms).literal(" ms");
+            }
+            (RunErrorCode::Timeout, None)
         }
-        RunFailure::OutputUnserializable { message } => (
-            RunErrorCode::OutputLimitExceeded,
-            None,
-            format!("the run's result could not be serialized within the output limit: {}", clean(message)),
-        ),
+        RunFailure::OutputUnserializable { message } => {
+            m.literal("the run's result could not be serialized within the output limit: ").safe(&clean(message));
+            (RunErrorCode::OutputLimitExceeded, None)
+        }
         RunFailure::SnapshotTooLarge { message } => {
-            (RunErrorCode::SnapshotLimitExceeded, None, format!("the suspended run's snapshot exceeded its limit: {}", clean(message)))
+            m.literal("the suspended run's snapshot exceeded its limit: ").safe(&clean(message));
+            (RunErrorCode::SnapshotLimitExceeded, None)
         }
-        RunFailure::UncaughtToolError(error) => (tool_error_code(error), Some(FailurePhase::Bridge), uncaught_message(error, &mut clean)),
+        RunFailure::UncaughtToolError(error) => {
+            uncaught_message(&mut m, error, &mut clean);
+            (tool_error_code(error), Some(FailurePhase::Bridge))
+        }
         RunFailure::GuestException { name, message } => {
             let name = clean(name);
-            let name = if name.is_empty() { "Error".to_owned() } else { name };
-            (RunErrorCode::InternalError, Some(FailurePhase::Guest), format!("the code threw {name}: {}", clean(message)))
+            let name = if name.is_empty() { SafeText::literal("Error") } else { name };
+            m.literal("the code threw ").safe(&name).literal(": ").safe(&clean(message));
+            (RunErrorCode::InternalError, Some(FailurePhase::Guest))
         }
         RunFailure::Internal { message } => {
-            (RunErrorCode::InternalError, None, format!("the code-mode executor failed: {}", clean(message)))
+            m.literal("the code-mode executor failed: ").safe(&clean(message));
+            (RunErrorCode::InternalError, None)
         }
     };
     RunError {
         code,
-        message,
+        message: m.finish(),
         failure_phase: phase,
         bridge_dispatch_started,
         // Fail closed: a nested error that says its call was dispatched outweighs a report
@@ -94,81 +109,22 @@ pub fn classify_run(failure: &RunFailure, bridge_dispatch_started: bool) -> RunE
             _ => None,
         },
         tool_error: match failure {
-            RunFailure::UncaughtToolError(error) => Some(untrusted_call_error(error)),
+            RunFailure::UncaughtToolError(error) => Some(nested_call_error(error)),
             _ => None,
         },
     }
 }
 
-/// The uncaught tool error as it may be nested. It came back through the tolerant reader,
-/// so every text is tidied again (controls, bidi and zero-width characters stripped, chat
-/// markers defanged, capped), a malformed kind becomes `tool_error`, secret-named evidence
-/// members are masked, and the whole object is fitted to the default size cap. None of
-/// these steps changes the core's own output, so a genuine object nests byte for byte
-/// (rule 6). Secrets are not searched for again here: the core redacted its own objects,
-/// and a legacy payload is redacted when it is read ([`RunReport::from_value`]).
-fn untrusted_call_error(error: &CodeModeCallError) -> CodeModeCallError {
-    let mut counts = Redactions::default();
-    let mut e = error.clone();
-    let mut clean = |text: &str| tidy_text(text, MAX_NESTED_TEXT, &mut counts);
-    if !is_well_formed(&e.kind) {
-        e.original_kind = Some(utf16_prefix(&clean(&e.kind), MAX_ORIGINAL_KIND).to_owned());
-        e.kind = Kind::ToolError.as_str().to_owned();
-    }
-    e.message = clean(&e.message);
-    e.recovery.guidance = clean(&e.recovery.guidance);
-    e.tool = e.tool.as_deref().map(&mut clean);
-    e.original_kind = e.original_kind.as_deref().map(|k| utf16_prefix(&clean(k), MAX_ORIGINAL_KIND).to_owned());
-    e.cause = e.cause.as_deref().map(&mut clean);
-    for a in &mut e.invalid_arguments {
-        a.path = clean(&a.path);
-        a.problem = clean(&a.problem);
-    }
-    if let Some(evidence) = &mut e.evidence {
-        evidence.content = evidence.content.iter().map(|b| b.map_texts(&mut clean)).collect();
-        evidence.structured_content = evidence.structured_content.as_ref().map(|v| clean_json(v, &mut clean));
-        evidence.parsed_error = evidence.parsed_error.as_ref().map(|v| clean_json(v, &mut clean));
-        evidence.redactions = evidence.redactions.iter().map(|(family, n)| (clean(family), *n)).collect();
-    }
+/// The uncaught tool error as it is nested: read again by the tolerant reader with every
+/// text capped at [`MAX_NESTED_TEXT`] (so whoever built it, its texts went through the
+/// pipeline and a kind that is no identifier became `tool_error`), then fitted to the
+/// default size cap. None of this changes the core's own output, so a genuine object
+/// nests byte for byte (rule 6).
+fn nested_call_error(error: &CodeModeCallError) -> CodeModeCallError {
+    let reread = parse_json(&error.to_json()).ok().and_then(|v| read_call_error(&v, MAX_NESTED_TEXT).ok());
+    let mut e = reread.unwrap_or_else(|| error.clone());
     fit_to_cap(&mut e, Policy::default().max_error_bytes());
     e
-}
-
-/// Controls, bidi and zero-width characters stripped, chat markers defanged, capped at
-/// `cap` units (a cut ends in `…`): the cleaning that leaves the core's own text unchanged.
-fn tidy_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
-    let (window, whole) = strip_controls_prefix(text, cap);
-    let defanged = defang_chat_markers(&window, counts);
-    if whole {
-        defanged.into_owned()
-    } else {
-        format!("{}…", without_open_marker(&defanged))
-    }
-}
-
-/// Every string and key of `value` cleaned, member order kept, secret-named members masked.
-fn clean_json(value: &Json, clean: &mut impl FnMut(&str) -> String) -> Json {
-    match value {
-        Json::String(t) => Json::String(JsonText::whole(clean(t.head()))),
-        Json::Array(list) => {
-            let items: Vec<Json> = list.items().iter().map(|v| clean_json(v, clean)).collect();
-            Json::Array(JsonList::new(items, list.total()))
-        }
-        Json::Object(list) => {
-            let members: Vec<(String, Json)> = list
-                .items()
-                .iter()
-                .map(|(k, v)| {
-                    // A key the core already redacted names no secret of its own.
-                    let secret = is_secret_key(k) && !crate::search::contains(k, "[REDACTED:");
-                    let value = if secret { Json::String(JsonText::whole(marker("secret_field"))) } else { clean_json(v, clean) };
-                    (clean(k), value)
-                })
-                .collect();
-            Json::Object(JsonList::new(members, list.total()))
-        }
-        other => other.clone(),
-    }
 }
 
 /// `invalid_input` for a call rejected as invalid input (schema validation, or the tool's
@@ -183,16 +139,26 @@ fn tool_error_code(error: &CodeModeCallError) -> RunErrorCode {
 
 /// The uncaught tool error's own message, naming the arguments when the call's input was
 /// wrong. Cleaned again: the object may have come back through a tolerant reader.
-fn uncaught_message(error: &CodeModeCallError, clean: &mut impl FnMut(&str) -> String) -> String {
-    let mut message = format!("an uncaught tool call failed: {}", clean(&error.message));
+fn uncaught_message(m: &mut SafeTextBuilder, error: &CodeModeCallError, clean: &mut impl FnMut(&str) -> SafeText) {
+    m.literal("an uncaught tool call failed: ").safe(&clean(&error.message));
     if !error.invalid_arguments.is_empty() {
-        let named = error.invalid_arguments.iter().take(MAX_NAMED_ARGUMENTS);
-        let paths: Vec<String> = named.map(|a| if a.path.is_empty() { "(arguments)".to_owned() } else { clean(&a.path) }).collect();
+        m.literal(" Arguments to fix: ");
+        for (i, a) in error.invalid_arguments.iter().take(MAX_NAMED_ARGUMENTS).enumerate() {
+            if i > 0 {
+                m.literal(", ");
+            }
+            if a.path.is_empty() {
+                m.literal("(arguments)");
+            } else {
+                m.safe(&clean(&a.path));
+            }
+        }
         let more = error.invalid_arguments.len().saturating_sub(MAX_NAMED_ARGUMENTS);
-        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-        message.push_str(&format!(" Arguments to fix: {}{more}.", paths.join(", ")));
+        if more > 0 {
+            m.literal(" and ").number(more as u64).literal(" more");
+        }
+        m.literal(".");
     }
-    message
 }
 
 /// Classify a run report given as JSON text (see [`RunReport`]).

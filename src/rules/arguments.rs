@@ -4,10 +4,27 @@
 
 use crate::json::Json;
 use crate::rules::kinds::Kind;
-use crate::wire::InvalidArgument;
 
 /// Deepest schema level checked.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 16;
+
+/// One argument problem as found (by the schema check, in an SDK's message, or by the
+/// host), before its texts are cleaned for the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ArgumentProblem {
+    /// The argument, e.g. `title` or `labels[2]`; empty for the arguments object itself.
+    pub path: String,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl ArgumentProblem {
+    /// A problem with the argument at `path`.
+    pub fn new(path: impl Into<String>, problem: impl Into<String>) -> Self {
+        ArgumentProblem { path: path.into(), problem: problem.into() }
+    }
+}
 
 /// Most argument problems reported.
 pub(crate) const MAX_INVALID_ARGUMENTS: usize = 32;
@@ -22,16 +39,16 @@ pub(crate) const MISSING: &str = "missing required argument";
 pub(crate) const UNEXPECTED: &str = "unexpected argument";
 
 /// Check `arguments` against `schema`, returning at most [`MAX_INVALID_ARGUMENTS`] problems.
-pub(crate) fn check_arguments(arguments: &Json, schema: &Json) -> Vec<InvalidArgument> {
+pub(crate) fn check_arguments(arguments: &Json, schema: &Json) -> Vec<ArgumentProblem> {
     let mut problems = Vec::new();
     check(arguments, schema, "", 0, &mut problems);
     problems.truncate(MAX_INVALID_ARGUMENTS);
     problems
 }
 
-fn push(problems: &mut Vec<InvalidArgument>, path: &str, problem: String) {
+fn push(problems: &mut Vec<ArgumentProblem>, path: &str, problem: String) {
     if problems.len() < MAX_INVALID_ARGUMENTS {
-        problems.push(InvalidArgument::new(path, problem));
+        problems.push(ArgumentProblem::new(path, problem));
     }
 }
 
@@ -43,7 +60,7 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-fn check(value: &Json, schema: &Json, path: &str, depth: usize, problems: &mut Vec<InvalidArgument>) {
+fn check(value: &Json, schema: &Json, path: &str, depth: usize, problems: &mut Vec<ArgumentProblem>) {
     if depth > MAX_SCHEMA_DEPTH || problems.len() >= MAX_INVALID_ARGUMENTS || schema.as_object().is_none() {
         return;
     }
@@ -119,7 +136,7 @@ fn check(value: &Json, schema: &Json, path: &str, depth: usize, problems: &mut V
     }
 }
 
-fn bound(schema: &Json, min_key: &str, max_key: &str, actual: f64, unit: &str, path: &str, problems: &mut Vec<InvalidArgument>) {
+fn bound(schema: &Json, min_key: &str, max_key: &str, actual: f64, unit: &str, path: &str, problems: &mut Vec<ArgumentProblem>) {
     if let Some(min) = schema.get(min_key).and_then(Json::as_f64) {
         if actual < min {
             push(problems, path, format!("must have at least {} {unit}", Json::Number(min)));
@@ -171,7 +188,7 @@ fn value_type(value: &Json) -> &'static str {
 /// The kind a list of argument problems means: `missing_param` when every problem is a
 /// missing argument, `invalid_param` otherwise, `None` for no problems. The one rule for
 /// validation failures, SDK validation messages and JSON-RPC `-32602` errors alike.
-pub(crate) fn argument_kind(problems: &[InvalidArgument]) -> Option<Kind> {
+pub(crate) fn argument_kind(problems: &[ArgumentProblem]) -> Option<Kind> {
     match problems {
         [] => None,
         _ if problems.iter().all(|p| p.problem == MISSING) => Some(Kind::MissingParam),

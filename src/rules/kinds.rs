@@ -3,9 +3,7 @@
 //! discovery failure, whether it means the call's own input was wrong), and how untrusted
 //! kinds are canonicalized.
 
-use crate::json::utf16_prefix;
-use crate::text::redact::{redact_secrets, Redactions};
-use crate::text::sanitize::strip_controls;
+use crate::text::{label, Redactions, SafeText};
 use crate::wire::{RecoveryAction as A, SameArguments as S};
 
 /// Recovery advice for a kind: the next move and whether the exact call may be repeated.
@@ -175,6 +173,11 @@ impl Kind {
         }
     }
 
+    /// The kind's name as text for the model.
+    pub(crate) fn name(self) -> SafeText {
+        SafeText::literal(self.as_str())
+    }
+
     /// The stable kind named `raw`, if it is one.
     pub(crate) fn stable(raw: &str) -> Option<Kind> {
         Kind::from_wire(raw).filter(|k| k.facts().stable)
@@ -195,27 +198,25 @@ pub(crate) const MAX_ORIGINAL_KIND: usize = 128;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct CanonicalKind {
     /// The canonical kind.
-    pub kind: String,
+    pub kind: SafeText,
     /// The sanitized, capped raw value, when it is not the canonical kind.
-    pub original: Option<String>,
+    pub original: Option<SafeText>,
 }
 
 /// Canonicalize an untrusted kind: stable kinds pass, everything else (infrastructure
 /// kinds included) becomes `tool_error` with the raw value in `original`.
 pub(crate) fn canonicalize(raw: &str, counts: &mut Redactions) -> CanonicalKind {
-    if Kind::stable(raw).is_some() {
-        return CanonicalKind { kind: raw.to_owned(), original: None };
+    if let Some(kind) = Kind::stable(raw) {
+        return CanonicalKind { kind: kind.name(), original: None };
     }
-    CanonicalKind { kind: Kind::ToolError.as_str().to_owned(), original: sanitize_original(raw, counts) }
+    CanonicalKind { kind: Kind::ToolError.name(), original: sanitize_original(raw, counts) }
 }
 
-/// Sanitize, redact and cap a raw kind for `original_kind`; `None` when nothing is left.
-pub(crate) fn sanitize_original(raw: &str, counts: &mut Redactions) -> Option<String> {
-    let window = utf16_prefix(raw, MAX_ORIGINAL_KIND * 4);
-    let stripped = strip_controls(window);
-    let clean = redact_secrets(&stripped, counts);
-    let capped = utf16_prefix(clean.trim(), MAX_ORIGINAL_KIND);
-    (!capped.is_empty()).then(|| capped.to_owned())
+/// A raw kind for `original_kind`, through the text pipeline (stripped, redacted,
+/// defanged) and capped; `None` when nothing is left.
+pub(crate) fn sanitize_original(raw: &str, counts: &mut Redactions) -> Option<SafeText> {
+    let clean = label(raw.trim(), MAX_ORIGINAL_KIND, counts).trimmed();
+    (!clean.is_empty()).then_some(clean)
 }
 
 /// Whether a host-supplied kind is well formed: 1 to 64 characters of `[a-z0-9_]`.
@@ -230,7 +231,7 @@ mod tests {
     #[test]
     fn stable_kinds_pass_everything_else_is_tool_error() {
         let mut c = Redactions::default();
-        assert_eq!(canonicalize("not_found", &mut c), CanonicalKind { kind: "not_found".into(), original: None });
+        assert_eq!(canonicalize("not_found", &mut c), CanonicalKind { kind: SafeText::literal("not_found"), original: None });
         for emitted in Kind::ALL.iter().filter(|k| !k.facts().stable) {
             let k = canonicalize(emitted.as_str(), &mut c);
             assert_eq!(k.kind, "tool_error");

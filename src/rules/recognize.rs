@@ -6,11 +6,11 @@
 //! advice; it never changes `origin` or lowers `side_effects`.
 
 use crate::json::{parse_json, utf16_prefix, Json};
-use crate::rules::arguments::{argument_kind, MAX_INVALID_ARGUMENTS, MISSING};
+use crate::rules::arguments::{argument_kind, ArgumentProblem, MAX_INVALID_ARGUMENTS, MISSING};
 use crate::rules::kinds::{Advice, Kind};
 use crate::search;
 use crate::text::sanitize::strip_controls;
-use crate::wire::{InvalidArgument, RecoveryAction as A, SameArguments as S};
+use crate::wire::{RecoveryAction as A, SameArguments as S};
 
 /// How much of a text recognition reads, in UTF-16 code units.
 pub(crate) const RECOGNITION_WINDOW: usize = 4096;
@@ -149,7 +149,7 @@ pub(crate) struct Recognition {
     /// A `Retry-After` found in the text, in milliseconds.
     pub retry_after_ms: Option<u64>,
     /// Arguments named by an SDK validation message.
-    pub invalid_arguments: Vec<InvalidArgument>,
+    pub invalid_arguments: Vec<ArgumentProblem>,
 }
 
 /// Recognize well-known failure text. Reads at most [`RECOGNITION_WINDOW`] units.
@@ -349,7 +349,7 @@ fn permission_text(hay: &Haystack<'_>) -> Option<Hit> {
 /// Argument problems named by the MCP SDKs' validation messages: the TypeScript SDK's zod
 /// issue list (JSON), the Python SDK's jsonschema and pydantic messages.
 #[inline(never)] // only for SDK validation text; kept out of `recognize` (docs/PERFORMANCE-js.md)
-pub(crate) fn sdk_argument_problems(text: &str) -> Vec<InvalidArgument> {
+pub(crate) fn sdk_argument_problems(text: &str) -> Vec<ArgumentProblem> {
     let mut problems = zod_issues(text);
     if problems.is_empty() {
         problems = sdk_issue_lines(text);
@@ -371,7 +371,7 @@ fn clean(text: &str) -> String {
     strip_controls(text).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn zod_issues(text: &str) -> Vec<InvalidArgument> {
+fn zod_issues(text: &str) -> Vec<ArgumentProblem> {
     let Some(start) = search::find(text, "[{").or_else(|| search::find(text, "[\n")) else {
         return Vec::new();
     };
@@ -393,7 +393,7 @@ fn zod_issues(text: &str) -> Vec<InvalidArgument> {
                 let base = zod_path(issue);
                 for k in keys.items().iter().filter_map(Json::as_str) {
                     let path = if base.is_empty() { k.to_owned() } else { format!("{base}.{k}") };
-                    out.push(InvalidArgument::new(clean(&path), "unexpected argument"));
+                    out.push(ArgumentProblem::new(clean(&path), "unexpected argument"));
                 }
                 continue;
             }
@@ -402,7 +402,7 @@ fn zod_issues(text: &str) -> Vec<InvalidArgument> {
         let missing =
             code == "invalid_type" && (received == "undefined" || search::contains(message, "received undefined") || message == "Required");
         let problem = if missing { MISSING.to_owned() } else { clean(message) };
-        out.push(InvalidArgument::new(clean(&zod_path(issue)), problem));
+        out.push(ArgumentProblem::new(clean(&zod_path(issue)), problem));
     }
     out
 }
@@ -426,7 +426,7 @@ fn zod_path(issue: &Json) -> String {
 
 /// The TypeScript SDK with zod 4: after `Invalid arguments for tool NAME: `, one issue a
 /// line, each `MESSAGE at PATH` (or just `MESSAGE` for the arguments object itself).
-fn sdk_issue_lines(text: &str) -> Vec<InvalidArgument> {
+fn sdk_issue_lines(text: &str) -> Vec<ArgumentProblem> {
     const LEAD: &str = "Invalid arguments for tool ";
     let Some(at) = search::find(text, LEAD) else { return Vec::new() };
     let rest = &text[at + LEAD.len()..];
@@ -442,13 +442,13 @@ fn sdk_issue_lines(text: &str) -> Vec<InvalidArgument> {
             _ => (line, ""),
         };
         let missing = search::contains(message, "received undefined") || message == "Required";
-        out.push(InvalidArgument::new(clean(path), if missing { MISSING.to_owned() } else { clean(message) }));
+        out.push(ArgumentProblem::new(clean(path), if missing { MISSING.to_owned() } else { clean(message) }));
     }
     out
 }
 
 /// Python SDK (jsonschema): `'name' is a required property`.
-fn jsonschema_required(text: &str) -> Vec<InvalidArgument> {
+fn jsonschema_required(text: &str) -> Vec<ArgumentProblem> {
     const TAIL: &str = "' is a required property";
     let mut out = Vec::new();
     for at in search::positions(text, TAIL) {
@@ -456,14 +456,14 @@ fn jsonschema_required(text: &str) -> Vec<InvalidArgument> {
         let Some(open) = before.rfind(['\'', '\n']) else { continue };
         let name = &before[open + 1..];
         if before[open..].starts_with('\'') && !name.is_empty() && name.len() <= 100 {
-            out.push(InvalidArgument::new(clean(name), MISSING));
+            out.push(ArgumentProblem::new(clean(name), MISSING));
         }
     }
     out
 }
 
 /// Python SDK (pydantic): a location line, then an indented message ending `[type=...`.
-fn pydantic_errors(text: &str) -> Vec<InvalidArgument> {
+fn pydantic_errors(text: &str) -> Vec<ArgumentProblem> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     for pair in lines.windows(2) {
@@ -482,7 +482,7 @@ fn pydantic_errors(text: &str) -> Vec<InvalidArgument> {
             continue;
         }
         let problem = if ty == "missing" { MISSING.to_owned() } else { clean(message) };
-        out.push(InvalidArgument::new(clean(loc), problem));
+        out.push(ArgumentProblem::new(clean(loc), problem));
     }
     out
 }
@@ -511,8 +511,8 @@ mod tests {
 ]"#;
         let r = recognize(text).unwrap();
         assert_eq!(r.kind, Kind::InvalidParam);
-        assert_eq!(r.invalid_arguments[0], InvalidArgument::new("title", MISSING));
-        assert_eq!(r.invalid_arguments[1], InvalidArgument::new("labels[0]", "Expected array, received string"));
+        assert_eq!(r.invalid_arguments[0], ArgumentProblem::new("title", MISSING));
+        assert_eq!(r.invalid_arguments[1], ArgumentProblem::new("labels[0]", "Expected array, received string"));
     }
 
     #[test]
@@ -520,7 +520,7 @@ mod tests {
         let text = r#"Input validation error: Invalid arguments for tool echo: [{"expected":"string","code":"invalid_type","path":["message"],"message":"Invalid input: expected string, received undefined"}]"#;
         let r = recognize(text).unwrap();
         assert_eq!(r.kind, Kind::MissingParam);
-        assert_eq!(r.invalid_arguments, vec![InvalidArgument::new("message", MISSING)]);
+        assert_eq!(r.invalid_arguments, vec![ArgumentProblem::new("message", MISSING)]);
     }
 
     #[test]
@@ -530,7 +530,7 @@ mod tests {
         assert_eq!(r.kind, Kind::InvalidParam);
         assert_eq!(
             r.invalid_arguments,
-            vec![InvalidArgument::new("message", MISSING), InvalidArgument::new("opts.count[0]", "Too big: expected number to be <=10")]
+            vec![ArgumentProblem::new("message", MISSING), ArgumentProblem::new("opts.count[0]", "Too big: expected number to be <=10")]
         );
         let only_missing =
             "Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message";
@@ -540,12 +540,12 @@ mod tests {
     #[test]
     fn python_sdk_messages_name_each_argument() {
         let r = recognize("Input validation error: 'path' is a required property").unwrap();
-        assert_eq!(r.invalid_arguments, vec![InvalidArgument::new("path", MISSING)]);
+        assert_eq!(r.invalid_arguments, vec![ArgumentProblem::new("path", MISSING)]);
         let text = "Error executing tool add: 2 validation errors for addArguments\na\n  Field required [type=missing, input_value={}, input_type=dict]\nb\n  Input should be a valid integer [type=int_parsing, input_value='x', input_type=str]";
         let r = recognize(text).unwrap();
         assert_eq!(
             r.invalid_arguments,
-            vec![InvalidArgument::new("a", MISSING), InvalidArgument::new("b", "Input should be a valid integer")]
+            vec![ArgumentProblem::new("a", MISSING), ArgumentProblem::new("b", "Input should be a valid integer")]
         );
     }
 

@@ -1,6 +1,7 @@
 //! Recovery advice and side effects (rules 11-13), as tables keyed by kind.
 
 use crate::rules::kinds::{facts_of, Advice};
+use crate::text::{SafeText, SafeTextBuilder};
 use crate::wire::{Origin, Recovery, RecoveryAction as A, Safety, SameArguments as S, SideEffects};
 
 /// Advice for a kind not in the table, by origin.
@@ -71,7 +72,7 @@ pub(crate) fn side_effects(origin: Origin, kind: &str, safety: Safety, dispatche
 }
 
 /// The guidance sentence for an action, adjusted for whether the exact call may be repeated.
-pub(crate) fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> String {
+pub(crate) fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> SafeText {
     let base = match action {
         A::ReviseAndRetry => "Read the evidence, change the arguments or the approach, then call again.",
         A::RetryLater => "The failure looks transient: wait, then try again.",
@@ -85,12 +86,10 @@ pub(crate) fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> Strin
         }
         A::DoNotRetry => "The call is not permitted or was cancelled; choose another approach or ask the user.",
     };
-    let mut guidance = String::with_capacity(256);
-    guidance.push_str(base);
+    let mut guidance = SafeTextBuilder::with_capacity(256);
+    guidance.literal(base);
     if let Some(ms) = retry_after_ms.filter(|&ms| ms > 0 && action == A::RetryLater) {
-        guidance.push_str(" Wait at least ");
-        crate::json::write_decimal(&mut guidance, ms);
-        guidance.push_str(" ms.");
+        guidance.literal(" Wait at least ").number(ms).literal(" ms.");
     }
     let repeat = match same {
         S::Safe => " Repeating the exact call is safe: it never reached the tool.",
@@ -98,8 +97,7 @@ pub(crate) fn guidance(action: A, same: S, retry_after_ms: Option<u64>) -> Strin
         S::Discouraged => " Repeating the identical call will most likely fail the same way.",
         S::Never => " Do not repeat the identical call.",
     };
-    guidance.push_str(repeat);
-    guidance
+    guidance.literal(repeat).finish()
 }
 
 #[cfg(test)]

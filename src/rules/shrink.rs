@@ -2,8 +2,8 @@
 //! shrunk in a fixed order until it fits; the required fields are built from capped parts
 //! and always survive.
 
-use crate::json::{utf16_len, Json, JsonText};
-use crate::text::cut_at;
+use crate::json::utf16_len;
+use crate::text::{cut_safe, SafeJson};
 use crate::wire::{CodeModeCallError, ContentDescriptor};
 
 /// Text kept of each later text block by the first shrink step, in UTF-16 code units.
@@ -76,8 +76,8 @@ fn content(error: &mut CodeModeCallError) -> &mut [ContentDescriptor] {
     error.evidence.as_mut().map_or(&mut [], |ev| ev.content.as_mut_slice())
 }
 
-fn dropped() -> Json {
-    Json::String(JsonText::whole(DROPPED_MARKER))
+fn dropped() -> SafeJson {
+    SafeJson::literal(DROPPED_MARKER)
 }
 
 /// Cut a descriptor's text to `cap` units, marking it truncated with its original length.
@@ -87,7 +87,7 @@ fn trim_text(block: &mut ContentDescriptor, cap: usize) {
     if length <= cap {
         return;
     }
-    shown.text = cut_at(&shown.text, cap).to_owned();
+    shown.text = cut_safe(&shown.text, cap);
     shown.original_length = Some(shown.original_length.unwrap_or(length as u64));
 }
 

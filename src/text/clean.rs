@@ -2,10 +2,13 @@
 //! invisible characters stripped), redacted, defanged, then capped, in that order, so no
 //! partial secret survives at a cut and a cut never leaves half a redaction marker.
 
+use std::borrow::Cow;
+
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::search;
 use crate::text::redact::{redact_secrets, Redactions};
-use crate::text::sanitize::{defang_chat_markers, strip_controls_prefix};
+use crate::text::safe::SafeText;
+use crate::text::sanitize::{defang_chat_markers, strip_controls, strip_controls_prefix};
 
 /// Extra UTF-16 units read past a text cap, so a secret that starts before the cut is
 /// seen whole by the redactor.
@@ -15,7 +18,7 @@ pub(crate) const REDACTION_MARGIN: usize = 1024;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct CappedText {
     /// The text to show.
-    pub text: String,
+    pub text: SafeText,
     /// Whether anything was cut.
     pub truncated: bool,
     /// The original length in UTF-16 code units.
@@ -29,30 +32,94 @@ pub(crate) fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions)
     let clean = defang_chat_markers(&redacted, counts);
     let fits = utf16_len(&clean) <= cap;
     let text = if fits { clean.into_owned() } else { cut_at(&clean, cap).to_owned() };
-    CappedText { text, truncated: !fits || !whole || !input.is_complete(), original_length: input.total_utf16() }
+    CappedText {
+        text: SafeText::from_pipeline(text),
+        truncated: !fits || !whole || !input.is_complete(),
+        original_length: input.total_utf16(),
+    }
 }
 
 /// Sanitize, redact, defang and cap a text of any length to `cap` units, reading at most
 /// the cap plus [`REDACTION_MARGIN`] (so a secret straddling the cut is still seen whole);
 /// a cut ends in `…`. Idempotent on its own output when the cap is not reached.
-pub(crate) fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> String {
+pub(crate) fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
     let window = JsonText::from_head(utf16_prefix(text, cap.saturating_add(REDACTION_MARGIN)), utf16_len(text));
     let c = capped_text(&window, cap, counts);
     if c.truncated {
-        c.text + "…"
+        SafeText::from_pipeline(c.text.into_string() + "…")
     } else {
         c.text
     }
+}
+
+/// The whole of a text cleaned, with no cap: for [`redact_text`](crate::redact_text) and
+/// for the texts of an object read back from `Error.message`.
+pub(crate) fn clean_whole(text: &str, counts: &mut Redactions) -> SafeText {
+    SafeText::from_pipeline(defang_chat_markers(&redact_secrets(&strip_controls(text), counts), counts).into_owned())
+}
+
+/// Collapse whitespace to single spaces and cap at `cap` units, ending in `…` when cut
+/// (or when `truncated` says the text was cut already). Reads only as far as the cap.
+pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool) -> SafeText {
+    let mut out = String::with_capacity(cap.min(text.len()) + 4);
+    let mut units = 0;
+    let mut pending_space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        let needed = c.len_utf16() + usize::from(pending_space);
+        if units + needed > cap.saturating_sub(1) {
+            let cut = settled(without_open_marker(&out)).len();
+            out.truncate(cut);
+            out.push('…');
+            return SafeText::from_pipeline(out);
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        out.push(c);
+        units += needed;
+    }
+    if truncated {
+        out.push('…');
+    }
+    SafeText::from_pipeline(out)
 }
 
 /// Cap `text` at `cap` units without leaving half a redaction marker at the end.
 pub(crate) fn cut_at(text: &str, cap: usize) -> &str {
     let cut = utf16_prefix(text, cap);
     if cut.len() < text.len() {
-        without_open_marker(cut)
+        settled(without_open_marker(cut))
     } else {
         cut
     }
+}
+
+/// A cut text that reads the same when it is cleaned again. A cut can leave the context of
+/// a secret without its (already redacted) value, `Authorization: Basic` say, which the
+/// redactor would now take for a value; such a tail is dropped, so the core's own output
+/// is stable under its own pipeline (rule 6: an object reads back byte for byte).
+fn settled(cut: &str) -> &str {
+    match redact_secrets(cut, &mut Redactions::default()) {
+        Cow::Borrowed(_) => cut,
+        Cow::Owned(redacted) => {
+            let same = cut.bytes().zip(redacted.bytes()).take_while(|(a, b)| a == b).count();
+            let mut at = same.min(cut.len());
+            while !cut.is_char_boundary(at) {
+                at -= 1;
+            }
+            &cut[..at]
+        }
+    }
+}
+
+/// A safe text cut to `cap` units, never inside a redaction marker.
+pub(crate) fn cut_safe(text: &SafeText, cap: usize) -> SafeText {
+    SafeText::from_pipeline(cut_at(text, cap).to_owned())
 }
 
 /// A text that was just cut short, without a redaction marker left open at its end: an
@@ -69,12 +136,12 @@ pub(crate) fn without_open_marker(cut: &str) -> &str {
 }
 
 /// Sanitize, redact, defang and cap a short label (MIME type, name, block type, URI, key).
-pub(crate) fn label(text: &str, cap: usize, counts: &mut Redactions) -> String {
+pub(crate) fn label(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
     let (window, _) = strip_controls_prefix(text, cap.saturating_add(REDACTION_MARGIN));
     let redacted = redact_secrets(&window, counts);
     // A URI, name or key reaches the model like any text: chat markers are defanged too.
     let clean = defang_chat_markers(&redacted, counts);
-    cut_at(&clean, cap).to_owned()
+    SafeText::from_pipeline(cut_at(&clean, cap).to_owned())
 }
 
 #[cfg(test)]

@@ -3,12 +3,14 @@
 
 pub(crate) mod clean;
 pub(crate) mod redact;
+pub(crate) mod safe;
 pub(crate) mod sanitize;
 pub(crate) mod scan;
 pub(crate) mod secret_names;
 
-pub(crate) use clean::{capped_text, clean_text, cut_at, label, without_open_marker, CappedText, REDACTION_MARGIN};
+pub(crate) use clean::{capped_text, clean_text, clean_whole, cut_safe, label, one_line, CappedText, REDACTION_MARGIN};
+pub(crate) use redact::marker;
 pub use redact::Redactions;
-pub(crate) use redact::{marker, redact_secrets};
-pub(crate) use sanitize::{defang_chat_markers, strip_controls, strip_controls_prefix};
+pub(crate) use safe::SafeTextBuilder;
+pub use safe::{SafeJson, SafeText};
 pub(crate) use secret_names::is_secret_key;

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::search::{contains_ignore_ascii_case, AsciiSet};
+use crate::text::safe::SafeText;
 use crate::text::scan;
 
 /// Redaction counts by family, as shown in `evidence.redactions`. The families are the
@@ -49,8 +50,8 @@ impl Redactions {
     }
 
     /// The counts as `(family, count)` pairs sorted by family.
-    pub fn to_pairs(&self) -> Vec<(String, u64)> {
-        self.0.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect()
+    pub fn to_pairs(&self) -> Vec<(SafeText, u64)> {
+        self.0.iter().map(|(k, v)| (SafeText::literal(k), *v)).collect()
     }
 }
 
@@ -108,6 +109,14 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<
     current
 }
 
+/// Whether `text` is only what the core writes where it cut a text: `…`, or `…[TRUNCATED]`
+/// at the end of a structured string. Such a span, right after a secret's name, is a value
+/// that was cut away, not a secret (and redacting it would change the core's own output
+/// when it is read back).
+fn is_cut_marker(text: &str) -> bool {
+    matches!(text, "…" | "…[TRUNCATED]")
+}
+
 /// Apply one rule; `None` when nothing was redacted.
 fn apply_rule(rule: &SecretRule, text: &str, counts: &mut Redactions) -> Option<String> {
     let spans = (rule.scan)(text);
@@ -115,7 +124,9 @@ fn apply_rule(rule: &SecretRule, text: &str, counts: &mut Redactions) -> Option<
     let mut copied = 0;
     for span in spans {
         let secret = &text[span.clone()];
-        if span.start < copied || secret.is_empty() || secret.starts_with(MARKER_PREFIX) {
+        // A marker is never redacted again, nor the ellipsis that ends a cut text (a
+        // value cut away after its name): both are the core's own output.
+        if span.start < copied || secret.is_empty() || secret.starts_with(MARKER_PREFIX) || is_cut_marker(secret) {
             continue;
         }
         out.push_str(&text[copied..span.start]);

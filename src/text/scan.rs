@@ -445,6 +445,10 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         if spans.last().is_some_and(|s| sep < s.end) {
             continue;
         }
+        // `auth::login`, `std::env`: a path separator, not an assignment.
+        if bytes[sep] == b':' && (bytes.get(sep + 1) == Some(&b':') || (sep > 0 && bytes[sep - 1] == b':')) {
+            continue;
+        }
         let mut key_end = sep;
         while key_end > 0 && matches!(bytes[key_end - 1], b' ' | b'\t') {
             key_end -= 1;

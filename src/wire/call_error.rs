@@ -2,7 +2,8 @@
 //! outcome a host receives. Serialization is hand-written so the bytes are fixed: compact,
 //! one key order, optional fields omitted (never `null`).
 
-use crate::json::{write_json, write_number, write_string, ByteCount, Json, JsonSink};
+use crate::json::{write_json, write_number, write_string, ByteCount, JsonSink};
+use crate::text::{SafeJson, SafeText};
 
 /// The contract version this crate emits and the highest it reads.
 pub const CONTRACT_VERSION: u32 = 1;
@@ -108,7 +109,7 @@ pub struct Recovery {
     /// Whether repeating the exact call is appropriate.
     pub same_arguments: SameArguments,
     /// Authoritative advice in a sentence or two.
-    pub guidance: String,
+    pub guidance: SafeText,
     /// How long to wait before retrying, when known.
     pub retry_after_ms: Option<u64>,
 }
@@ -139,15 +140,15 @@ impl Safety {
 #[non_exhaustive]
 pub struct InvalidArgument {
     /// The argument, e.g. `title` or `labels[2]`; empty for the arguments object itself.
-    pub path: String,
+    pub path: SafeText,
     /// What is wrong, e.g. `missing required argument`.
-    pub problem: String,
+    pub problem: SafeText,
 }
 
 impl InvalidArgument {
-    /// A problem with the argument at `path`.
-    pub fn new(path: impl Into<String>, problem: impl Into<String>) -> Self {
-        InvalidArgument { path: path.into(), problem: problem.into() }
+    /// A problem with the argument at `path`, both cleaned by the pipeline.
+    pub(crate) fn new(path: SafeText, problem: SafeText) -> Self {
+        InvalidArgument { path, problem }
     }
 }
 
@@ -158,19 +159,19 @@ impl InvalidArgument {
 #[non_exhaustive]
 pub struct ShownText {
     /// The text to show.
-    pub text: String,
+    pub text: SafeText,
     /// The length before the cut, when there was one.
     pub original_length: Option<u64>,
 }
 
 impl ShownText {
     /// A text shown cut short (`truncated`), or whole.
-    pub(crate) fn new(text: String, truncated: bool, original_length: usize) -> Self {
+    pub(crate) fn new(text: SafeText, truncated: bool, original_length: usize) -> Self {
         ShownText { text, original_length: truncated.then_some(original_length as u64) }
     }
 
     fn write<S: JsonSink>(&self, o: &mut ObjectWriter<'_, S>) {
-        o.string("text", &self.text);
+        o.text("text", &self.text);
         if let Some(n) = self.original_length {
             o.bool("truncated", true);
             o.key("original_length");
@@ -217,39 +218,39 @@ pub enum ContentDescriptor {
     /// An image block: `data_omitted`.
     Image {
         /// Its MIME type.
-        mime_type: Option<String>,
+        mime_type: Option<SafeText>,
         /// The length of the base64 data.
         encoded_bytes: u64,
     },
     /// An audio block: `data_omitted`.
     Audio {
         /// Its MIME type.
-        mime_type: Option<String>,
+        mime_type: Option<SafeText>,
         /// The length of the base64 data.
         encoded_bytes: u64,
     },
     /// An embedded resource.
     Resource {
         /// Its URI.
-        uri: Option<String>,
+        uri: Option<SafeText>,
         /// Its MIME type.
-        mime_type: Option<String>,
+        mime_type: Option<SafeText>,
         /// Its text, or the size of its blob.
         body: ResourceBody,
     },
     /// A link to a resource.
     ResourceLink {
         /// Its URI.
-        uri: Option<String>,
+        uri: Option<SafeText>,
         /// Its name.
-        name: Option<String>,
+        name: Option<SafeText>,
         /// Its MIME type.
-        mime_type: Option<String>,
+        mime_type: Option<SafeText>,
     },
     /// A block of another type: `content_omitted`.
     Unknown {
         /// The block's type, sanitized and capped.
-        block_type: String,
+        block_type: SafeText,
     },
 }
 
@@ -263,6 +264,18 @@ impl ContentDescriptor {
             ContentDescriptor::Resource { .. } => "resource",
             ContentDescriptor::ResourceLink { .. } => "resource_link",
             ContentDescriptor::Unknown { block_type } => block_type,
+        }
+    }
+
+    /// The type of a known block.
+    fn block_type_word(&self) -> &'static str {
+        match self {
+            ContentDescriptor::Text(_) => "text",
+            ContentDescriptor::Image { .. } => "image",
+            ContentDescriptor::Audio { .. } => "audio",
+            ContentDescriptor::Resource { .. } => "resource",
+            ContentDescriptor::ResourceLink { .. } => "resource_link",
+            ContentDescriptor::Unknown { .. } => "",
         }
     }
 
@@ -282,32 +295,6 @@ impl ContentDescriptor {
         }
     }
 
-    /// Every text this descriptor shows (type, MIME type, URI, name, text), to clean again.
-    pub(crate) fn map_texts(&self, clean: &mut impl FnMut(&str) -> String) -> ContentDescriptor {
-        let mut opt = |v: &Option<String>| v.as_deref().map(&mut *clean);
-        match self {
-            ContentDescriptor::Text(t) => ContentDescriptor::Text(ShownText { text: clean(&t.text), ..t.clone() }),
-            ContentDescriptor::Image { mime_type, encoded_bytes } => {
-                ContentDescriptor::Image { mime_type: opt(mime_type), encoded_bytes: *encoded_bytes }
-            }
-            ContentDescriptor::Audio { mime_type, encoded_bytes } => {
-                ContentDescriptor::Audio { mime_type: opt(mime_type), encoded_bytes: *encoded_bytes }
-            }
-            ContentDescriptor::Resource { uri, mime_type, body } => {
-                let (uri, mime_type) = (opt(uri), opt(mime_type));
-                let body = match body {
-                    ResourceBody::Text(t) => ResourceBody::Text(ShownText { text: clean(&t.text), ..t.clone() }),
-                    other => other.clone(),
-                };
-                ContentDescriptor::Resource { uri, mime_type, body }
-            }
-            ContentDescriptor::ResourceLink { uri, name, mime_type } => {
-                ContentDescriptor::ResourceLink { uri: opt(uri), name: opt(name), mime_type: opt(mime_type) }
-            }
-            ContentDescriptor::Unknown { block_type } => ContentDescriptor::Unknown { block_type: clean(block_type) },
-        }
-    }
-
     /// The descriptor as compact JSON, `type` first.
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(64);
@@ -318,10 +305,13 @@ impl ContentDescriptor {
     /// Append the compact JSON to `out`.
     pub fn write<S: JsonSink>(&self, out: &mut S) {
         let mut o = ObjectWriter::new(out);
-        o.string("type", self.block_type());
-        let optional = |o: &mut ObjectWriter<'_, S>, key: &str, v: &Option<String>| {
+        match self {
+            ContentDescriptor::Unknown { block_type } => o.text("type", block_type),
+            known => o.word("type", known.block_type_word()),
+        }
+        let optional = |o: &mut ObjectWriter<'_, S>, key: &'static str, v: &Option<SafeText>| {
             if let Some(v) = v {
-                o.string(key, v);
+                o.text(key, v);
             }
         };
         match self {
@@ -363,13 +353,13 @@ pub struct Evidence {
     /// One descriptor per content block, in order.
     pub content: Vec<ContentDescriptor>,
     /// The redacted, capped `structuredContent`.
-    pub structured_content: Option<Json>,
+    pub structured_content: Option<SafeJson>,
     /// The structured error object found in the result, redacted and capped.
-    pub parsed_error: Option<Json>,
+    pub parsed_error: Option<SafeJson>,
     /// Content blocks not shown (beyond the cap, or dropped to fit the size cap).
     pub omitted_content_blocks: usize,
     /// How many redactions each family made, by family name, sorted.
-    pub redactions: Vec<(String, u64)>,
+    pub redactions: Vec<(SafeText, u64)>,
 }
 
 impl Evidence {
@@ -403,11 +393,11 @@ pub struct CodeModeCallError {
     /// Always [`CONTRACT_VERSION`] for objects this crate builds.
     pub contract_version: u32,
     /// The canonical kind (rule 1).
-    pub kind: String,
+    pub kind: SafeText,
     /// A standalone, model-readable account of the failure (rule 1).
-    pub message: String,
+    pub message: SafeText,
     /// The fully-qualified tool, `namespace::name`, when known (rule 2).
-    pub tool: Option<String>,
+    pub tool: Option<SafeText>,
     /// Where the failure came from (rule 3).
     pub origin: Origin,
     /// What to do next (rule 11).
@@ -415,11 +405,11 @@ pub struct CodeModeCallError {
     /// Whether the call may have changed anything (rule 12).
     pub side_effects: SideEffects,
     /// The untrusted kind as the upstream sent it, when it differs from `kind`.
-    pub original_kind: Option<String>,
+    pub original_kind: Option<SafeText>,
     /// How `kind` was decided (additive).
     pub kind_source: Option<KindSource>,
     /// A short sanitized cause.
-    pub cause: Option<String>,
+    pub cause: Option<SafeText>,
     /// The tool's annotations as untrusted hints (rule 13).
     pub safety: Option<Safety>,
     /// Whether the host knows the request left the gateway (additive; a trusted fact).
@@ -450,34 +440,34 @@ impl CodeModeCallError {
         let mut o = ObjectWriter::new(out);
         o.key("contract_version");
         write_number(o.out, f64::from(self.contract_version));
-        o.string("kind", &self.kind);
-        o.string("message", &self.message);
+        o.text("kind", &self.kind);
+        o.text("message", &self.message);
         if let Some(tool) = &self.tool {
-            o.string("tool", tool);
+            o.text("tool", tool);
         }
-        o.string("origin", self.origin.as_str());
+        o.word("origin", self.origin.as_str());
         o.key("recovery");
         {
             let r = &self.recovery;
             let mut ro = ObjectWriter::new(o.out);
-            ro.string("action", r.action.as_str());
-            ro.string("same_arguments", r.same_arguments.as_str());
-            ro.string("guidance", &r.guidance);
+            ro.word("action", r.action.as_str());
+            ro.word("same_arguments", r.same_arguments.as_str());
+            ro.text("guidance", &r.guidance);
             if let Some(ms) = r.retry_after_ms {
                 ro.key("retry_after_ms");
                 write_number(ro.out, ms as f64);
             }
             ro.finish();
         }
-        o.string("side_effects", self.side_effects.as_str());
+        o.word("side_effects", self.side_effects.as_str());
         if let Some(k) = &self.original_kind {
-            o.string("original_kind", k);
+            o.text("original_kind", k);
         }
         if let Some(s) = self.kind_source {
-            o.string("kind_source", s.as_str());
+            o.word("kind_source", s.as_str());
         }
         if let Some(c) = &self.cause {
-            o.string("cause", c);
+            o.text("cause", c);
         }
         if let Some(s) = self.safety.filter(|s| !s.is_empty()) {
             o.key("safety");
@@ -505,8 +495,8 @@ impl CodeModeCallError {
                     o.out.put(",");
                 }
                 let mut ao = ObjectWriter::new(o.out);
-                ao.string("path", &a.path);
-                ao.string("problem", &a.problem);
+                ao.text("path", &a.path);
+                ao.text("problem", &a.problem);
                 ao.finish();
             }
             o.out.put("]");
@@ -534,11 +524,11 @@ fn write_evidence<S: JsonSink>(out: &mut S, e: &Evidence) {
     }
     if let Some(v) = &e.structured_content {
         o.key("structured_content");
-        write_json(o.out, v);
+        write_json(o.out, v.as_json());
     }
     if let Some(v) = &e.parsed_error {
         o.key("parsed_error");
-        write_json(o.out, v);
+        write_json(o.out, v.as_json());
     }
     if e.omitted_content_blocks > 0 {
         o.key("omitted_content_blocks");
@@ -606,6 +596,7 @@ impl<'a, S: JsonSink> ObjectWriter<'a, S> {
         ObjectWriter { out, first: true }
     }
 
+    /// A member's key: one of the core's own field names, or a safe text.
     fn key(&mut self, k: &str) {
         if !self.first {
             self.out.put(",");
@@ -615,7 +606,14 @@ impl<'a, S: JsonSink> ObjectWriter<'a, S> {
         self.out.put(":");
     }
 
-    fn string(&mut self, k: &str, v: &str) {
+    /// A member whose value went through the text pipeline.
+    fn text(&mut self, k: &'static str, v: &SafeText) {
+        self.key(k);
+        write_string(self.out, v);
+    }
+
+    /// A member whose value is one of the core's own words (a wire enum's name).
+    fn word(&mut self, k: &'static str, v: &'static str) {
         self.key(k);
         write_string(self.out, v);
     }
@@ -651,14 +649,14 @@ mod tests {
     fn optional_fields_are_omitted_not_null() {
         let e = CodeModeCallError {
             contract_version: 1,
-            kind: "tool_error".into(),
-            message: "m".into(),
+            kind: SafeText::literal("tool_error"),
+            message: SafeText::literal("m"),
             tool: None,
             origin: Origin::ToolExecution,
             recovery: Recovery {
                 action: RecoveryAction::ReviseAndRetry,
                 same_arguments: SameArguments::Discouraged,
-                guidance: "g".into(),
+                guidance: SafeText::literal("g"),
                 retry_after_ms: None,
             },
             side_effects: SideEffects::Possible,

@@ -3,6 +3,7 @@
 //! `line`/`column`, `toolError`).
 
 use crate::json::{write_number, write_string, JsonSink};
+use crate::text::SafeText;
 use crate::wire::CodeModeCallError;
 
 wire_enum! {
@@ -42,7 +43,7 @@ pub struct RunError {
     /// The terminal code.
     pub code: RunErrorCode,
     /// A standalone, sanitized, capped message.
-    pub message: String,
+    pub message: SafeText,
     /// Where the error came from, when guest code was running.
     pub failure_phase: Option<FailurePhase>,
     /// Whether any nested tool call was dispatched during the run.

@@ -89,26 +89,26 @@ macro_rules! conversions {
             fn call_error_with_json(e: &core::CodeModeCallError, json: String) -> wit::CallError {
                 wit::CallError {
                     contract_version: e.contract_version,
-                    kind: e.kind.clone(),
-                    message: e.message.clone(),
-                    tool: e.tool.clone(),
+                    kind: e.kind.to_string(),
+                    message: e.message.to_string(),
+                    tool: e.tool.as_ref().map(ToString::to_string),
                     origin: origin(e.origin),
                     recovery: wit::Recovery {
                         action: action(e.recovery.action),
                         same_arguments: same_arguments(e.recovery.same_arguments),
-                        guidance: e.recovery.guidance.clone(),
+                        guidance: e.recovery.guidance.to_string(),
                         retry_after_ms: e.recovery.retry_after_ms,
                     },
                     side_effects: side_effects(e.side_effects),
-                    original_kind: e.original_kind.clone(),
+                    original_kind: e.original_kind.as_ref().map(ToString::to_string),
                     kind_source: e.kind_source.map(kind_source),
-                    cause: e.cause.clone(),
+                    cause: e.cause.as_ref().map(ToString::to_string),
                     safety: e.safety.map(annotations),
                     dispatched: e.dispatched,
                     invalid_arguments: e
                         .invalid_arguments
                         .iter()
-                        .map(|a| wit::InvalidArgument { path: a.path.clone(), problem: a.problem.clone() })
+                        .map(|a| wit::InvalidArgument { path: a.path.to_string(), problem: a.problem.to_string() })
                         .collect(),
                     evidence: e.evidence.as_ref().map(evidence),
                     json,
@@ -129,7 +129,7 @@ macro_rules! conversions {
                         C::SnapshotLimitExceeded => W::SnapshotLimitExceeded,
                         C::InternalError => W::InternalError,
                     },
-                    message: e.message.clone(),
+                    message: e.message.to_string(),
                     failure_phase: e.failure_phase.map(|p| match p {
                         P::Bridge => WP::Bridge,
                         P::Guest => WP::Guest,
@@ -145,13 +145,13 @@ macro_rules! conversions {
             fn evidence(e: &core::Evidence) -> wit::Evidence {
                 wit::Evidence {
                     content: e.content.iter().map(core::ContentDescriptor::to_json).collect(),
-                    structured_content: e.structured_content.as_ref().map(core::Json::to_json),
-                    parsed_error: e.parsed_error.as_ref().map(core::Json::to_json),
+                    structured_content: e.structured_content.as_ref().map(core::SafeJson::to_json),
+                    parsed_error: e.parsed_error.as_ref().map(core::SafeJson::to_json),
                     omitted_content_blocks: e.omitted_content_blocks as u64,
                     redactions: e
                         .redactions
                         .iter()
-                        .map(|(family, count)| wit::RedactionCount { family: family.clone(), count: *count })
+                        .map(|(family, count)| wit::RedactionCount { family: family.to_string(), count: *count })
                         .collect(),
                 }
             }
@@ -288,7 +288,7 @@ macro_rules! conversions {
                         let mut failure = ValidationFailure::default();
                         failure.arguments = v.arguments.as_deref().map(|a| payload(a, "validation.arguments")).transpose()?;
                         failure.input_schema = v.input_schema.as_deref().map(|s| payload(s, "validation.input_schema")).transpose()?;
-                        failure.problems = v.problems.iter().map(|p| core::InvalidArgument::new(&p.path, &p.problem)).collect();
+                        failure.problems = v.problems.iter().map(|p| core::ArgumentProblem::new(&p.path, &p.problem)).collect();
                         failure.message = v.message.as_deref().map(core::json::JsonBuilder::text);
                         Failure::validation(failure)
                     }
