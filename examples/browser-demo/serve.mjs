@@ -39,7 +39,7 @@ function vectorList(dir = join(repo, 'tests', 'vectors'), prefix = '') {
     .flatMap((name) => {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) return vectorList(path, `${prefix}${name}/`);
-      return name.endsWith('.json') ? [`${prefix}${name}`] : [];
+      return name.endsWith('.json') && prefix !== '' ? [`${prefix}${name}`] : [];
     });
 }
 

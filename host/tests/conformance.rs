@@ -42,7 +42,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for path in paths {
         if path.is_dir() {
             files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json") {
+        } else if path.extension().is_some_and(|e| e == "json") && dir != vectors_dir() {
             out.push(path);
         }
     }

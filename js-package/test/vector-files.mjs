@@ -12,7 +12,7 @@ export function vectorFiles(dir = root, prefix = '') {
     .flatMap((name) => {
       const url = new URL(name, dir);
       if (statSync(url).isDirectory()) return vectorFiles(new URL(`${name}/`, dir), `${prefix}${name}/`);
-      return name.endsWith('.json') ? [`${prefix}${name}`] : [];
+      return name.endsWith('.json') && prefix !== '' ? [`${prefix}${name}`] : [];
     });
 }
 
