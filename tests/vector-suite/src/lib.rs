@@ -665,4 +665,15 @@ mod tests {
         let wrong = tally.finish().expect_err("a form that does not apply, or runs twice, fails the run");
         assert!(wrong.contains("does not apply") && wrong.contains("twice"), "{wrong}");
     }
+
+    #[test]
+    fn a_vector_no_form_of_a_surface_applies_to_is_not_required() {
+        let gaps = r#"{"description": "d", "surfaces": {"typed-only": {"runner": "r", "forms": ["typed"]}}, "gaps": []}"#;
+        let suite = suite(&[("gaps.json", gaps), ("g/report.json", REPORT), ("g/text.json", TEXT), ("g/run.json", RUN)]).unwrap();
+        let mut tally = Tally::new(&suite, "typed-only", false);
+        assert!(tally.forms(suite.get("g/text.json").unwrap()).is_empty());
+        tally.record(suite.get("g/report.json").unwrap(), Form::Typed, Ok(()));
+        let summary = tally.finish().expect("the text and run vectors take no typed form");
+        assert!(summary.contains("1 vectors, 1 checks (1 typed), 0 declared gaps; 2 vectors take none of its forms"), "{summary}");
+    }
 }
