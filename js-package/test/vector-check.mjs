@@ -35,6 +35,9 @@ export function vectorProblem(vector) {
   if ('report_text' in vector && typeof vector.report_text !== 'string') return '`report_text` must be a string';
   if ('run' in vector && 'policy' in vector) return 'a `run` vector takes no `policy`';
   if ('expected' in vector === 'expected_error' in vector) return 'exactly one of `expected` and `expected_error` is required';
+  if ('expected' in vector && !('run' in vector) && (typeof vector.expected?.error !== 'object' || Array.isArray(vector.expected.error))) {
+    return '`expected.error` must be an object or null';
+  }
   const e = vector.expected_error;
   if (e !== undefined && (typeof e?.code !== 'string' || typeof e?.path !== 'string')) return '`expected_error` must be {code, path} strings';
   return null;
