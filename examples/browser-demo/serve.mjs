@@ -3,14 +3,16 @@
 //   /                 this folder (index.html, app.js, ...)
 //   /package/...      the built npm package (js-package/dist, package.json) and the
 //                     shared vector checker (js-package/test/vector-check.mjs)
-//   /vectors/...      the shared test vectors; /vectors/index.json lists them
+//   /vectors/...      the shared test vectors and their declared gaps (gaps.json);
+//                     /vectors/index.json lists the vectors (as vector-files.mjs does)
 //
 //   node serve.mjs [--port 8080]      (or: cargo xtask serve-demo)
 
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { vectorFiles } from '../../js-package/test/vector-files.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = join(here, '..', '..');
@@ -32,17 +34,6 @@ const MOUNTS = [
   { prefix: '/', root: here },
 ];
 
-/** Every vector as `<group>/<name>.json`, sorted. */
-function vectorList(dir = join(repo, 'tests', 'vectors'), prefix = '') {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return vectorList(path, `${prefix}${name}/`);
-      return name.endsWith('.json') ? [`${prefix}${name}`] : [];
-    });
-}
-
 /** The file a URL path names, or undefined when it is outside what is served. */
 function resolve(pathname) {
   const mount = MOUNTS.find((m) => pathname.startsWith(m.prefix));
@@ -61,7 +52,7 @@ function handle(request, response) {
     response.end(body);
   };
   if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, 'text/plain', 'method not allowed\n');
-  if (pathname === '/vectors/index.json') return send(200, TYPES['.json'], JSON.stringify(vectorList()));
+  if (pathname === '/vectors/index.json') return send(200, TYPES['.json'], JSON.stringify(vectorFiles()));
   let file;
   try {
     file = resolve(pathname);

@@ -4,14 +4,15 @@
 // A screenshot is saved to target/js-browser-demo.png.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../examples/browser-demo/serve.mjs';
-import { forms } from './vector-check.mjs';
+import { formsFor } from './vector-check.mjs';
+import { loadSuite } from './vector-files.mjs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -76,20 +77,24 @@ describe('browser demo in headless Chromium', () => {
     assert.match(await page.textContent('#input-error'), /invalid_report at annotations/);
   });
 
-  test('runs every shared vector in the page, byte for byte', async () => {
+  test('runs every shared vector in the page, byte for byte, judged against the declared gaps', async () => {
     const result = await page.evaluate(() => window.runVectors());
-    const vectors = JSON.parse(await (await fetch(`${server.url}vectors/index.json`)).text());
-    const expectedForms = vectors.reduce((n, f) => n + forms(JSON.parse(readFileSync(join(repo, 'tests/vectors', f), 'utf8'))).length, 0);
+    const served = JSON.parse(await (await fetch(`${server.url}vectors/index.json`)).text());
+    const { vectors, gaps } = loadSuite();
+    assert.deepEqual(served, [...vectors.keys()]);
+    const expectedChecks = [...vectors.values()].reduce((n, v) => n + formsFor(gaps, 'npm-chromium', v).length, 0);
     assert.deepEqual(result.failures, []);
-    assert.equal(result.files, vectors.length);
-    assert.equal(result.passed, expectedForms);
+    assert.equal(result.files, vectors.size);
+    assert.equal(result.checks, expectedChecks);
+    assert.equal(result.passed, expectedChecks);
+    assert.equal(result.declared.length, gaps.gaps.filter((g) => g.surface === 'npm-chromium').length);
   });
 
   test('the vectors button reports the same, and the page is captured', async () => {
     await pick('Build log');
     await page.click('#run-vectors');
     await page.waitForFunction(() => /passed/.test(document.getElementById('vector-result').textContent), null, { timeout: 60_000 });
-    assert.match(await page.textContent('#vector-result'), /^\d+ passed, 0 failed \(\d+ vectors\)$/);
+    assert.match(await page.textContent('#vector-result'), /^\d+ passed, 0 failed \(\d+ vectors(, \d+ declared gaps)?\)$/);
     mkdirSync(join(repo, 'target'), { recursive: true });
     await page.screenshot({ path: join(repo, 'target/js-browser-demo.png'), fullPage: true });
   });

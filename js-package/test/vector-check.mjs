@@ -1,19 +1,164 @@
-// Checks one shared test vector (tests/vectors/README.md) against an entry point of the
-// package. Runs unchanged under Node, Deno and in the browser demo page.
+// The shared test vectors (tests/vectors/README.md) and their declared gaps
+// (tests/vectors/gaps.json), with the same rules as the Rust loader
+// (tests/vector-suite/src/): which forms apply to a vector, which a surface runs, and how a
+// result is judged against the gaps. Pure JavaScript: runs unchanged under Node, Deno and
+// in the browser demo page.
+
+/** Top-level keys a vector may have. */
+export const VECTOR_KEYS = ['description', 'policy', 'report', 'report_text', 'run', 'expected', 'expected_error'];
+
+/** The only files at the top of the vectors folder; everything else is `<group>/<name>.json`. */
+export const TOP_LEVEL_FILES = ['README.md', 'gaps.json', 'off-schema.json'];
+
+/** Every form, as the Rust loader names them (`Form::name`). */
+export const FORMS = ['text', 'object', 'typed', 'run-text', 'run-object'];
+
+/** Whether `name`, a path below the vectors folder, is a vector file (`<group>/<name>.json`). */
+export function isVectorFile(name) {
+  const parts = name.split('/');
+  return parts.length === 2 && parts[1].endsWith('.json');
+}
+
+/** Whether `name` is allowed in the vectors folder at all. */
+export function isExpectedFile(name) {
+  return isVectorFile(name) || TOP_LEVEL_FILES.includes(name);
+}
+
+/** What is wrong with a vector's shape, as the Rust loader checks it, or null. */
+export function vectorProblem(vector) {
+  if (vector === null || typeof vector !== 'object' || Array.isArray(vector)) return 'the vector is not a JSON object';
+  const unknown = Object.keys(vector).find((k) => !VECTOR_KEYS.includes(k));
+  if (unknown !== undefined) return `unknown top-level key ${JSON.stringify(unknown)}`;
+  if (typeof vector.description !== 'string' || vector.description.trim() === '') return '`description` (a non-empty string naming the rule) is required';
+  const inputs = ['report', 'report_text', 'run'].filter((k) => k in vector);
+  if (inputs.length !== 1) return 'exactly one of `report`, `report_text` and `run` is required';
+  if ('report_text' in vector && typeof vector.report_text !== 'string') return '`report_text` must be a string';
+  if ('run' in vector && 'policy' in vector) return 'a `run` vector takes no `policy`';
+  if ('expected' in vector === 'expected_error' in vector) return 'exactly one of `expected` and `expected_error` is required';
+  if ('expected' in vector && !('run' in vector) && (typeof vector.expected?.error !== 'object' || Array.isArray(vector.expected.error))) {
+    return '`expected.error` must be an object or null';
+  }
+  const e = vector.expected_error;
+  if (e !== undefined && (typeof e?.code !== 'string' || typeof e?.path !== 'string')) return '`expected_error` must be {code, path} strings';
+  return null;
+}
 
 /**
- * The inputs a vector is fed as: a `report` (or a run report, `run`) both as the object
- * itself and as its compact JSON text; a `report_text` only as text (the object entry
- * points skip it).
- * @returns {Array<[string, unknown]>} pairs of form name and input
+ * Whether `form` can apply to `vector` at all, on any surface (`Vector::applies` in the
+ * Rust loader, which documents why):
+ * - `text`: a `report` (as its compact JSON) or a `report_text` (as written);
+ * - `object`: a `report` only: a `report_text` is raw text, with no value without choosing
+ *   a JSON parser, whose rules are what those vectors test in the core's own reader;
+ * - `run-text`, `run-object`: a `run` report only;
+ * - `typed`: the WIT typed entry point, which no JavaScript surface has: only the Rust
+ *   loader decides which reports the WIT types can express, so here any `report` may.
  */
-export function forms(vector) {
-  if ('report_text' in vector) return [['text', vector.report_text]];
-  const report = 'run' in vector ? vector.run : vector.report;
-  return [
-    ['object', report],
-    ['text', JSON.stringify(report)],
-  ];
+export function applies(vector, form) {
+  switch (form) {
+    case 'text':
+      return 'report' in vector || 'report_text' in vector;
+    case 'object':
+    case 'typed':
+      return 'report' in vector;
+    case 'run-text':
+    case 'run-object':
+      return 'run' in vector;
+    default:
+      return false;
+  }
+}
+
+/** The input `form` feeds: the value itself, or its compact JSON text, or `report_text`. */
+export function input(vector, form) {
+  switch (form) {
+    case 'text':
+      return 'report_text' in vector ? vector.report_text : JSON.stringify(vector.report);
+    case 'object':
+      return vector.report;
+    case 'run-text':
+      return JSON.stringify(vector.run);
+    case 'run-object':
+      return vector.run;
+    default:
+      throw new Error(`no JavaScript entry point takes the ${form} form`);
+  }
+}
+
+/**
+ * `gaps.json`, checked as the Rust loader checks it: surfaces with known forms, and gaps
+ * naming a known surface, a vector of `vectors` (a Map of name to vector), a form the
+ * surface runs and that applies to the vector, and a reason. An entry without `form`
+ * stands for every form the surface runs for that vector. Throws on the first problem.
+ * @returns {{ surfaces: Map<string, { runner: string, forms: string[] }>, gaps: Array<{ surface: string, vector: string, form: string, reason: string }> }}
+ */
+export function parseGaps(doc, vectors) {
+  const fail = (why) => {
+    throw new Error(`tests/vectors/gaps.json: ${why}`);
+  };
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) fail('not a JSON object');
+  const unknown = Object.keys(doc).find((k) => !['description', 'surfaces', 'gaps'].includes(k));
+  if (unknown !== undefined) fail(`unknown key ${JSON.stringify(unknown)}`);
+  if (doc.surfaces === null || typeof doc.surfaces !== 'object' || Array.isArray(doc.surfaces)) fail('`surfaces` must be an object');
+  const surfaces = new Map();
+  for (const [name, decl] of Object.entries(doc.surfaces)) {
+    if (typeof decl?.runner !== 'string' || !Array.isArray(decl.forms)) fail(`surfaces.${name} must be {runner, forms}`);
+    for (const form of decl.forms) if (!FORMS.includes(form)) fail(`surfaces.${name}: unknown form ${JSON.stringify(form)}`);
+    if (new Set(decl.forms).size !== decl.forms.length) fail(`surfaces.${name}: a form is listed twice`);
+    surfaces.set(name, { runner: decl.runner, forms: decl.forms });
+  }
+  if (!Array.isArray(doc.gaps)) fail('`gaps` must be an array');
+  const gaps = [];
+  for (const [i, entry] of doc.gaps.entries()) {
+    const at = `gaps[${i}]`;
+    const extra = Object.keys(entry ?? {}).find((k) => !['surface', 'vector', 'form', 'reason'].includes(k));
+    if (extra !== undefined) fail(`${at}: unknown key ${JSON.stringify(extra)}`);
+    const surface = surfaces.get(entry?.surface);
+    if (surface === undefined) fail(`${at}: unknown surface ${JSON.stringify(entry?.surface)}`);
+    const vector = vectors.get(entry.vector);
+    if (vector === undefined) fail(`${at}: no vector named ${entry.vector}`);
+    if (typeof entry.reason !== 'string' || entry.reason.trim() === '') fail(`${at}: \`reason\` must be a non-empty string`);
+    let forms;
+    if (entry.form === undefined) {
+      forms = surface.forms.filter((f) => applies(vector, f));
+      if (forms.length === 0) fail(`${at}: ${entry.surface} runs no form of ${entry.vector}`);
+    } else {
+      if (!FORMS.includes(entry.form)) fail(`${at}: unknown form ${JSON.stringify(entry.form)}`);
+      if (!surface.forms.includes(entry.form)) fail(`${at}: ${entry.surface} does not run the ${entry.form} form`);
+      if (!applies(vector, entry.form)) fail(`${at}: the ${entry.form} form does not apply to ${entry.vector}`);
+      forms = [entry.form];
+    }
+    for (const form of forms) {
+      if (gaps.some((g) => g.surface === entry.surface && g.vector === entry.vector && g.form === form)) {
+        fail(`${at}: ${entry.surface} ${entry.vector} [${form}] is declared twice`);
+      }
+      gaps.push({ surface: entry.surface, vector: entry.vector, form, reason: entry.reason });
+    }
+  }
+  return { surfaces, gaps };
+}
+
+/** The forms `surface` runs for `vector`: the declared ones that apply. */
+export function formsFor(gaps, surface, vector) {
+  const decl = gaps.surfaces.get(surface);
+  if (decl === undefined) throw new Error(`tests/vectors/gaps.json declares no surface ${JSON.stringify(surface)}`);
+  return decl.forms.filter((f) => applies(vector, f));
+}
+
+/** The declared gap for this pair, or undefined. */
+export function gapFor(gaps, surface, file, form) {
+  return gaps.gaps.find((g) => g.surface === surface && g.vector === file && g.form === form);
+}
+
+/**
+ * Judge one check against the declared gaps, as the Rust loader's tally does.
+ * @param {string | null} problem what `check` returned
+ * @returns {{ ok: boolean, message: string | null, gap?: object }} `ok` false fails the run
+ */
+export function judge(gaps, surface, file, form, problem) {
+  const gap = gapFor(gaps, surface, file, form);
+  if (gap === undefined) return { ok: problem === null, message: problem };
+  if (problem !== null) return { ok: true, message: `declared gap, still failing: ${gap.reason}`, gap };
+  return { ok: false, message: `a declared gap now passes: remove its entry (${surface} ${file} [${form}]) from tests/vectors/gaps.json`, gap };
 }
 
 /** Where two strings first differ, with context from each. */
@@ -25,16 +170,18 @@ export function firstDifference(expected, actual) {
 }
 
 /**
- * Check one input form of a vector with `api` (the package's exports): a run vector with
- * `classifyRunToJson`, any other with `normalizeToJson`. The expected bytes are
- * `JSON.stringify(vector.expected)`; an `expected_error` is compared by `code` and `path`.
+ * Check one form of a vector with `api` (the package's exports, or anything with the same
+ * `normalizeToJson` and `classifyRunToJson`): a run vector with `classifyRunToJson`, any
+ * other with `normalizeToJson`. The expected bytes are `JSON.stringify(vector.expected)`;
+ * an `expected_error` is compared by `code` and `path`.
  * @returns {string | null} null when the output matches, else what differs
  */
-export function check(api, vector, input) {
+export function check(api, vector, form) {
+  const value = input(vector, form);
   let output;
   let thrown;
   try {
-    output = 'run' in vector ? api.classifyRunToJson(input) : api.normalizeToJson(input, vector.policy);
+    output = 'run' in vector ? api.classifyRunToJson(value) : api.normalizeToJson(value, vector.policy);
   } catch (e) {
     thrown = e;
   }
@@ -53,4 +200,28 @@ export function check(api, vector, input) {
     return null;
   }
   return 'the vector has neither `expected` nor `expected_error`';
+}
+
+/**
+ * Run every form `surface` declares of every vector through `api` and judge the results.
+ * `vectors` is a Map of name to vector, `gaps` what `parseGaps` returned.
+ * @returns {{ files: number, checks: number, passed: number, failed: number, declared: string[], failures: string[] }}
+ */
+export function runAll(api, surface, vectors, gaps) {
+  const failures = [];
+  const declared = [];
+  let checks = 0;
+  let passed = 0;
+  for (const [file, vector] of vectors) {
+    for (const form of formsFor(gaps, surface, vector)) {
+      checks++;
+      const verdict = judge(gaps, surface, file, form, check(api, vector, form));
+      if (!verdict.ok) failures.push(`${file} [${form}]: ${verdict.message}`);
+      else {
+        passed++;
+        if (verdict.gap) declared.push(`${file} [${form}]: ${verdict.gap.reason}`);
+      }
+    }
+  }
+  return { files: vectors.size, checks, passed, failed: failures.length, declared, failures };
 }

@@ -52,7 +52,7 @@ fn test(ctx: &Ctx) -> Result {
 }
 
 fn bless(ctx: &Ctx) -> Result {
-    run(ctx.cargo().args(["test", "--test", "vectors"]).env("BLESS", "1"))
+    run(ctx.cargo().args(["test", "--package", "codemode-errors-vectors", "--test", "vectors"]).env("BLESS", "1"))
 }
 
 fn bench(ctx: &Ctx) -> Result {
