@@ -455,7 +455,7 @@ mod tests {
         let v = parse_json(r#"{"note":"café ☕","password":"p","list":["ghp_abcdefghijklmnopqrstuvwxyz0123456789"]}"#).unwrap();
         assert_eq!(
             n.redact_json(&v).to_string(),
-            r#"{"list":["[REDACTED:api_key]"],"note":"café ☕","password":"[REDACTED:secret_field]"}"#
+            r#"{"list":["[REDACTED:github_token]"],"note":"café ☕","password":"[REDACTED:secret_field]"}"#
         );
     }
 

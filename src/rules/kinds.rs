@@ -246,7 +246,7 @@ mod tests {
         let long = "k".repeat(500);
         assert_eq!(canonicalize(&long, &mut c).original.unwrap().len(), MAX_ORIGINAL_KIND);
         let secret = canonicalize("ghp_abcdefghijklmnopqrstuvwxyz0123456789", &mut c);
-        assert_eq!(secret.original.as_deref(), Some("[REDACTED:api_key]"));
+        assert_eq!(secret.original.as_deref(), Some("[REDACTED:github_token]"));
     }
 
     #[test]

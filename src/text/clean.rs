@@ -161,7 +161,7 @@ mod tests {
         assert!(!out.text.contains("ghp_"), "{}", out.text);
         assert!(out.truncated);
         assert_eq!(out.original_length, secret.len());
-        assert_eq!(c.get("api_key"), 1);
+        assert_eq!(c.get("github_token"), 1);
     }
 
     #[test]
@@ -181,8 +181,8 @@ mod tests {
         let mut c = Redactions::default();
         let padded = format!("{}ghp_abcdefghijklmnopqrstuvwxyz0123456789", "\u{0}".repeat(64 + REDACTION_MARGIN - 10));
         let out = capped_text(&text(&padded), 64, &mut c);
-        assert_eq!(out.text, "[REDACTED:api_key]");
-        assert_eq!(c.get("api_key"), 1);
+        assert_eq!(out.text, "[REDACTED:github_token]");
+        assert_eq!(c.get("github_token"), 1);
     }
 
     #[test]

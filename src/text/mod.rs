@@ -7,6 +7,7 @@ pub(crate) mod safe;
 pub(crate) mod sanitize;
 pub(crate) mod scan;
 pub(crate) mod secret_names;
+pub(crate) mod tokens;
 
 pub(crate) use clean::{capped_text, clean_text, clean_whole, cut_safe, label, one_line, CappedText, REDACTION_MARGIN};
 pub(crate) use redact::marker;

@@ -63,22 +63,31 @@ pub(crate) struct SecretRule {
     /// Lowercase literals of which at least one must occur for the rule to run (none: the
     /// rule always runs; its scanner is a single pass anyway).
     pub hints: &'static [&'static str],
-    /// Finds the byte ranges of the secrets (the parts to replace) in a text.
-    pub scan: fn(&str) -> Vec<Range<usize>>,
+    /// Finds the secrets (the parts to replace) in a text.
+    pub scan: Scan,
+}
+
+/// How a rule finds its secrets.
+#[derive(Debug)]
+pub(crate) enum Scan {
+    /// Byte ranges, all of the rule's family.
+    Spans(fn(&str) -> Vec<Range<usize>>),
+    /// Byte ranges, each with its own family (provider tokens).
+    Families(fn(&str) -> Vec<(Range<usize>, &'static str)>),
 }
 
 /// The baseline rules, applied in this order (each sees the previous one's output).
 pub(crate) const SECRET_RULES: &[SecretRule] = &[
-    SecretRule { family: "private_key", hints: &["private key-----"], scan: scan::private_keys },
-    SecretRule { family: "jwt", hints: &["eyj"], scan: scan::jwts },
-    SecretRule { family: "api_key", hints: &[], scan: scan::provider_tokens },
-    SecretRule { family: "authorization", hints: &["authorization"], scan: scan::authorization_values },
-    SecretRule { family: "authorization", hints: &["bearer"], scan: scan::bearer_tokens },
-    SecretRule { family: "cookie", hints: &["cookie"], scan: scan::cookie_headers },
-    SecretRule { family: "url_credentials", hints: &["://"], scan: scan::url_credentials },
-    SecretRule { family: "url_query", hints: &["?", "&"], scan: scan::secret_query_values },
-    SecretRule { family: "secret_field", hints: &[":", "="], scan: scan::secret_field_values },
-    SecretRule { family: "secret_field", hints: &["--"], scan: scan::flag_values },
+    SecretRule { family: "private_key", hints: &["private key-----"], scan: Scan::Spans(scan::private_keys) },
+    SecretRule { family: "jwt", hints: &["eyj"], scan: Scan::Spans(scan::jwts) },
+    SecretRule { family: "api_key", hints: &[], scan: Scan::Families(scan::provider_tokens) },
+    SecretRule { family: "authorization", hints: &["authorization"], scan: Scan::Spans(scan::authorization_values) },
+    SecretRule { family: "authorization", hints: &["bearer"], scan: Scan::Spans(scan::bearer_tokens) },
+    SecretRule { family: "cookie", hints: &["cookie"], scan: Scan::Spans(scan::cookie_headers) },
+    SecretRule { family: "url_credentials", hints: &["://"], scan: Scan::Spans(scan::url_credentials) },
+    SecretRule { family: "url_query", hints: &["?", "&"], scan: Scan::Spans(scan::secret_query_values) },
+    SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Spans(scan::secret_field_values) },
+    SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Spans(scan::flag_values) },
 ];
 
 /// The marker that replaces a secret of `family`.
@@ -119,10 +128,13 @@ fn is_cut_marker(text: &str) -> bool {
 
 /// Apply one rule; `None` when nothing was redacted.
 fn apply_rule(rule: &SecretRule, text: &str, counts: &mut Redactions) -> Option<String> {
-    let spans = (rule.scan)(text);
+    let spans: Vec<(Range<usize>, &'static str)> = match rule.scan {
+        Scan::Spans(scan) => scan(text).into_iter().map(|r| (r, rule.family)).collect(),
+        Scan::Families(scan) => scan(text),
+    };
     let mut out = String::new();
     let mut copied = 0;
-    for span in spans {
+    for (span, family) in spans {
         let secret = &text[span.clone()];
         // A marker is never redacted again, nor the ellipsis that ends a cut text (a
         // value cut away after its name): both are the core's own output.
@@ -130,8 +142,8 @@ fn apply_rule(rule: &SecretRule, text: &str, counts: &mut Redactions) -> Option<
             continue;
         }
         out.push_str(&text[copied..span.start]);
-        out.push_str(&marker(rule.family));
-        counts.add(rule.family);
+        out.push_str(&marker(family));
+        counts.add(family);
         copied = span.end;
     }
     if copied == 0 && out.is_empty() {
@@ -163,10 +175,10 @@ mod tests {
             "token [REDACTED:jwt] done",
             "jwt",
         ),
-        ("use sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAA now", "use [REDACTED:api_key] now", "api_key"),
-        ("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED:api_key]", "api_key"),
-        ("id AKIAIOSFODNN7EXAMPLE.", "id [REDACTED:api_key].", "api_key"),
-        ("xoxb-1234567890-abcdefghij", "[REDACTED:api_key]", "api_key"),
+        ("use sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAA now", "use [REDACTED:anthropic_key] now", "anthropic_key"),
+        ("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED:github_token]", "github_token"),
+        ("id AKIAIOSFODNN7EXAMPLE.", "id [REDACTED:aws_access_key_id].", "aws_access_key_id"),
+        ("xoxb-1234567890-abcdefghij", "[REDACTED:slack_token]", "slack_token"),
         ("Authorization: Basic dXNlcjpwYXNz", "Authorization: Basic [REDACTED:authorization]", "authorization"),
         ("sent Bearer abcdefghijkl123", "sent Bearer [REDACTED:authorization]", "authorization"),
         ("Cookie: sid=abc; theme=dark\nnext", "Cookie: [REDACTED:cookie]\nnext", "cookie"),

@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use crate::search::{find_from, positions};
 use crate::text::secret_names::is_secret_key;
+use crate::text::tokens::{starting_with, Body, BY_FIRST_BYTE};
 
 /// Characters that continue a word for boundary checks.
 fn is_word(b: u8) -> bool {
@@ -93,128 +94,31 @@ pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
-/// Which characters a provider token's body uses.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Body {
-    /// `[A-Za-z0-9]`
-    Alnum,
-    /// `[A-Za-z0-9_-]`
-    Base64Url,
-    /// `[A-Za-z0-9_]`
-    Word,
-    /// `[A-Za-z0-9-]`
-    AlnumDash,
-    /// `[A-Z0-9]`
-    UpperAlnum,
-    /// `[0-9a-fA-F]`
-    Hex,
-    /// Two `[A-Za-z0-9_-]` segments joined by a dot (SendGrid).
-    TwoSegments,
-}
-
-impl Body {
-    fn accepts(self, b: u8) -> bool {
-        match self {
-            Body::Alnum => b.is_ascii_alphanumeric(),
-            Body::Base64Url | Body::TwoSegments => base64url(b),
-            Body::Word => is_word(b),
-            Body::AlnumDash => b.is_ascii_alphanumeric() || b == b'-',
-            Body::UpperAlnum => b.is_ascii_uppercase() || b.is_ascii_digit(),
-            Body::Hex => b.is_ascii_hexdigit(),
-        }
-    }
-}
-
-/// Provider tokens with documented prefixes: (prefix, body, shortest body).
-pub(crate) const PROVIDER_TOKENS: &[(&str, Body, usize)] = &[
-    ("sk-", Body::Base64Url, 20),
-    ("ghp_", Body::Alnum, 36),
-    ("gho_", Body::Alnum, 36),
-    ("ghu_", Body::Alnum, 36),
-    ("ghs_", Body::Alnum, 36),
-    ("ghr_", Body::Alnum, 36),
-    ("github_pat_", Body::Word, 22),
-    ("glpat-", Body::Base64Url, 20),
-    ("xoxa-", Body::AlnumDash, 10),
-    ("xoxb-", Body::AlnumDash, 10),
-    ("xoxp-", Body::AlnumDash, 10),
-    ("xoxo-", Body::AlnumDash, 10),
-    ("xoxr-", Body::AlnumDash, 10),
-    ("xoxs-", Body::AlnumDash, 10),
-    ("xapp-", Body::AlnumDash, 10),
-    ("AKIA", Body::UpperAlnum, 16),
-    ("ASIA", Body::UpperAlnum, 16),
-    ("AIza", Body::Base64Url, 35),
-    ("sk_live_", Body::Alnum, 16),
-    ("sk_test_", Body::Alnum, 16),
-    ("rk_live_", Body::Alnum, 16),
-    ("rk_test_", Body::Alnum, 16),
-    ("npm_", Body::Alnum, 36),
-    ("pypi-", Body::Base64Url, 50),
-    ("hf_", Body::Alnum, 30),
-    ("SG.", Body::TwoSegments, 16),
-    ("dop_v1_", Body::Hex, 64),
-    ("shpat_", Body::Hex, 32),
-    ("shpca_", Body::Hex, 32),
-    ("shppa_", Body::Hex, 32),
-    ("shpss_", Body::Hex, 32),
-];
-
-/// The bytes some [`PROVIDER_TOKENS`] prefix starts with.
-const PREFIX_FIRST: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut k = 0;
-    while k < PROVIDER_TOKENS.len() {
-        table[PROVIDER_TOKENS[k].0.as_bytes()[0] as usize] = true;
-        k += 1;
-    }
-    table
-};
-
-/// Provider tokens from [`PROVIDER_TOKENS`], found in one pass over the text: only word
-/// starts whose first byte begins some prefix are examined.
-pub(crate) fn provider_tokens(text: &str) -> Vec<Range<usize>> {
+/// Provider tokens from [`TOKENS`](crate::text::tokens::TOKENS), each with its family,
+/// found in one pass over the text: only bytes that start some prefix are examined, and
+/// only the formats whose prefix starts with that byte.
+pub(crate) fn provider_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
     let bytes = text.as_bytes();
-    let mut spans: Vec<Range<usize>> = Vec::new();
+    let mut spans = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         // A small loop to the next possible first byte; the checks below run per candidate.
         // (Start-up: V8 charges tier-up budget per iteration by the size of the loop.)
-        match bytes[i..].iter().position(|&b| PREFIX_FIRST[usize::from(b)]) {
+        match bytes[i..].iter().position(|&b| BY_FIRST_BYTE[usize::from(b)].1 != 0) {
             Some(skip) => i += skip,
             None => break,
         }
-        let b = bytes[i];
-        // Every prefix starts with one of these byte pairs; anything else is skipped cheaply.
-        let pair = (b, bytes.get(i + 1).copied().unwrap_or(0));
-        let candidate = matches!(
-            pair,
-            (b's', b'k' | b'h')
-                | (b'g', b'h' | b'i' | b'l')
-                | (b'x', b'o' | b'a')
-                | (b'A', b'K' | b'S' | b'I')
-                | (b'r', b'k')
-                | (b'n', b'p')
-                | (b'p', b'y')
-                | (b'h', b'f')
-                | (b'S', b'G')
-                | (b'd', b'o')
-        );
-        if !candidate {
-            i += 1;
-            continue;
-        }
         let at_boundary = boundary_before(bytes, i);
         let mut next = i + 1;
-        for (prefix, body, min) in PROVIDER_TOKENS.iter().filter(|t| t.0.as_bytes()[0] == b) {
+        for t in starting_with(bytes[i]) {
             // Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short,
             // common ones (`sk-`, `hf_`, `SG.`) need a word boundary before them.
-            let distinctive = prefix.len() >= 4 && !prefix.ends_with('-');
-            if !bytes[i..].starts_with(prefix.as_bytes()) || !(at_boundary || distinctive) {
+            let distinctive = t.prefix.len() >= 4 && !t.prefix.ends_with('-');
+            if !bytes[i..].starts_with(t.prefix.as_bytes()) || !(at_boundary || distinctive) {
                 continue;
             }
-            if let Some(end) = token_end(bytes, i + prefix.len(), *body, *min) {
-                spans.push(i..end);
+            if let Some(end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
+                spans.push((i..end, t.family));
                 next = end;
                 break;
             }
@@ -547,6 +451,10 @@ mod tests {
         scan(text).into_iter().map(|r| &text[r]).collect()
     }
 
+    fn tokens(text: &str) -> Vec<Range<usize>> {
+        provider_tokens(text).into_iter().map(|(r, _)| r).collect()
+    }
+
     #[test]
     fn pem_blocks_need_a_private_key_label() {
         assert!(private_keys("-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----").is_empty());
@@ -561,11 +469,11 @@ mod tests {
 
     #[test]
     fn tokens_need_a_boundary_and_a_long_enough_body() {
-        assert!(provider_tokens("task-abcdefghijklmnopqrstuvwxyz").is_empty());
-        assert_eq!(found("xghp_abcdefghijklmnopqrstuvwxyz0123456789", provider_tokens).len(), 1);
-        assert_eq!(found(r"\nsk-abcdefghijklmnopqrstuvwxyz", provider_tokens).len(), 1);
-        assert!(provider_tokens("sk-short").is_empty());
-        assert_eq!(found("key=SG.abcdefghijklmnop.qrstuvwxyz0123456", provider_tokens), vec!["SG.abcdefghijklmnop.qrstuvwxyz0123456"]);
+        assert!(tokens("task-abcdefghijklmnopqrstuvwxyz").is_empty());
+        assert_eq!(found("xghp_abcdefghijklmnopqrstuvwxyz0123456789", tokens).len(), 1);
+        assert_eq!(found(r"\nsk-abcdefghijklmnopqrstuvwxyz", tokens).len(), 1);
+        assert!(tokens("sk-short").is_empty());
+        assert_eq!(found("key=SG.abcdefghijklmnop.qrstuvwxyz0123456", tokens), vec!["SG.abcdefghijklmnop.qrstuvwxyz0123456"]);
     }
 
     #[test]

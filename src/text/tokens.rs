@@ -1,0 +1,193 @@
+//! Provider tokens with documented prefixes, as data: each names the specific family its
+//! marker and counts use (`[REDACTED:github_token]`), the alphabet of its body and the
+//! shortest body a real one has. Formats are the providers' own published ones.
+
+/// Which characters a token's body uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Body {
+    /// `[A-Za-z0-9]`
+    Alnum,
+    /// `[A-Za-z0-9_-]`
+    Base64Url,
+    /// `[A-Za-z0-9_.-]` (Google OAuth access tokens)
+    Base64UrlDot,
+    /// `[A-Za-z0-9_]`
+    Word,
+    /// `[A-Za-z0-9-]`
+    AlnumDash,
+    /// `[A-Z0-9]`
+    UpperAlnum,
+    /// `[0-9a-fA-F]`
+    Hex,
+    /// Two `[A-Za-z0-9_-]` segments joined by a dot (SendGrid).
+    TwoSegments,
+}
+
+impl Body {
+    /// Whether `b` can stand in the body.
+    pub(crate) fn accepts(self, b: u8) -> bool {
+        match self {
+            Body::Alnum => b.is_ascii_alphanumeric(),
+            Body::Base64Url | Body::TwoSegments => b.is_ascii_alphanumeric() || b == b'_' || b == b'-',
+            Body::Base64UrlDot => b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'),
+            Body::Word => b.is_ascii_alphanumeric() || b == b'_',
+            Body::AlnumDash => b.is_ascii_alphanumeric() || b == b'-',
+            Body::UpperAlnum => b.is_ascii_uppercase() || b.is_ascii_digit(),
+            Body::Hex => b.is_ascii_hexdigit(),
+        }
+    }
+}
+
+/// One token format.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Token {
+    /// The literal the token starts with.
+    pub(crate) prefix: &'static str,
+    /// The family named in its marker.
+    pub(crate) family: &'static str,
+    /// Its body's alphabet.
+    pub(crate) body: Body,
+    /// The shortest body a real token has.
+    pub(crate) min: usize,
+}
+
+const fn token(prefix: &'static str, family: &'static str, body: Body, min: usize) -> Token {
+    Token { prefix, family, body, min }
+}
+
+/// Every token format, grouped by the prefix's first byte (the scanner indexes the groups),
+/// longer prefixes before the shorter ones they start with.
+pub(crate) const TOKENS: &[Token] = &[
+    // A: AWS access key ids, Atlassian API tokens, age secret keys.
+    token("AKIA", "aws_access_key_id", Body::UpperAlnum, 16),
+    token("ASIA", "aws_access_key_id", Body::UpperAlnum, 16),
+    token("ABIA", "aws_access_key_id", Body::UpperAlnum, 16),
+    token("ACCA", "aws_access_key_id", Body::UpperAlnum, 16),
+    token("AIza", "google_api_key", Body::Base64Url, 35),
+    token("ATATT", "atlassian_token", Body::Base64Url, 60),
+    token("AGE-SECRET-KEY-1", "age_secret_key", Body::UpperAlnum, 50),
+    // G: GitLab runner registration tokens, Google OAuth client secrets.
+    token("GR1348941", "gitlab_token", Body::Base64Url, 20),
+    token("GOCSPX-", "google_client_secret", Body::Base64Url, 24),
+    // P: Postman.
+    token("PMAK-", "postman_key", Body::AlnumDash, 50),
+    // S: SendGrid.
+    token("SG.", "sendgrid_key", Body::TwoSegments, 16),
+    // a
+    token("atlasv1-", "terraform_token", Body::Base64Url, 40),
+    // d: DigitalOcean, Docker Hub, Databricks, Doppler.
+    token("dop_v1_", "digitalocean_token", Body::Hex, 64),
+    token("doo_v1_", "digitalocean_token", Body::Hex, 64),
+    token("dor_v1_", "digitalocean_token", Body::Hex, 64),
+    token("dckr_pat_", "docker_token", Body::Base64Url, 24),
+    token("dapi", "databricks_token", Body::Hex, 32),
+    token("dp.pt.", "doppler_token", Body::Alnum, 40),
+    // f: Figma, Fly.io.
+    token("figd_", "figma_token", Body::Base64Url, 40),
+    token("fo1_", "flyio_token", Body::Base64Url, 40),
+    // g: GitHub, GitLab, Grafana, Groq.
+    token("github_pat_", "github_token", Body::Word, 22),
+    token("ghp_", "github_token", Body::Alnum, 36),
+    token("gho_", "github_token", Body::Alnum, 36),
+    token("ghu_", "github_token", Body::Alnum, 36),
+    token("ghs_", "github_token", Body::Alnum, 36),
+    token("ghr_", "github_token", Body::Alnum, 36),
+    token("glpat-", "gitlab_token", Body::Base64Url, 20),
+    token("glrt-", "gitlab_token", Body::Base64Url, 20),
+    token("gldt-", "gitlab_token", Body::Base64Url, 20),
+    token("glptt-", "gitlab_token", Body::Hex, 40),
+    token("glcbt-", "gitlab_token", Body::Base64Url, 20),
+    token("glimt-", "gitlab_token", Body::Base64Url, 20),
+    token("gloas-", "gitlab_token", Body::Base64Url, 20),
+    token("glsa_", "grafana_token", Body::Word, 32),
+    token("glc_", "grafana_token", Body::Base64Url, 32),
+    token("gsk_", "groq_key", Body::Alnum, 40),
+    // h: Hugging Face, HashiCorp Vault.
+    token("hf_", "huggingface_token", Body::Alnum, 30),
+    token("hvs.", "vault_token", Body::Base64Url, 24),
+    token("hvb.", "vault_token", Body::Base64Url, 24),
+    token("hvr.", "vault_token", Body::Base64Url, 24),
+    // l: Linear.
+    token("lin_api_", "linear_key", Body::Alnum, 40),
+    // n: npm, Notion.
+    token("npm_", "npm_token", Body::Alnum, 36),
+    token("ntn_", "notion_token", Body::Alnum, 40),
+    // p: PyPI, PlanetScale, Perplexity.
+    token("pypi-", "pypi_token", Body::Base64Url, 50),
+    token("pscale_tkn_", "planetscale_token", Body::Base64Url, 32),
+    token("pplx-", "perplexity_key", Body::Alnum, 40),
+    // r: Stripe restricted keys, Replicate, RubyGems.
+    token("rk_live_", "stripe_key", Body::Alnum, 16),
+    token("rk_test_", "stripe_key", Body::Alnum, 16),
+    token("r8_", "replicate_token", Body::Alnum, 30),
+    token("rubygems_", "rubygems_key", Body::Hex, 48),
+    // s: Anthropic, OpenAI (and the keys in its format), Stripe, Shopify, Sentry, Supabase.
+    token("sk-ant-", "anthropic_key", Body::Base64Url, 32),
+    token("sk-or-v1-", "openrouter_key", Body::Hex, 64),
+    token("sk-", "openai_key", Body::Base64Url, 20),
+    token("sk_live_", "stripe_key", Body::Alnum, 16),
+    token("sk_test_", "stripe_key", Body::Alnum, 16),
+    token("shpat_", "shopify_token", Body::Hex, 32),
+    token("shpca_", "shopify_token", Body::Hex, 32),
+    token("shppa_", "shopify_token", Body::Hex, 32),
+    token("shpss_", "shopify_token", Body::Hex, 32),
+    token("sntrys_", "sentry_token", Body::Base64UrlDot, 60),
+    token("sntryu_", "sentry_token", Body::Hex, 64),
+    token("sbp_", "supabase_token", Body::Hex, 40),
+    // w: Stripe webhook signing secrets.
+    token("whsec_", "stripe_webhook_secret", Body::Base64Url, 24),
+    // x: Slack, xAI.
+    token("xoxa-", "slack_token", Body::AlnumDash, 10),
+    token("xoxb-", "slack_token", Body::AlnumDash, 10),
+    token("xoxp-", "slack_token", Body::AlnumDash, 10),
+    token("xoxo-", "slack_token", Body::AlnumDash, 10),
+    token("xoxr-", "slack_token", Body::AlnumDash, 10),
+    token("xoxs-", "slack_token", Body::AlnumDash, 10),
+    token("xoxe-", "slack_token", Body::AlnumDash, 10),
+    token("xoxe.xox", "slack_token", Body::AlnumDash, 10),
+    token("xapp-", "slack_token", Body::AlnumDash, 10),
+    token("xai-", "xai_key", Body::Alnum, 40),
+    // y: Google OAuth access tokens.
+    token("ya29.", "google_oauth_token", Body::Base64UrlDot, 30),
+];
+
+/// For each byte, the range of [`TOKENS`] whose prefix starts with it: `(start, count)`.
+pub(crate) const BY_FIRST_BYTE: [(u8, u8); 256] = {
+    let mut index = [(0u8, 0u8); 256];
+    let mut k = 0;
+    while k < TOKENS.len() {
+        let b = TOKENS[k].prefix.as_bytes()[0] as usize;
+        if index[b].1 == 0 {
+            index[b].0 = k as u8;
+        }
+        index[b].1 += 1;
+        k += 1;
+    }
+    index
+};
+
+/// The formats whose prefix starts with `b`.
+pub(crate) fn starting_with(b: u8) -> &'static [Token] {
+    let (start, count) = BY_FIRST_BYTE[usize::from(b)];
+    &TOKENS[usize::from(start)..usize::from(start) + usize::from(count)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_grouped_by_first_byte_and_longest_prefix_first() {
+        assert!(TOKENS.len() < 256);
+        for (i, t) in TOKENS.iter().enumerate() {
+            let group = starting_with(t.prefix.as_bytes()[0]);
+            assert!(group.iter().any(|g| g.prefix == t.prefix), "{} is outside its first-byte group", t.prefix);
+            for earlier in &TOKENS[..i] {
+                assert!(!t.prefix.starts_with(earlier.prefix), "{} is shadowed by the earlier {}", t.prefix, earlier.prefix);
+            }
+            assert!(t.family.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{}", t.family);
+        }
+        let grouped: usize = (0..=255u8).map(|b| starting_with(b).len()).sum();
+        assert_eq!(grouped, TOKENS.len(), "a first byte's formats are not contiguous");
+    }
+}
