@@ -5,6 +5,7 @@
 
 use crate::json::{write_json, ByteCount, Json, JsonList, JsonText};
 use crate::rules::policy::Policy;
+use crate::text::redact::redact_secrets;
 use crate::text::{capped_text, is_secret_key, label, marker, CappedText, Redactions, SafeJson};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
@@ -63,6 +64,109 @@ pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, co
         }
         other => ContentDescriptor::Unknown { block_type: label(other, 64, counts) },
     }
+}
+
+/// How much of each side of a junction between two text blocks is scanned together, in
+/// UTF-16 units: longer than any secret the rules know in one piece.
+const JUNCTION: usize = 512;
+
+/// Text blocks with a secret split across their junction (a token cut in two by the
+/// upstream's chunking) rewritten so that neither half survives: the first block ends in
+/// the secret's marker, the next starts after the secret. `None` for a block that needs no
+/// change. Each junction is scanned twice, the blocks glued and joined by a space (a
+/// header name in one block, its value in the next).
+pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], counts: &mut Redactions) -> Vec<Option<Json>> {
+    let mut texts: Vec<Option<String>> = blocks
+        .iter()
+        .zip(types)
+        .map(|(b, t)| if *t == "text" { b.get("text").and_then(Json::as_str).map(str::to_owned) } else { None })
+        .collect();
+    let mut changed = vec![false; blocks.len()];
+    for i in 1..texts.len() {
+        let (Some(left), Some(right)) = (&texts[i - 1], &texts[i]) else { continue };
+        let tail_start = tail_start(left, JUNCTION);
+        let tail = &left[tail_start..];
+        let head = crate::json::utf16_prefix(right, JUNCTION);
+        for glue in ["", " "] {
+            let joint = format!("{tail}{glue}{head}");
+            let mut joint_counts = Redactions::default();
+            let redacted = redact_secrets(&joint, &mut joint_counts);
+            let Some((start, end, marker)) = straddling_change(&joint, &redacted, tail.len(), glue.len()) else {
+                continue;
+            };
+            counts.merge(&joint_counts);
+            let mut new_left = left[..tail_start + floor_boundary(tail, start)].to_owned();
+            new_left.push_str(marker);
+            let cut = floor_boundary(right, end - tail.len() - glue.len());
+            let new_right = right[cut..].to_owned();
+            texts[i - 1] = Some(new_left);
+            texts[i] = Some(new_right);
+            changed[i - 1] = true;
+            changed[i] = true;
+            break;
+        }
+    }
+    texts
+        .into_iter()
+        .zip(changed)
+        .map(|(text, changed)| {
+            let text = text.filter(|_| changed)?;
+            let total = crate::json::utf16_len(&text);
+            Some(Json::Object(JsonList::new(
+                vec![
+                    ("type".to_owned(), Json::String(JsonText::whole("text"))),
+                    ("text".to_owned(), Json::String(JsonText::from_head(text, total))),
+                ],
+                2,
+            )))
+        })
+        .collect()
+}
+
+/// The first redaction in `redacted` (of `joint`) that starts before the junction at
+/// `left_len` and ends after the `glue` that follows it: its span in `joint` and its
+/// marker. Every other redaction lies in one block, whose own cleaning finds it.
+fn straddling_change<'a>(joint: &str, redacted: &'a str, left_len: usize, glue: usize) -> Option<(usize, usize, &'a str)> {
+    let (a, b) = (joint.as_bytes(), redacted.as_bytes());
+    let (mut j, mut r) = (0, 0);
+    loop {
+        while j < a.len() && r < b.len() && a[j] == b[r] {
+            j += 1;
+            r += 1;
+        }
+        if j >= a.len() || j >= left_len || !redacted[r..].starts_with("[REDACTED:") {
+            return None;
+        }
+        let marker_end = r + redacted[r..].find(']')? + 1;
+        // The text the marker is followed by, up to the next marker, finds where the
+        // redacted span ended in `joint`.
+        let after = &redacted[marker_end..];
+        let anchor = &after[..after.find("[REDACTED:").unwrap_or(after.len()).min(floor_boundary(after, 24))];
+        let end = if anchor.is_empty() { a.len() } else { j + joint[j..].find(anchor)? };
+        if end > left_len + glue {
+            return Some((j, end, &redacted[r..marker_end]));
+        }
+        j = end;
+        r = marker_end;
+    }
+}
+
+/// Where the last `units` UTF-16 units of `text` start.
+fn tail_start(text: &str, units: usize) -> usize {
+    let total = crate::json::utf16_len(text);
+    if total <= units {
+        return 0;
+    }
+    crate::json::utf16_prefix(text, total - units).len()
+}
+
+/// `at`, moved back to a character boundary of `text`.
+fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// Caps for rendering a structured value.
@@ -132,7 +236,7 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
             let c = capped_text(text, caps.string_chars, counts);
             let mut s = c.text.into_string();
             if c.truncated {
-                s.push_str("…[TRUNCATED]");
+                s = crate::text::clean::ended(s, "…[TRUNCATED]");
             }
             let v = Json::String(JsonText::whole(s));
             *budget = budget.saturating_sub(size_of(&v));
@@ -169,6 +273,11 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
             sorted.sort_unstable_by(|a, b| (priority(&a.0), &a.0).cmp(&(priority(&b.0), &b.0)));
             let mut members = Vec::new();
             *budget = budget.saturating_sub(2);
+            // `{"name": "X-Api-Key", "value": "…"}`: the sibling says what the value is.
+            let named_secret = list
+                .items()
+                .iter()
+                .any(|(k, v)| (k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key")) && v.as_str().is_some_and(is_secret_key));
             for (key, member) in sorted.into_iter().take(caps.items) {
                 if *budget < MARKER_RESERVE * 2 {
                     break;
@@ -179,7 +288,7 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
                 let key_cost = clean_key.len() + 4;
                 let mut inner = budget.saturating_sub(MARKER_RESERVE + key_cost);
                 let before = inner;
-                let rendered = if is_secret_key(&clean_key) {
+                let rendered = if is_secret_key(&clean_key) || (named_secret && clean_key.eq_ignore_ascii_case("value")) {
                     counts.add("secret_field");
                     let v = Json::String(JsonText::whole(marker("secret_field")));
                     inner = inner.saturating_sub(size_of(&v));

@@ -180,6 +180,19 @@ fn surviving_fragment(output: &str, secret: &str, context: &str) -> Option<Strin
         .find(|fragment| output.contains(fragment.as_str()) && !context.contains(fragment.as_str()))
 }
 
+/// `output` with every `[REDACTED:<family>]` marker replaced by a NUL.
+fn without_markers(output: &str) -> String {
+    let mut out = String::with_capacity(output.len());
+    let mut rest = output;
+    while let Some(at) = rest.find("[REDACTED:") {
+        out.push_str(&rest[..at]);
+        out.push('\0');
+        rest = rest[at..].find(']').map_or("", |end| &rest[at + end + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The input as a model reads it, with every occurrence of every secret cut out.
 fn outside_secrets(input: &str, secrets: &[&str]) -> String {
     let mut context = model_view(input);
@@ -217,6 +230,9 @@ fn score_positive(case: &Value) -> Scored {
             model_view(&strings(&error).join("\n\0\n"))
         }
     };
+    // A redaction marker names a family (`[REDACTED:rubygems_key]`); it holds no part of a
+    // secret, even where the family's name and a token's public prefix share letters.
+    let output = without_markers(&output);
     let leak = secrets.iter().find_map(|s| surviving_fragment(&output, s, &context)).map(|fragment| {
         let at = output.find(&fragment).unwrap_or(0);
         (fragment, excerpt(&output, at))

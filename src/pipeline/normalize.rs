@@ -1,7 +1,7 @@
 //! The pipeline: a failure report in, an [`Outcome`] out.
 
 use crate::error::ReportError;
-use crate::evidence::{describe_block, render_json, JsonCaps};
+use crate::evidence::{describe_block, render_json, split_secrets, JsonCaps};
 use crate::input::failure_report::MAX_RETRY_AFTER_MS;
 use crate::input::failure_report::MAX_TOOL_NAME;
 use crate::input::{Failure, FailureReport, ValidationFailure};
@@ -210,8 +210,10 @@ impl Normalizer {
         }
 
         let mut d = Draft::new(Origin::ToolExecution, Kind::ToolError.as_str(), KindSource::Default, Breaker::Success);
-        for (block, ty) in shown.iter().zip(&types) {
-            d.evidence.content.push(describe_block(block, ty, &self.policy, &mut d.counts));
+        let shown_refs: Vec<&Json> = shown.iter().collect();
+        let rejoined = split_secrets(&shown_refs, &types, &mut d.counts);
+        for ((block, ty), rejoined) in shown.iter().zip(&types).zip(&rejoined) {
+            d.evidence.content.push(describe_block(rejoined.as_ref().unwrap_or(block), ty, &self.policy, &mut d.counts));
         }
         d.evidence.omitted_content_blocks = content.total() - shown.len();
         let structured = result.get("structuredContent").filter(|v| !matches!(v, Json::Null));

@@ -46,7 +46,7 @@ pub(crate) fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> Saf
     let window = JsonText::from_head(utf16_prefix(text, cap.saturating_add(REDACTION_MARGIN)), utf16_len(text));
     let c = capped_text(&window, cap, counts);
     if c.truncated {
-        SafeText::from_pipeline(c.text.into_string() + "…")
+        SafeText::from_pipeline(ended(c.text.into_string(), "…"))
     } else {
         c.text
     }
@@ -71,7 +71,7 @@ pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool) -> SafeText
         }
         let needed = c.len_utf16() + usize::from(pending_space);
         if units + needed > cap.saturating_sub(1) {
-            let cut = settled(without_open_marker(&out)).len();
+            let cut = settled(without_open_marker(&out), "…").len();
             out.truncate(cut);
             out.push('…');
             return SafeText::from_pipeline(out);
@@ -84,7 +84,7 @@ pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool) -> SafeText
         units += needed;
     }
     if truncated {
-        out.push('…');
+        out = ended(out, "…");
     }
     SafeText::from_pipeline(out)
 }
@@ -93,18 +93,28 @@ pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool) -> SafeText
 pub(crate) fn cut_at(text: &str, cap: usize) -> &str {
     let cut = utf16_prefix(text, cap);
     if cut.len() < text.len() {
-        settled(without_open_marker(cut))
+        settled(without_open_marker(cut), "…")
     } else {
         cut
     }
+}
+
+/// `text`, which was cut short, settled (see [`settled`]) and ended in `ending`.
+pub(crate) fn ended(mut text: String, ending: &str) -> String {
+    let keep = settled(&text, ending).len();
+    text.truncate(keep);
+    text.push_str(ending);
+    text
 }
 
 /// A cut text that reads the same when it is cleaned again. A cut can leave the context of
 /// a secret without its (already redacted) value, `Authorization: Basic` say, which the
 /// redactor would now take for a value; such a tail is dropped, so the core's own output
 /// is stable under its own pipeline (rule 6: an object reads back byte for byte).
-fn settled(cut: &str) -> &str {
-    match redact_secrets(cut, &mut Redactions::default()) {
+/// Judged with the `ending` the cut text will carry (`Authorization: Basic…`).
+fn settled<'a>(cut: &'a str, ending: &str) -> &'a str {
+    let ended = format!("{cut}{ending}");
+    match redact_secrets(&ended, &mut Redactions::default()) {
         Cow::Borrowed(_) => cut,
         Cow::Owned(redacted) => {
             let same = cut.bytes().zip(redacted.bytes()).take_while(|(a, b)| a == b).count();

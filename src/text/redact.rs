@@ -78,7 +78,14 @@ pub(crate) enum Scan {
 
 /// The baseline rules, applied in this order (each sees the previous one's output).
 pub(crate) const SECRET_RULES: &[SecretRule] = &[
-    SecretRule { family: "private_key", hints: &["private key-----"], scan: Scan::Spans(scan::private_keys) },
+    SecretRule {
+        family: "private_key",
+        hints: &["private key-----", "private key ----", "private key block-----", "putty-user-key-file-"],
+        scan: Scan::Spans(scan::private_keys),
+    },
+    SecretRule { family: "webhook", hints: &["hooks.slack.com/", "/api/webhooks/", "webhook"], scan: Scan::Families(scan::webhook_urls) },
+    SecretRule { family: "token", hints: &["-us", "q~", "."], scan: Scan::Families(scan::shaped_tokens) },
+    SecretRule { family: "telegram_bot_token", hints: &[":"], scan: Scan::Spans(scan::telegram_tokens) },
     SecretRule { family: "jwt", hints: &["eyj"], scan: Scan::Spans(scan::jwts) },
     SecretRule { family: "api_key", hints: &[], scan: Scan::Families(scan::provider_tokens) },
     SecretRule { family: "authorization", hints: &["authorization"], scan: Scan::Spans(scan::authorization_values) },
@@ -88,6 +95,8 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "url_query", hints: &["?", "&"], scan: Scan::Spans(scan::secret_query_values) },
     SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Spans(scan::secret_field_values) },
     SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Spans(scan::flag_values) },
+    SecretRule { family: "secret_field", hints: &["value", "</"], scan: Scan::Spans(scan::paired_values) },
+    SecretRule { family: "cli_password", hints: &[" -", "\"-", "pass:"], scan: Scan::Spans(scan::cli_credentials) },
 ];
 
 /// The marker that replaces a secret of `family`.

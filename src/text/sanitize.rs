@@ -210,7 +210,8 @@ enum Defang {
 
 /// Length in bytes of the marker that starts `s`, if one does.
 fn marker_len(s: &[u8]) -> Option<usize> {
-    if let Some(len) = BRACKET_MARKERS.iter().find(|m| s.len() >= m.len() && s[..m.len()].eq_ignore_ascii_case(m.as_bytes())).map(|m| m.len())
+    if let Some(len) =
+        BRACKET_MARKERS.iter().find(|m| s.len() >= m.len() && s[..m.len()].eq_ignore_ascii_case(m.as_bytes())).map(|m| m.len())
     {
         return Some(len);
     }

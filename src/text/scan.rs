@@ -48,23 +48,150 @@ fn base64url(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
 }
 
-/// Whole PEM private-key blocks, across lines; an unterminated block runs to the end.
+/// Whole private-key blocks of every armour, across lines (also inside JSON-escaped
+/// text); an unterminated block runs to the end: PEM and OpenSSH (`-----BEGIN … PRIVATE
+/// KEY-----`), OpenPGP (`-----BEGIN PGP PRIVATE KEY BLOCK-----`), SSH2 (`---- BEGIN SSH2
+/// … PRIVATE KEY ----`) and PuTTY key files (from `PuTTY-User-Key-File-` to the end of
+/// their `Private-MAC:` line).
 pub(crate) fn private_keys(text: &str) -> Vec<Range<usize>> {
-    const TAIL: &str = "PRIVATE KEY-----";
+    let bytes = text.as_bytes();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    for (begin, end_marker) in [("-----BEGIN", "-----END"), ("---- BEGIN", "---- END")] {
+        let dashes = &begin[..begin.find(' ').unwrap_or(5).min(5)];
+        let mut from = 0;
+        while let Some(start) = find_from(text, begin, from) {
+            let label_start = start + begin.len();
+            let label_end = run_end(bytes, label_start, |b| b == b' ' || b.is_ascii_uppercase() || b.is_ascii_digit());
+            let label = text[label_start..label_end].trim_end();
+            let closes = text[label_end..].starts_with(dashes.trim_end());
+            if !closes || !(label.ends_with("PRIVATE KEY") || label.ends_with("PRIVATE KEY BLOCK")) {
+                from = label_start;
+                continue;
+            }
+            let body = label_end;
+            let end = find_from(text, end_marker, body)
+                .map(|e| {
+                    let close = run_end(bytes, e + end_marker.len(), |b| b == b' ' || b.is_ascii_uppercase() || b.is_ascii_digit());
+                    run_end(bytes, close, |b| b == b'-')
+                })
+                .unwrap_or(text.len());
+            if spans.iter().all(|s| end <= s.start || start >= s.end) {
+                spans.push(start..end);
+            }
+            from = end.max(label_start);
+        }
+    }
+    let mut from = 0;
+    while let Some(start) = find_from(text, "PuTTY-User-Key-File-", from) {
+        let end = match find_from(text, "Private-MAC:", start) {
+            Some(mac) => run_end(bytes, mac, |b| b != b'\n' && b != b'\\'),
+            None => text.len(),
+        };
+        spans.push(start..end);
+        from = end.max(start + 1);
+    }
+    spans.sort_unstable_by_key(|s| s.start);
+    spans
+}
+
+/// Webhook URLs whose path is the credential: what follows the host and path prefix.
+const WEBHOOKS: &[(&str, &str)] = &[
+    ("hooks.slack.com/services/", "slack_webhook"),
+    ("hooks.slack.com/workflows/", "slack_webhook"),
+    ("hooks.slack.com/triggers/", "slack_webhook"),
+    ("discord.com/api/webhooks/", "discord_webhook"),
+    ("discordapp.com/api/webhooks/", "discord_webhook"),
+    (".webhook.office.com/webhookb2/", "teams_webhook"),
+    ("outlook.office.com/webhook/", "teams_webhook"),
+];
+
+/// The secret part of webhook URLs ([`WEBHOOKS`]), each with its family.
+pub(crate) fn webhook_urls(text: &str) -> Vec<(Range<usize>, &'static str)> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    let mut from = 0;
-    while let Some(start) = find_from(text, "-----BEGIN", from) {
-        let label_start = start + "-----BEGIN".len();
-        let label_end = run_end(bytes, label_start, |b| b == b' ' || b.is_ascii_uppercase() || b.is_ascii_digit());
-        if !text[label_end..].starts_with("-----") || !text[..label_end + 5].ends_with(TAIL) {
-            from = label_start;
+    for (prefix, family) in WEBHOOKS {
+        for at in positions(text, prefix) {
+            let start = at + prefix.len();
+            let end = run_end(bytes, start, |b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b'%' | b'/' | b'@' | b'+' | b'=')
+            });
+            if end > start {
+                spans.push((start..end, *family));
+            }
+        }
+    }
+    spans.sort_unstable_by_key(|(s, _)| s.start);
+    spans
+}
+
+/// Tokens known by their shape rather than a prefix, each with its family: Mailchimp API
+/// keys (`<32 hex>-us<N>`), Microsoft Entra client secrets (`<3 chars><digit>Q~<31+
+/// chars>`) and Discord bot tokens (`<base64 user id>.<6>.<27+>`).
+pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for at in positions(text, "-us") {
+        let start = at.saturating_sub(32);
+        let digits = run_end(bytes, at + 3, |b| b.is_ascii_digit());
+        if at >= 32
+            && bytes[start..at].iter().all(u8::is_ascii_hexdigit)
+            && boundary_before(bytes, start)
+            && (1..=2).contains(&(digits - at - 3))
+            && !bytes.get(digits).is_some_and(|b| b.is_ascii_alphanumeric())
+        {
+            spans.push((start..digits, "mailchimp_key"));
+        }
+    }
+    let entra = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'~' | b'.' | b'-');
+    for at in positions(text, "Q~") {
+        if at < 4 || !bytes[at - 1].is_ascii_digit() || !bytes[at - 4..at].iter().all(|&b| entra(b)) {
             continue;
         }
-        let body = label_end + 5;
-        let end = find_from(text, "-----END", body).and_then(|e| find_from(text, TAIL, e).map(|t| t + TAIL.len())).unwrap_or(text.len());
-        spans.push(start..end);
-        from = end;
+        let end = run_end(bytes, at + 2, entra);
+        if end - at - 2 >= 31 && (at == 4 || !entra(bytes[at - 5])) {
+            spans.push((at - 4..end, "entra_client_secret"));
+        }
+    }
+    for dot in positions(text, ".") {
+        let mut start = dot;
+        while start > 0 && dot - start < 30 && base64url(bytes[start - 1]) {
+            start -= 1;
+        }
+        let id = &bytes[start..dot];
+        if !(23..=28).contains(&id.len()) || !matches!(id[0], b'M' | b'N' | b'O') || !boundary_before(bytes, start) {
+            continue;
+        }
+        let stamp = run_end(bytes, dot + 1, base64url);
+        if stamp - dot - 1 != 6 || bytes.get(stamp) != Some(&b'.') {
+            continue;
+        }
+        let end = run_end(bytes, stamp + 1, base64url);
+        if end - stamp - 1 >= 27 {
+            spans.push((start..end, "discord_bot_token"));
+        }
+    }
+    spans.sort_unstable_by_key(|(s, _)| s.start);
+    spans.dedup_by(|b, a| b.0.start < a.0.end);
+    spans
+}
+
+/// Telegram bot tokens: `<bot id>:<35 characters>`, bare or after `bot` in an API URL.
+pub(crate) fn telegram_tokens(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for colon in positions(text, ":") {
+        let mut id = colon;
+        while id > 0 && colon - id < 10 && bytes[id - 1].is_ascii_digit() {
+            id -= 1;
+        }
+        let glued_to_bot = id >= 3 && text[..id].ends_with("bot");
+        if colon - id < 8 || !(boundary_before(bytes, id) || glued_to_bot) || (id > 0 && bytes[id - 1].is_ascii_digit()) {
+            continue;
+        }
+        let end = run_end(bytes, colon + 1, base64url);
+        if end - colon - 1 == 35 {
+            spans.push(id..end);
+        }
     }
     spans
 }
@@ -75,7 +202,8 @@ pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
     let mut spans = Vec::new();
     let mut resume = 0;
     for start in positions(text, "eyJ") {
-        if start < resume || !boundary_before(bytes, start) {
+        // `pk.eyJ…` is a Mapbox public token, meant to be shown.
+        if start < resume || !boundary_before(bytes, start) || text[..start].ends_with("pk.") {
             continue;
         }
         let first = run_end(bytes, start, base64url);
@@ -118,7 +246,9 @@ pub(crate) fn provider_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
                 continue;
             }
             if let Some(end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
-                spans.push((i..end, t.family));
+                if !is_placeholder(&text[i..end]) {
+                    spans.push((i..end, t.family));
+                }
                 next = end;
                 break;
             }
@@ -207,8 +337,11 @@ pub(crate) fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
         let value = skip_blanks(bytes, after);
         let body = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || b"._~+/-".contains(&b));
         let end = run_end(bytes, body, |b| b == b'=');
-        let key_value = body - value < 20 && end > body && bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
-        if body - value >= 8 && !key_value {
+        // `Bearer realm="…"`, `Bearer resource_metadata="…"`: an auth-param, not a token.
+        let key_value =
+            body - value < 32 && end > body && bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'"'));
+        let reference = matches!(bytes.get(value), Some(b'$' | b'{' | b'<'));
+        if body - value >= 8 && !key_value && !reference && !is_placeholder(&text[value..end]) {
             spans.push(value..end);
         }
     }
@@ -266,7 +399,7 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
         let end = run_end(bytes, start, |b| !url_stop(b));
         let userinfo = &text[start..end];
         // `user:password`, or `:password` alone (as Redis URLs write it).
-        let has_password = userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len());
+        let has_password = userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len() && !is_placeholder(&userinfo[c + 1..]));
         // A userinfo cut off at the end of the text still counts: it may be a window edge.
         if (bytes.get(end) == Some(&b'@') || end == bytes.len()) && has_password {
             spans.push(start..end);
@@ -382,6 +515,31 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let mut value = skip_blanks(bytes, sep + 1);
+        // `password => 'x'` (Ruby, PHP, Perl), `password := "x"` (Go, Pascal), and typed
+        // assignments (`apiKey: string = "x"`, `password: &str = "x"`): the value is after
+        // the last sign.
+        if matches!((bytes[sep], bytes.get(value)), (b'=', Some(b'>')) | (b':', Some(b'='))) {
+            value = skip_blanks(bytes, value + 1);
+        } else if bytes[sep] == b':' {
+            let ty =
+                run_end(bytes, value, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'&' | b'<' | b'>' | b'[' | b']' | b'.' | b'?'));
+            let eq = skip_blanks(bytes, ty);
+            // A type is a short name (`string`, `&str`, `Option<String>`, `i32`), not a value.
+            let type_like = ty > value && ty - value <= 24 && bytes[value..ty].iter().filter(|b| b.is_ascii_digit()).count() <= 2;
+            if type_like && bytes.get(eq) == Some(&b'=') && bytes.get(eq + 1) != Some(&b'=') {
+                value = skip_blanks(bytes, eq + 1);
+            }
+        }
+        // YAML: a value on the next, more indented line, or a block scalar (`|`, `>-`) whose
+        // lines follow.
+        if bytes[sep] == b':' {
+            if let Some(block) = yaml_next_line_value(bytes, key_start, value) {
+                if !is_placeholder(&text[block.clone()]) {
+                    spans.push(block);
+                }
+                continue;
+            }
+        }
         // `Authorization: Basic <credential>`: the scheme is not the secret, what follows is.
         if let Some(scheme) = AUTH_SCHEMES.iter().find(|s| starts_with_ci(bytes, value, s)) {
             if matches!(bytes.get(value + scheme.len()), Some(b' ' | b'\t')) {
@@ -389,11 +547,18 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
             }
         }
         match bytes.get(value) {
+            // `"api_keys": ["…", "…"]`: the items, up to the closing bracket on the line.
+            Some(b'[') if !text[value..].starts_with("[REDACTED:") => {
+                let close = run_end(bytes, value + 1, |c| c != b']' && c != b'\n' && c != b'[');
+                if close > value + 1 && bytes.get(close) == Some(&b']') && !is_placeholder(&text[value + 1..close]) {
+                    spans.push(value + 1..close);
+                }
+            }
             Some(&q @ (b'"' | b'\'')) => {
                 // An unclosed quote (a value cut off at the window edge) runs to the line end.
                 let inner = value + 1;
                 let close = run_end(bytes, inner, |c| c != q && c != b'\n' && c != b'\r');
-                if close > inner {
+                if close > inner && !is_placeholder(&text[inner..close]) {
                     spans.push(inner..close);
                 }
             }
@@ -405,13 +570,17 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
                 while close < bytes.len() && bytes[close] != b'\n' && !(bytes[close] == b'\\' && bytes.get(close + 1) == Some(&q)) {
                     close += 1;
                 }
-                if close > inner {
+                if close > inner && !is_placeholder(&text[inner..close]) {
                     spans.push(inner..close);
                 }
             }
+            // `${TOKEN}`, `$(cat …)`, `{{ secrets.X }}`: a reference, not a value.
+            Some(b'$' | b'{' | b'!') => {}
             Some(_) => {
                 let end = run_end(bytes, value, value_byte);
-                if end > value {
+                // `os.getenv('TOKEN')`, `getSecret()`: a call, named without digits.
+                let call = bytes.get(end) == Some(&b'(') && end - value <= 40 && !bytes[value..end].iter().any(u8::is_ascii_digit);
+                if end > value && !call && !is_placeholder(&text[value..end]) && !is_prose(bytes, value, end) {
                     spans.push(value..end);
                 }
             }
@@ -419,6 +588,343 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         }
     }
     spans
+}
+
+/// The value of a YAML key whose value is not on its own line: the next line when it is
+/// more indented than the key, or every more indented line after a block scalar
+/// indicator (`|`, `>`, `|-`, `>+`). `value` is where the value would start on the key's
+/// line.
+fn yaml_next_line_value(bytes: &[u8], key_start: usize, value: usize) -> Option<Range<usize>> {
+    let line_start = bytes[..key_start].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let indent = |at: usize| bytes[at..].iter().take_while(|&&b| b == b' ').count();
+    let key_indent = indent(line_start);
+    // Only a key that starts its line (after indentation or a list dash) is a YAML key.
+    let lead = &bytes[line_start + key_indent..key_start];
+    if !(lead.is_empty() || lead == b"- ") {
+        return None;
+    }
+    let rest_end = run_end(bytes, value, |b| b != b'\n' && b != b'\r');
+    let indicator = &bytes[value..rest_end];
+    let block = matches!(indicator, b"|" | b">" | b"|-" | b">-" | b"|+" | b">+");
+    if !(indicator.is_empty() || block) {
+        return None;
+    }
+    let mut next = rest_end + usize::from(bytes.get(rest_end) == Some(&b'\r'));
+    if bytes.get(next) != Some(&b'\n') {
+        return None;
+    }
+    next += 1;
+    let mut end = next;
+    let mut start = None;
+    while end < bytes.len() {
+        let line_end = run_end(bytes, end, |b| b != b'\n');
+        let line_indent = indent(end);
+        let blank = end + line_indent == line_end;
+        if !blank && line_indent <= key_indent {
+            break;
+        }
+        if !blank {
+            start.get_or_insert(end + line_indent);
+            // A nested mapping (`password:` then `  file: x`) is no value.
+            if !block && bytes[end + line_indent..line_end].windows(2).any(|w| w == b": ") {
+                return None;
+            }
+        }
+        end = line_end;
+        if !block && !blank {
+            break;
+        }
+        end += usize::from(end < bytes.len());
+    }
+    let start = start?;
+    let end = bytes[..end].iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |i| i + 1);
+    (end > start).then_some(start..end)
+}
+
+/// Whether the unquoted value `value..end` reads as words of a sentence (`Invalid token:
+/// signature verification failed`): lowercase letters only, and another word follows.
+fn is_prose(bytes: &[u8], value: usize, end: usize) -> bool {
+    let word = &bytes[value..end];
+    word.len() <= 16
+        && word.iter().all(u8::is_ascii_lowercase)
+        && bytes.get(end) == Some(&b' ')
+        && bytes.get(end + 1).is_some_and(u8::is_ascii_lowercase)
+}
+
+/// Whether a secret-named value is a placeholder or a reference, not a secret: empty, a
+/// run of one masking character (`xxx`, `***`), an environment or template reference
+/// (`${TOKEN}`, `$TOKEN`, `{{ secret }}`, `%TOKEN%`, `<your-token>`, `process.env.X`), a
+/// literal no secret is (`null`, `true`, `changeme`), or the core's own markers.
+pub(crate) fn is_placeholder(value: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "true",
+        "false",
+        "changeme",
+        "change_me",
+        "redacted",
+        "[redacted]",
+        "[filtered]",
+        "filtered",
+        "hidden",
+        "masked",
+        "secret",
+        "password",
+        "token",
+        "example",
+        "placeholder",
+        "required",
+        "optional",
+        "expired",
+        "invalid",
+        "missing",
+        "empty",
+        "unset",
+        "n/a",
+        "-",
+        "...",
+        "…",
+        "pass",
+        "replace_me",
+        "replaceme",
+        "dummy",
+        "sample",
+        "test",
+        "todo",
+        "tbd",
+    ];
+    let v = value.trim().trim_end_matches([',', ';']).trim_matches(|c| c == '"' || c == '\'' || c == '`');
+    if v.is_empty() || WORDS.iter().any(|w| v.eq_ignore_ascii_case(w)) {
+        return true;
+    }
+    let first = v.chars().next().unwrap_or(' ');
+    if v.chars().count() >= 3 && v.chars().all(|c| c == first) && matches!(first, 'x' | 'X' | '*' | '#' | '.' | '-' | '•' | '0') {
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    let reference = (v.starts_with("${") && v.ends_with('}'))
+        || (v.starts_with("{{") && v.ends_with("}}"))
+        || (v.starts_with('<') && v.ends_with('>') && !v[1..].contains('<'))
+        || (v.starts_with('%') && v.ends_with('%') && v.len() > 2)
+        || (v.starts_with('$') && v[1..].bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') && v.len() > 1)
+        || lower.starts_with("your_")
+        || lower.starts_with("your-")
+        || lower.starts_with("process.env.")
+        || lower.starts_with("os.environ")
+        || lower.starts_with("env(")
+        || lower.starts_with("!ref")
+        || lower.starts_with("vault:")
+        || lower.starts_with("secretref:");
+    // A configuration path (`settings.API_KEY`, `config.token`): dotted identifiers
+    // without digits.
+    let dotted = v.contains('.')
+        && v.split('.').all(|p| {
+            p.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && p.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+        });
+    // `sk-...`, `ghp_xxxx…`: a documented prefix with a dummy body.
+    let dummy_body = v.ends_with("...") || v.ends_with('…') || {
+        let tail: Vec<char> = v.chars().rev().take(8).collect();
+        tail.len() == 8 && tail.iter().all(|c| *c == tail[0]) && matches!(tail[0], 'x' | 'X' | '0' | '*')
+    };
+    reference || dotted || dummy_body || lower.starts_with("your") || v.starts_with("[REDACTED:")
+}
+
+/// How far back a `value` looks for the `name` (or `key`) that says what it is.
+const PAIR_REACH: usize = 160;
+
+/// Values named by a sibling rather than by their own key: `{"name": "X-Api-Key",
+/// "value": "…"}`, `<add key="ApiKey" value="…"/>`, `<property name="password"
+/// value="…"/>`, Kubernetes `- name: API_TOKEN` / `value: …`; and XML elements whose tag
+/// names a secret (`<password>…</password>`).
+pub(crate) fn paired_values(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let lower = text.to_ascii_lowercase();
+    let mut spans = Vec::new();
+    for at in positions(&lower, "value") {
+        if !boundary_before(bytes, at) && bytes[at - 1] != b'"' {
+            continue;
+        }
+        let mut i = at + "value".len();
+        let json = bytes.get(i) == Some(&b'"') && at > 0 && bytes[at - 1] == b'"';
+        i += usize::from(json);
+        let sep = skip_blanks(bytes, i);
+        let (value, name) = match bytes.get(sep) {
+            Some(b'=') if !json => (skip_blanks(bytes, sep + 1), sibling(text, at, &[" key=", " name="], b'<')),
+            Some(b':') if json => (skip_blanks(bytes, sep + 1), sibling(text, at, &["\"name\"", "\"key\""], b'{')),
+            Some(b':') => (skip_blanks(bytes, sep + 1), yaml_sibling(text, at)),
+            _ => continue,
+        };
+        if !name.is_some_and(is_secret_key) {
+            continue;
+        }
+        let span = match bytes.get(value) {
+            Some(&q @ (b'"' | b'\'')) => value + 1..run_end(bytes, value + 1, |c| c != q && c != b'\n'),
+            Some(_) => value..run_end(bytes, value, value_byte),
+            None => continue,
+        };
+        if span.end > span.start && !is_placeholder(&text[span.clone()]) {
+            spans.push(span);
+        }
+    }
+    // `<password>…</password>`, `<SecretKey>…</SecretKey>`.
+    for open in positions(text, "<") {
+        let name_end = run_end(bytes, open + 1, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+        if name_end == open + 1 || bytes.get(name_end) != Some(&b'>') || !is_secret_key(&text[open + 1..name_end]) {
+            continue;
+        }
+        let start = name_end + 1;
+        let end = run_end(bytes, start, |b| b != b'<');
+        if end > start && text[end..].starts_with("</") && !is_placeholder(&text[start..end]) {
+            spans.push(start..end);
+        }
+    }
+    spans.sort_unstable_by_key(|s| s.start);
+    spans.dedup_by(|b, a| b.start < a.end);
+    spans
+}
+
+/// The quoted value of the nearest of `names` (`"name"`, ` key=`) before `at`, within
+/// [`PAIR_REACH`] bytes and not across `boundary` (the start of the object or tag).
+fn sibling<'a>(text: &'a str, at: usize, names: &[&str], boundary: u8) -> Option<&'a str> {
+    let from = at.saturating_sub(PAIR_REACH);
+    let from = (from..at).find(|&i| text.is_char_boundary(i)).unwrap_or(at);
+    let window = &text[from..at];
+    let window = window.rfind(boundary as char).map_or(window, |b| &window[b..]);
+    let lower = window.to_ascii_lowercase();
+    let (found, name) = names.iter().filter_map(|n| lower.rfind(n).map(|p| (p, *n))).max_by_key(|(p, _)| *p)?;
+    let rest = window[found + name.len()..].trim_start_matches([' ', ':', '=']);
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let inner = &rest[1..];
+    inner.find(quote).map(|end| &inner[..end])
+}
+
+/// The name in a YAML `name: X` line right above a `value:` line (`- name: API_TOKEN`).
+fn yaml_sibling(text: &str, at: usize) -> Option<&str> {
+    let line_start = text[..at].rfind('\n')?;
+    let previous = &text[text[..line_start].rfind('\n').map_or(0, |p| p + 1)..line_start];
+    let name = previous.trim_start().trim_start_matches("- ").strip_prefix("name:")?;
+    Some(name.trim().trim_matches(|c| c == '"' || c == '\''))
+}
+
+/// How a command's flag carries a credential.
+#[derive(Clone, Copy, Debug)]
+enum Flag {
+    /// The next argument, or what is glued to the flag (`-p secret`, `-psecret`).
+    Value(&'static str),
+    /// Only what is glued to the flag (`mysql -psecret`: `-p secret` prompts).
+    Glued(&'static str),
+    /// `user:password` (or `user%password`) in the next or glued argument: the password.
+    UserPassword(&'static str, u8),
+    /// An argument that starts with this literal (`pass:secret` for OpenSSL).
+    Prefixed(&'static str),
+}
+
+/// Commands whose arguments carry credentials, and how.
+const COMMANDS: &[(&str, &[Flag])] = &[
+    ("sshpass", &[Flag::Value("-p")]),
+    ("mysql", &[Flag::Glued("-p")]),
+    ("mysqldump", &[Flag::Glued("-p")]),
+    ("mariadb", &[Flag::Glued("-p")]),
+    ("curl", &[Flag::UserPassword("-u", b':'), Flag::UserPassword("--user", b':'), Flag::UserPassword("--proxy-user", b':')]),
+    ("wget", &[Flag::Value("--password"), Flag::Value("--http-password")]),
+    ("docker", &[Flag::Value("-p")]),
+    ("podman", &[Flag::Value("-p")]),
+    ("nerdctl", &[Flag::Value("-p")]),
+    ("helm", &[Flag::Value("-p")]),
+    ("redis-cli", &[Flag::Value("-a")]),
+    ("openssl", &[Flag::Prefixed("pass:")]),
+    ("ldapsearch", &[Flag::Value("-w")]),
+    ("ldapmodify", &[Flag::Value("-w")]),
+    ("ldapadd", &[Flag::Value("-w")]),
+    ("ldapdelete", &[Flag::Value("-w")]),
+    ("sqlcmd", &[Flag::Value("-P")]),
+    ("bcp", &[Flag::Value("-P")]),
+    ("smbclient", &[Flag::UserPassword("-U", b'%')]),
+    ("zip", &[Flag::Value("-P")]),
+    ("unzip", &[Flag::Value("-P")]),
+    ("7z", &[Flag::Glued("-p")]),
+    ("az", &[Flag::Value("-p")]),
+    ("mongosh", &[Flag::Value("-p")]),
+    ("mongo", &[Flag::Value("-p")]),
+    ("mongodump", &[Flag::Value("-p")]),
+];
+
+/// Credentials in command lines of [`COMMANDS`], also when the arguments are logged as a
+/// JSON array (`["sshpass", "-p", "…"]`): the rest of the line is read as arguments.
+pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for (command, flags) in COMMANDS {
+        for at in positions(text, command) {
+            let end = at + command.len();
+            let before_ok = at == 0 || matches!(bytes[at - 1], b' ' | b'\t' | b'\n' | b'/' | b'"' | b'\'' | b'$' | b'[' | b'(');
+            let after_ok = matches!(bytes.get(end), Some(b' ' | b'\t' | b'"' | b'\''));
+            if !before_ok || !after_ok {
+                continue;
+            }
+            let line_end = run_end(bytes, end, |b| b != b'\n' && b != b'\r');
+            let args = arguments(bytes, end, line_end);
+            for (k, arg) in args.iter().enumerate() {
+                let word = &text[arg.clone()];
+                for flag in *flags {
+                    let found = match *flag {
+                        Flag::Value(f) if word == f => args.get(k + 1).cloned(),
+                        Flag::Value(f) | Flag::Glued(f)
+                            if word.len() > f.len() && word.starts_with(f) && !word[f.len()..].starts_with('-') =>
+                        {
+                            Some(arg.start + f.len()..arg.end)
+                        }
+                        Flag::UserPassword(f, sep) => {
+                            let value = if word == f {
+                                args.get(k + 1).cloned()
+                            } else if word.len() > f.len() && word.starts_with(f) && f.len() == 2 {
+                                Some(arg.start + f.len()..arg.end)
+                            } else {
+                                None
+                            };
+                            value.and_then(|v| text[v.clone()].find(sep as char).map(|c| v.start + c + 1..v.end))
+                        }
+                        Flag::Prefixed(p) if word.len() > p.len() && word.starts_with(p) => Some(arg.start + p.len()..arg.end),
+                        _ => None,
+                    };
+                    if let Some(span) = found.filter(|s| s.end > s.start && !is_placeholder(&text[s.clone()])) {
+                        spans.push(span);
+                    }
+                }
+            }
+        }
+    }
+    spans.sort_unstable_by_key(|s| s.start);
+    spans.dedup_by(|b, a| b.start < a.end);
+    spans
+}
+
+/// The arguments of a command line between `from` and `to`: words split at blanks, with
+/// their quotes (and a JSON array's commas) left out of each range.
+fn arguments(bytes: &[u8], from: usize, to: usize) -> Vec<Range<usize>> {
+    let mut args = Vec::new();
+    let mut i = from;
+    while i < to && args.len() < 64 {
+        while i < to && matches!(bytes[i], b' ' | b'\t' | b',' | b']') {
+            i += 1;
+        }
+        if i >= to {
+            break;
+        }
+        let (start, end) = match bytes[i] {
+            q @ (b'"' | b'\'') => {
+                let close = i + 1 + bytes[i + 1..to].iter().position(|&b| b == q).unwrap_or(to - i - 1);
+                (i + 1, close)
+            }
+            _ => (i, i + bytes[i..to].iter().position(|&b| matches!(b, b' ' | b'\t' | b',')).unwrap_or(to - i)),
+        };
+        args.push(start..end);
+        i = end + 1;
+    }
+    args
 }
 
 /// Values of command-line flags that name secrets, written with a space:

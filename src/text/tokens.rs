@@ -11,6 +11,8 @@ pub(crate) enum Body {
     Base64Url,
     /// `[A-Za-z0-9_.-]` (Google OAuth access tokens)
     Base64UrlDot,
+    /// `[A-Za-z0-9_=-]` (a checksum after `=`, as Atlassian writes it)
+    Base64UrlEq,
     /// `[A-Za-z0-9_]`
     Word,
     /// `[A-Za-z0-9-]`
@@ -30,6 +32,7 @@ impl Body {
             Body::Alnum => b.is_ascii_alphanumeric(),
             Body::Base64Url | Body::TwoSegments => b.is_ascii_alphanumeric() || b == b'_' || b == b'-',
             Body::Base64UrlDot => b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'),
+            Body::Base64UrlEq => b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'='),
             Body::Word => b.is_ascii_alphanumeric() || b == b'_',
             Body::AlnumDash => b.is_ascii_alphanumeric() || b == b'-',
             Body::UpperAlnum => b.is_ascii_uppercase() || b.is_ascii_digit(),
@@ -64,11 +67,19 @@ pub(crate) const TOKENS: &[Token] = &[
     token("ABIA", "aws_access_key_id", Body::UpperAlnum, 16),
     token("ACCA", "aws_access_key_id", Body::UpperAlnum, 16),
     token("AIza", "google_api_key", Body::Base64Url, 35),
-    token("ATATT", "atlassian_token", Body::Base64Url, 60),
+    token("ATATT", "atlassian_token", Body::Base64UrlEq, 60),
     token("AGE-SECRET-KEY-1", "age_secret_key", Body::UpperAlnum, 50),
+    // E: Square production access tokens, Facebook access tokens.
+    token("EAAA", "square_token", Body::Base64Url, 60),
+    token("EAAC", "facebook_token", Body::Alnum, 40),
+    token("EAAG", "facebook_token", Body::Alnum, 40),
     // G: GitLab runner registration tokens, Google OAuth client secrets.
     token("GR1348941", "gitlab_token", Body::Base64Url, 20),
     token("GOCSPX-", "google_client_secret", Body::Base64Url, 24),
+    // N: New Relic.
+    token("NRAK-", "new_relic_key", Body::UpperAlnum, 27),
+    token("NRJS-", "new_relic_key", Body::Hex, 19),
+    token("NRII-", "new_relic_key", Body::Base64Url, 32),
     // P: Postman.
     token("PMAK-", "postman_key", Body::AlnumDash, 50),
     // S: SendGrid.
@@ -107,15 +118,20 @@ pub(crate) const TOKENS: &[Token] = &[
     token("hvs.", "vault_token", Body::Base64Url, 24),
     token("hvb.", "vault_token", Body::Base64Url, 24),
     token("hvr.", "vault_token", Body::Base64Url, 24),
+    // k: Mailgun.
+    token("key-", "mailgun_key", Body::Hex, 32),
     // l: Linear.
     token("lin_api_", "linear_key", Body::Alnum, 40),
     // n: npm, Notion.
     token("npm_", "npm_token", Body::Alnum, 36),
     token("ntn_", "notion_token", Body::Alnum, 40),
-    // p: PyPI, PlanetScale, Perplexity.
+    // o: NuGet.
+    token("oy2", "nuget_key", Body::Alnum, 43),
+    // p: PyPI, PlanetScale, Perplexity, Pulumi.
     token("pypi-", "pypi_token", Body::Base64Url, 50),
     token("pscale_tkn_", "planetscale_token", Body::Base64Url, 32),
     token("pplx-", "perplexity_key", Body::Alnum, 40),
+    token("pul-", "pulumi_token", Body::Hex, 40),
     // r: Stripe restricted keys, Replicate, RubyGems.
     token("rk_live_", "stripe_key", Body::Alnum, 16),
     token("rk_test_", "stripe_key", Body::Alnum, 16),
@@ -134,6 +150,8 @@ pub(crate) const TOKENS: &[Token] = &[
     token("sntrys_", "sentry_token", Body::Base64UrlDot, 60),
     token("sntryu_", "sentry_token", Body::Hex, 64),
     token("sbp_", "supabase_token", Body::Hex, 40),
+    token("sq0atp-", "square_token", Body::Base64Url, 22),
+    token("sq0csp-", "square_token", Body::Base64Url, 40),
     // w: Stripe webhook signing secrets.
     token("whsec_", "stripe_webhook_secret", Body::Base64Url, 24),
     // x: Slack, xAI.
