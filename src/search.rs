@@ -12,6 +12,12 @@
 
 /// The first position at or after `from` where `needle` occurs in `hay`.
 pub(crate) fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
+    let found = find_from_uncounted(hay, needle, from);
+    work::tally(found.unwrap_or(hay.len()).saturating_sub(from) + needle.len());
+    found
+}
+
+fn find_from_uncounted(hay: &str, needle: &str, from: usize) -> Option<usize> {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
     let Some((&first, rest)) = needle.split_first() else {
         return (from <= hay.len()).then_some(from);
@@ -28,6 +34,30 @@ pub(crate) fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+/// A count of the bytes the scanners step over, kept in tests only: the linear-time tests
+/// compare it across input sizes, which wall-clock time cannot prove.
+pub(crate) mod work {
+    #[cfg(test)]
+    thread_local! {
+        static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Count `n` steps.
+    #[inline(always)]
+    pub(crate) fn tally(n: usize) {
+        #[cfg(test)]
+        STEPS.with(|s| s.set(s.get() + n as u64));
+        #[cfg(not(test))]
+        let _ = n;
+    }
+
+    /// The steps counted on this thread since the last call.
+    #[cfg(test)]
+    pub(crate) fn take() -> u64 {
+        STEPS.with(|s| s.replace(0))
+    }
 }
 
 /// The first position at or after `from` holding `byte`, eight bytes a step: a zero byte

@@ -29,6 +29,7 @@ fn run_end(bytes: &[u8], start: usize, class: impl Fn(u8) -> bool) -> usize {
     while i < bytes.len() && class(bytes[i]) {
         i += 1;
     }
+    crate::search::work::tally(i - start + 1);
     i
 }
 
@@ -208,10 +209,13 @@ pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
         }
         let first = run_end(bytes, start, base64url);
         if first - start < 11 || bytes.get(first) != Some(&b'.') {
+            // Every `eyJ` inside this run ends where it does: none can be a token either.
+            resume = first;
             continue;
         }
         let second = run_end(bytes, first + 1, base64url);
         if second - first - 1 < 8 {
+            resume = second;
             continue;
         }
         // The signature may be cut off (or absent): header and payload are enough.
@@ -285,7 +289,7 @@ pub(crate) fn authorization_values(text: &str) -> Vec<Range<usize>> {
     let mut spans = Vec::new();
     for start in positions(&lower, "authorization") {
         // `headers.Authorization: ...` names a field path, not a header line.
-        if !boundary_before(bytes, start) || (start > 0 && bytes[start - 1] == b'.') {
+        if !boundary_before(bytes, start) || (start > 0 && bytes[start - 1] == b'.') || spans.last().is_some_and(|s: &Range<usize>| start < s.end) {
             continue;
         }
         let mut i = start + "authorization".len();
@@ -445,8 +449,8 @@ pub(crate) fn secret_query_values(text: &str) -> Vec<Range<usize>> {
         if b != b'?' && b != b'&' {
             continue;
         }
-        let name_end = run_end(bytes, i + 1, |c| c != b'=' && c != b'&' && c != b'#' && !c.is_ascii_whitespace());
-        if bytes.get(name_end) != Some(&b'=') {
+        let name_end = run_end(bytes, i + 1, |c| !matches!(c, b'=' | b'&' | b'#' | b'?') && !c.is_ascii_whitespace());
+        if bytes.get(name_end) != Some(&b'=') || name_end - i > MAX_KEY_NAME || spans.last().is_some_and(|s: &Range<usize>| i < s.end) {
             continue;
         }
         let name = text[i + 1..name_end].to_ascii_lowercase();
@@ -475,6 +479,7 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
+    let (mut line_start, mut line_scan) = (0, 0);
     // A small loop finds each separator; the key and value checks run per separator.
     while let Some(found) = bytes[from..].iter().position(|&b| b == b':' || b == b'=') {
         let sep = from + found;
@@ -533,7 +538,14 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         // YAML: a value on the next, more indented line, or a block scalar (`|`, `>-`) whose
         // lines follow.
         if bytes[sep] == b':' {
-            if let Some(block) = yaml_next_line_value(bytes, key_start, value) {
+            // The key's line starts after the last newline before it, found by scanning
+            // forward once over the whole text (keys come in order).
+            if let Some(nl) = bytes[line_scan.min(key_start)..key_start].iter().rposition(|&b| b == b'\n') {
+                let line_scan = line_scan.min(key_start);
+                line_start = line_scan + nl + 1;
+            }
+            line_scan = key_start;
+            if let Some(block) = yaml_next_line_value(bytes, line_start, key_start, value) {
                 if !is_placeholder(&text[block.clone()]) {
                     spans.push(block);
                 }
@@ -590,12 +602,14 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
+/// The longest YAML block value read, in bytes.
+const MAX_BLOCK_VALUE: usize = 16 * 1024;
+
 /// The value of a YAML key whose value is not on its own line: the next line when it is
 /// more indented than the key, or every more indented line after a block scalar
 /// indicator (`|`, `>`, `|-`, `>+`). `value` is where the value would start on the key's
 /// line.
-fn yaml_next_line_value(bytes: &[u8], key_start: usize, value: usize) -> Option<Range<usize>> {
-    let line_start = bytes[..key_start].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+fn yaml_next_line_value(bytes: &[u8], line_start: usize, key_start: usize, value: usize) -> Option<Range<usize>> {
     let indent = |at: usize| bytes[at..].iter().take_while(|&&b| b == b' ').count();
     let key_indent = indent(line_start);
     // Only a key that starts its line (after indentation or a list dash) is a YAML key.
@@ -616,7 +630,8 @@ fn yaml_next_line_value(bytes: &[u8], key_start: usize, value: usize) -> Option<
     next += 1;
     let mut end = next;
     let mut start = None;
-    while end < bytes.len() {
+    // A block value is bounded, so a text of nested blocks costs its length, not its square.
+    while end < bytes.len() && end - next < MAX_BLOCK_VALUE {
         let line_end = run_end(bytes, end, |b| b != b'\n');
         let line_indent = indent(end);
         let blank = end + line_indent == line_end;
@@ -852,20 +867,32 @@ const COMMANDS: &[(&str, &[Flag])] = &[
     ("mongodump", &[Flag::Value("-p")]),
 ];
 
+/// The longest command line read after a command's name, in bytes.
+const MAX_COMMAND_LINE: usize = 2048;
+
 /// Credentials in command lines of [`COMMANDS`], also when the arguments are logged as a
 /// JSON array (`["sshpass", "-p", "…"]`): the rest of the line is read as arguments.
 pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     for (command, flags) in COMMANDS {
+        let mut resume = 0;
         for at in positions(text, command) {
             let end = at + command.len();
+            // A command named again within the arguments just read was read with them.
+            if at < resume {
+                continue;
+            }
             let before_ok = at == 0 || matches!(bytes[at - 1], b' ' | b'\t' | b'\n' | b'/' | b'"' | b'\'' | b'$' | b'[' | b'(');
             let after_ok = matches!(bytes.get(end), Some(b' ' | b'\t' | b'"' | b'\''));
             if !before_ok || !after_ok {
                 continue;
             }
-            let line_end = run_end(bytes, end, |b| b != b'\n' && b != b'\r');
+            // A command line is read to its end, at most this far: an argument list is short.
+            let reach = bytes.len().min(end + MAX_COMMAND_LINE);
+            let line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
+            crate::search::work::tally(line_end - end);
+            resume = line_end;
             let args = arguments(bytes, end, line_end);
             for (k, arg) in args.iter().enumerate() {
                 let word = &text[arg.clone()];
