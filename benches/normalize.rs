@@ -56,6 +56,54 @@ fn naive(report: &str, patterns: &[regex::Regex]) -> String {
     text
 }
 
+/// About 10 MB of log lines with a planted secret (a different family each time) every 200
+/// lines, or none.
+pub fn log_text(with_secrets: bool) -> String {
+    const SECRETS: &[&str] = &[
+        "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnbmF0dXJlLXRoYXQtaXMtbG9uZw",
+        "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        "db url postgres://app:s3cr3t-passw0rd@db.internal:5432/prod",
+        "aws key AKIAIOSFODNN7EXAMPLE with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "slack https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "password=hunter2-but-longer",
+    ];
+    let mut text = String::with_capacity(10 << 20);
+    let mut line = 0usize;
+    while text.len() < 10 << 20 {
+        line += 1;
+        if with_secrets && line % 200 == 0 {
+            text.push_str(SECRETS[(line / 200) % SECRETS.len()]);
+        } else {
+            text.push_str("2026-12-01T14:03:22.114Z INFO worker-3 GET /v1/items?page=2 status=200 in 14 ms (cache hit)");
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// What a user would write instead of the core's redactor: 15 gitleaks-style patterns
+/// joined into one alternation, replaced in one pass by the `regex` crate.
+fn regex_alternation() -> regex::Regex {
+    let patterns = [
+        r"gh[pousr]_[A-Za-z0-9]{36}",
+        r"github_pat_[A-Za-z0-9_]{22,}",
+        r"glpat-[A-Za-z0-9_-]{20,}",
+        r"xox[abposr]-[A-Za-z0-9-]{10,}",
+        r"(?:AKIA|ASIA)[A-Z0-9]{16}",
+        r"AIza[A-Za-z0-9_-]{35}",
+        r"sk-[A-Za-z0-9_-]{20,}",
+        r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}",
+        r"eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+        r"(?i)bearer [A-Za-z0-9._~+/-]{8,}=*",
+        r"(?i)(?:password|passwd|secret|token|api[_-]?key)\s*[:=]\s*[^\s,;]+",
+        r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@",
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
+        r"https://hooks\.slack\.com/services/[A-Za-z0-9/]+",
+        r"npm_[A-Za-z0-9]{36}",
+    ];
+    regex::Regex::new(&patterns.join("|")).expect("valid alternation")
+}
+
 fn bench(c: &mut Criterion) {
     let normalizer = Normalizer::new(Policy::default());
     let patterns: Vec<regex::Regex> = [
@@ -74,6 +122,18 @@ fn bench(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("core", name), &report, |b, r| b.iter(|| normalizer.normalize_json(black_box(r))));
         group.bench_with_input(BenchmarkId::new("naive", name), &report, |b, r| b.iter(|| naive(black_box(r), &patterns)));
         group.bench_with_input(BenchmarkId::new("parse_only", name), &report, |b, r| b.iter(|| parse_json(black_box(r))));
+    }
+    group.finish();
+
+    let alternation = regex_alternation();
+    let mut group = c.benchmark_group("redact_10mb");
+    group.sample_size(10);
+    for (name, text) in [("log_with_secrets", log_text(true)), ("clean_log", log_text(false))] {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::new("core", name), &text, |b, t| b.iter(|| codemode_errors::redact_text(black_box(t))));
+        group.bench_with_input(BenchmarkId::new("regex_alternation", name), &text, |b, t| {
+            b.iter(|| alternation.replace_all(black_box(t), "[REDACTED]").len())
+        });
     }
     group.finish();
 
