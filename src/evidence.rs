@@ -5,6 +5,7 @@
 
 use crate::json::{write_json, ByteCount, Json, JsonList, JsonText};
 use crate::rules::policy::Policy;
+use crate::search;
 use crate::text::redact::redact_secrets;
 use crate::text::{capped_text, is_secret_key, label, marker, CappedText, Redactions, SafeJson};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
@@ -73,8 +74,8 @@ const JUNCTION: usize = 512;
 /// Text blocks with a secret split across their junction (a token cut in two by the
 /// upstream's chunking) rewritten so that neither half survives: the first block ends in
 /// the secret's marker, the next starts after the secret. `None` for a block that needs no
-/// change. Each junction is scanned twice, the blocks glued and joined by a space (a
-/// header name in one block, its value in the next).
+/// change. The blocks are scanned glued together, which also joins a header name in one
+/// block to its value in the next.
 pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], counts: &mut Redactions) -> Vec<Option<Json>> {
     let mut texts: Vec<Option<String>> = blocks
         .iter()
@@ -84,10 +85,22 @@ pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], counts: &mut Redac
     let mut changed = vec![false; blocks.len()];
     for i in 1..texts.len() {
         let (Some(left), Some(right)) = (&texts[i - 1], &texts[i]) else { continue };
-        let tail_start = tail_start(left, JUNCTION);
+        let mut tail_start = tail_start(left, JUNCTION);
+        let mut head = crate::json::utf16_prefix(right, JUNCTION);
+        // A secret that spans lines is a key block; any other one lies on the junction's
+        // line, so the rest of the window need not be scanned again.
+        let armoured = |t: &str| search::contains(t, "-----") || search::contains(t, "---- ") || search::contains(t, "PuTTY");
+        if !armoured(&left[tail_start..]) && !armoured(head) {
+            if let Some(nl) = left[tail_start..].rfind('\n') {
+                tail_start += nl + 1;
+            }
+            head = &head[..head.find('\n').unwrap_or(head.len())];
+        }
         let tail = &left[tail_start..];
-        let head = crate::json::utf16_prefix(right, JUNCTION);
-        for glue in ["", " "] {
+        if tail.is_empty() || head.is_empty() {
+            continue;
+        }
+        for glue in [""] {
             let joint = format!("{tail}{glue}{head}");
             let mut joint_counts = Redactions::default();
             let redacted = redact_secrets(&joint, &mut joint_counts);

@@ -113,12 +113,17 @@ pub(crate) fn ended(mut text: String, ending: &str) -> String {
 /// is stable under its own pipeline (rule 6: an object reads back byte for byte).
 /// Judged with the `ending` the cut text will carry (`Authorization: Basic…`).
 fn settled<'a>(cut: &'a str, ending: &str) -> &'a str {
-    let ended = format!("{cut}{ending}");
+    // Only the end of the text can be left dangling: the context of a secret is short.
+    let mut from = cut.len().saturating_sub(SETTLE_REACH);
+    while !cut.is_char_boundary(from) {
+        from += 1;
+    }
+    let ended = format!("{}{ending}", &cut[from..]);
     match redact_secrets(&ended, &mut Redactions::default()) {
         Cow::Borrowed(_) => cut,
         Cow::Owned(redacted) => {
-            let same = cut.bytes().zip(redacted.bytes()).take_while(|(a, b)| a == b).count();
-            let mut at = same.min(cut.len());
+            let same = ended.bytes().zip(redacted.bytes()).take_while(|(a, b)| a == b).count();
+            let mut at = from + same.min(cut.len() - from);
             while !cut.is_char_boundary(at) {
                 at -= 1;
             }
@@ -126,6 +131,9 @@ fn settled<'a>(cut: &'a str, ending: &str) -> &'a str {
         }
     }
 }
+
+/// How far back from a cut [`settled`] looks for a dangling secret context, in bytes.
+const SETTLE_REACH: usize = 256;
 
 /// A safe text cut to `cap` units, never inside a redaction marker.
 pub(crate) fn cut_safe(text: &SafeText, cap: usize) -> SafeText {

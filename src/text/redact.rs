@@ -85,7 +85,8 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     },
     SecretRule { family: "webhook", hints: &["hooks.slack.com/", "/api/webhooks/", "webhook"], scan: Scan::Families(scan::webhook_urls) },
     SecretRule { family: "token", hints: &["-us", "q~", "."], scan: Scan::Families(scan::shaped_tokens) },
-    SecretRule { family: "telegram_bot_token", hints: &[":"], scan: Scan::Spans(scan::telegram_tokens) },
+    // Bot tokens' secret part starts `AA` in the format Telegram issues.
+    SecretRule { family: "telegram_bot_token", hints: &[":aa"], scan: Scan::Spans(scan::telegram_tokens) },
     SecretRule { family: "jwt", hints: &["eyj"], scan: Scan::Spans(scan::jwts) },
     SecretRule { family: "api_key", hints: &[], scan: Scan::Families(scan::provider_tokens) },
     SecretRule { family: "authorization", hints: &["authorization"], scan: Scan::Spans(scan::authorization_values) },

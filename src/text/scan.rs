@@ -241,12 +241,19 @@ pub(crate) fn provider_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
             None => break,
         }
         let at_boundary = boundary_before(bytes, i);
+        let second = bytes.get(i + 1).copied().unwrap_or(0);
         let mut next = i + 1;
         for t in starting_with(bytes[i]) {
+            let prefix = t.prefix.as_bytes();
+            // The second byte rules out most candidates; the rest is compared byte by byte
+            // (short prefixes: a loop costs less than a call to compare memory).
+            if prefix[1] != second || bytes.len() < i + prefix.len() || !prefix.iter().zip(&bytes[i..]).all(|(a, b)| a == b) {
+                continue;
+            }
             // Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short,
             // common ones (`sk-`, `hf_`, `SG.`) need a word boundary before them.
             let distinctive = t.prefix.len() >= 4 && !t.prefix.ends_with('-');
-            if !bytes[i..].starts_with(t.prefix.as_bytes()) || !(at_boundary || distinctive) {
+            if !(at_boundary || distinctive) {
                 continue;
             }
             if let Some(end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
@@ -289,7 +296,10 @@ pub(crate) fn authorization_values(text: &str) -> Vec<Range<usize>> {
     let mut spans = Vec::new();
     for start in positions(&lower, "authorization") {
         // `headers.Authorization: ...` names a field path, not a header line.
-        if !boundary_before(bytes, start) || (start > 0 && bytes[start - 1] == b'.') || spans.last().is_some_and(|s: &Range<usize>| start < s.end) {
+        if !boundary_before(bytes, start)
+            || (start > 0 && bytes[start - 1] == b'.')
+            || spans.last().is_some_and(|s: &Range<usize>| start < s.end)
+        {
             continue;
         }
         let mut i = start + "authorization".len();
@@ -603,7 +613,7 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
 }
 
 /// The longest YAML block value read, in bytes.
-const MAX_BLOCK_VALUE: usize = 16 * 1024;
+const MAX_BLOCK_VALUE: usize = 8 * 1024;
 
 /// The value of a YAML key whose value is not on its own line: the next line when it is
 /// more indented than the key, or every more indented line after a block scalar
