@@ -1,0 +1,135 @@
+//! Credentials in command lines, by command and flag.
+
+use std::ops::Range;
+
+use super::*;
+
+/// How a command's flag carries a credential.
+#[derive(Clone, Copy, Debug)]
+enum Flag {
+    /// The next argument, or what is glued to the flag (`-p secret`, `-psecret`).
+    Value(&'static str),
+    /// Only what is glued to the flag (`mysql -psecret`: `-p secret` prompts).
+    Glued(&'static str),
+    /// `user:password` (or `user%password`) in the next or glued argument: the password.
+    UserPassword(&'static str, u8),
+    /// An argument that starts with this literal (`pass:secret` for OpenSSL).
+    Prefixed(&'static str),
+}
+
+/// Commands whose arguments carry credentials, and how.
+const COMMANDS: &[(&str, &[Flag])] = &[
+    ("sshpass", &[Flag::Value("-p")]),
+    ("mysql", &[Flag::Glued("-p")]),
+    ("mysqldump", &[Flag::Glued("-p")]),
+    ("mariadb", &[Flag::Glued("-p")]),
+    ("curl", &[Flag::UserPassword("-u", b':'), Flag::UserPassword("--user", b':'), Flag::UserPassword("--proxy-user", b':')]),
+    ("wget", &[Flag::Value("--password"), Flag::Value("--http-password")]),
+    ("docker", &[Flag::Value("-p")]),
+    ("podman", &[Flag::Value("-p")]),
+    ("nerdctl", &[Flag::Value("-p")]),
+    ("helm", &[Flag::Value("-p")]),
+    ("redis-cli", &[Flag::Value("-a")]),
+    ("openssl", &[Flag::Prefixed("pass:")]),
+    ("ldapsearch", &[Flag::Value("-w")]),
+    ("ldapmodify", &[Flag::Value("-w")]),
+    ("ldapadd", &[Flag::Value("-w")]),
+    ("ldapdelete", &[Flag::Value("-w")]),
+    ("sqlcmd", &[Flag::Value("-P")]),
+    ("bcp", &[Flag::Value("-P")]),
+    ("smbclient", &[Flag::UserPassword("-U", b'%')]),
+    ("zip", &[Flag::Value("-P")]),
+    ("unzip", &[Flag::Value("-P")]),
+    ("7z", &[Flag::Glued("-p")]),
+    ("az", &[Flag::Value("-p")]),
+    ("mongosh", &[Flag::Value("-p")]),
+    ("mongo", &[Flag::Value("-p")]),
+    ("mongodump", &[Flag::Value("-p")]),
+];
+
+/// The longest command line read after a command's name, in bytes.
+const MAX_COMMAND_LINE: usize = 2048;
+
+/// Credentials in command lines of [`COMMANDS`], also when the arguments are logged as a
+/// JSON array (`["sshpass", "-p", "…"]`): the rest of the line is read as arguments.
+pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for (command, flags) in COMMANDS {
+        let mut resume = 0;
+        for at in positions(text, command) {
+            let end = at + command.len();
+            // A command named again within the arguments just read was read with them.
+            if at < resume {
+                continue;
+            }
+            let before_ok = at == 0 || matches!(bytes[at - 1], b' ' | b'\t' | b'\n' | b'/' | b'"' | b'\'' | b'$' | b'[' | b'(');
+            let after_ok = matches!(bytes.get(end), Some(b' ' | b'\t' | b'"' | b'\''));
+            if !before_ok || !after_ok {
+                continue;
+            }
+            // A command line is read to its end, at most this far: an argument list is short.
+            let reach = bytes.len().min(end + MAX_COMMAND_LINE);
+            let line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
+            crate::search::work::tally(line_end - end);
+            resume = line_end;
+            let args = arguments(bytes, end, line_end);
+            for (k, arg) in args.iter().enumerate() {
+                let word = &text[arg.clone()];
+                for flag in *flags {
+                    let found = match *flag {
+                        Flag::Value(f) if word == f => args.get(k + 1).cloned(),
+                        Flag::Value(f) | Flag::Glued(f)
+                            if word.len() > f.len() && word.starts_with(f) && !word[f.len()..].starts_with('-') =>
+                        {
+                            Some(arg.start + f.len()..arg.end)
+                        }
+                        Flag::UserPassword(f, sep) => {
+                            let value = if word == f {
+                                args.get(k + 1).cloned()
+                            } else if word.len() > f.len() && word.starts_with(f) && f.len() == 2 {
+                                Some(arg.start + f.len()..arg.end)
+                            } else {
+                                None
+                            };
+                            value.and_then(|v| text[v.clone()].find(sep as char).map(|c| v.start + c + 1..v.end))
+                        }
+                        Flag::Prefixed(p) if word.len() > p.len() && word.starts_with(p) => Some(arg.start + p.len()..arg.end),
+                        _ => None,
+                    };
+                    if let Some(span) = found.filter(|s| s.end > s.start && !is_placeholder(&text[s.clone()])) {
+                        spans.push(span);
+                    }
+                }
+            }
+        }
+    }
+    spans.sort_unstable_by_key(|s| s.start);
+    spans.dedup_by(|b, a| b.start < a.end);
+    spans
+}
+
+/// The arguments of a command line between `from` and `to`: words split at blanks, with
+/// their quotes (and a JSON array's commas) left out of each range.
+fn arguments(bytes: &[u8], from: usize, to: usize) -> Vec<Range<usize>> {
+    let mut args = Vec::new();
+    let mut i = from;
+    while i < to && args.len() < 64 {
+        while i < to && matches!(bytes[i], b' ' | b'\t' | b',' | b']') {
+            i += 1;
+        }
+        if i >= to {
+            break;
+        }
+        let (start, end) = match bytes[i] {
+            q @ (b'"' | b'\'') => {
+                let close = i + 1 + bytes[i + 1..to].iter().position(|&b| b == q).unwrap_or(to - i - 1);
+                (i + 1, close)
+            }
+            _ => (i, i + bytes[i..to].iter().position(|&b| matches!(b, b' ' | b'\t' | b',')).unwrap_or(to - i)),
+        };
+        args.push(start..end);
+        i = end + 1;
+    }
+    args
+}

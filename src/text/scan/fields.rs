@@ -1,0 +1,384 @@
+//! Values whose name says they are secret: assignments in every syntax, YAML values,
+//! name/value pairs, XML elements, flags; and what a secret-named value may be instead
+//! (a placeholder, a reference).
+
+use std::ops::Range;
+
+use super::*;
+
+fn key_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+/// Values of `key=value`, `key: value` and JSON members whose key names a secret (see
+/// [`is_secret_key`]). A quoted value keeps its quotes.
+pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    let mut from = 0;
+    let (mut line_start, mut line_scan) = (0, 0);
+    // A small loop finds each separator; the key and value checks run per separator.
+    while let Some(found) = bytes[from..].iter().position(|&b| b == b':' || b == b'=') {
+        let sep = from + found;
+        from = sep + 1;
+        if spans.last().is_some_and(|s| sep < s.end) {
+            continue;
+        }
+        // `auth::login`, `std::env`: a path separator, not an assignment.
+        if bytes[sep] == b':' && (bytes.get(sep + 1) == Some(&b':') || (sep > 0 && bytes[sep - 1] == b':')) {
+            continue;
+        }
+        let mut key_end = sep;
+        while key_end > 0 && matches!(bytes[key_end - 1], b' ' | b'\t') {
+            key_end -= 1;
+        }
+        if key_end > 0 && matches!(bytes[key_end - 1], b'"' | b'\'') {
+            key_end -= 1;
+            // JSON quoted inside a string: `\"client_secret\": ...`.
+            if key_end > 0 && bytes[key_end - 1] == b'\\' {
+                key_end -= 1;
+            }
+        }
+        let mut key_start = key_end;
+        while key_start > 0 && key_char(bytes[key_start - 1]) {
+            key_start -= 1;
+        }
+        // A key right after a literal escape (`\npassword=…` in quoted JSON) starts after it.
+        if key_start >= 1 && bytes[key_start - 1] == b'\\' && key_start < key_end && matches!(bytes[key_start], b'n' | b't' | b'r') {
+            key_start += 1;
+        }
+        // Command-line flags: `--password=…`, `-api-key=…`.
+        while key_start < key_end && matches!(bytes[key_start], b'-' | b'.') {
+            key_start += 1;
+        }
+        let key = &text[key_start..key_end];
+        let first_ok = key.as_bytes().first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+        if !first_ok || key.len() > MAX_KEY_NAME || !is_secret_key(key) {
+            continue;
+        }
+        let mut value = skip_blanks(bytes, sep + 1);
+        // `password => 'x'` (Ruby, PHP, Perl), `password := "x"` (Go, Pascal), and typed
+        // assignments (`apiKey: string = "x"`, `password: &str = "x"`): the value is after
+        // the last sign.
+        if matches!((bytes[sep], bytes.get(value)), (b'=', Some(b'>')) | (b':', Some(b'='))) {
+            value = skip_blanks(bytes, value + 1);
+        } else if bytes[sep] == b':' {
+            let ty =
+                run_end(bytes, value, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'&' | b'<' | b'>' | b'[' | b']' | b'.' | b'?'));
+            let eq = skip_blanks(bytes, ty);
+            // A type is a short name (`string`, `&str`, `Option<String>`, `i32`), not a value.
+            let type_like = ty > value && ty - value <= 24 && bytes[value..ty].iter().filter(|b| b.is_ascii_digit()).count() <= 2;
+            if type_like && bytes.get(eq) == Some(&b'=') && bytes.get(eq + 1) != Some(&b'=') {
+                value = skip_blanks(bytes, eq + 1);
+            }
+        }
+        // YAML: a value on the next, more indented line, or a block scalar (`|`, `>-`) whose
+        // lines follow.
+        if bytes[sep] == b':' {
+            // The key's line starts after the last newline before it, found by scanning
+            // forward once over the whole text (keys come in order).
+            if let Some(nl) = bytes[line_scan.min(key_start)..key_start].iter().rposition(|&b| b == b'\n') {
+                let line_scan = line_scan.min(key_start);
+                line_start = line_scan + nl + 1;
+            }
+            line_scan = key_start;
+            if let Some(block) = yaml_next_line_value(bytes, line_start, key_start, value) {
+                if !is_placeholder(&text[block.clone()]) {
+                    spans.push(block);
+                }
+                continue;
+            }
+        }
+        // `Authorization: Basic <credential>`: the scheme is not the secret, what follows is.
+        if let Some(scheme) = AUTH_SCHEMES.iter().find(|s| starts_with_ci(bytes, value, s)) {
+            if matches!(bytes.get(value + scheme.len()), Some(b' ' | b'\t')) {
+                value = skip_blanks(bytes, value + scheme.len());
+            }
+        }
+        match bytes.get(value) {
+            // `"api_keys": ["…", "…"]`: the items, up to the closing bracket on the line.
+            Some(b'[') if !text[value..].starts_with("[REDACTED:") => {
+                let close = run_end(bytes, value + 1, |c| c != b']' && c != b'\n' && c != b'[');
+                if close > value + 1 && bytes.get(close) == Some(&b']') && !is_placeholder(&text[value + 1..close]) {
+                    spans.push(value + 1..close);
+                }
+            }
+            Some(&q @ (b'"' | b'\'')) => {
+                // An unclosed quote (a value cut off at the window edge) runs to the line end.
+                let inner = value + 1;
+                let close = run_end(bytes, inner, |c| c != q && c != b'\n' && c != b'\r');
+                if close > inner && !is_placeholder(&text[inner..close]) {
+                    spans.push(inner..close);
+                }
+            }
+            Some(b'\\') if matches!(bytes.get(value + 1), Some(b'"' | b'\'')) => {
+                // An escaped quote opens the value: it runs to the matching escaped quote.
+                let q = bytes[value + 1];
+                let inner = value + 2;
+                let mut close = inner;
+                while close < bytes.len() && bytes[close] != b'\n' && !(bytes[close] == b'\\' && bytes.get(close + 1) == Some(&q)) {
+                    close += 1;
+                }
+                if close > inner && !is_placeholder(&text[inner..close]) {
+                    spans.push(inner..close);
+                }
+            }
+            // `${TOKEN}`, `$(cat …)`, `{{ secrets.X }}`: a reference, not a value.
+            Some(b'$' | b'{' | b'!') => {}
+            Some(_) => {
+                let end = run_end(bytes, value, value_byte);
+                // `os.getenv('TOKEN')`, `getSecret()`: a call, named without digits.
+                let call = bytes.get(end) == Some(&b'(') && end - value <= 40 && !bytes[value..end].iter().any(u8::is_ascii_digit);
+                if end > value && !call && !is_placeholder(&text[value..end]) && !is_prose(bytes, value, end) {
+                    spans.push(value..end);
+                }
+            }
+            None => {}
+        }
+    }
+    spans
+}
+
+/// The longest YAML block value read, in bytes.
+const MAX_BLOCK_VALUE: usize = 8 * 1024;
+
+/// The value of a YAML key whose value is not on its own line: the next line when it is
+/// more indented than the key, or every more indented line after a block scalar
+/// indicator (`|`, `>`, `|-`, `>+`). `value` is where the value would start on the key's
+/// line.
+fn yaml_next_line_value(bytes: &[u8], line_start: usize, key_start: usize, value: usize) -> Option<Range<usize>> {
+    let indent = |at: usize| bytes[at..].iter().take_while(|&&b| b == b' ').count();
+    let key_indent = indent(line_start);
+    // Only a key that starts its line (after indentation or a list dash) is a YAML key.
+    let lead = &bytes[line_start + key_indent..key_start];
+    if !(lead.is_empty() || lead == b"- ") {
+        return None;
+    }
+    let rest_end = run_end(bytes, value, |b| b != b'\n' && b != b'\r');
+    let indicator = &bytes[value..rest_end];
+    let block = matches!(indicator, b"|" | b">" | b"|-" | b">-" | b"|+" | b">+");
+    if !(indicator.is_empty() || block) {
+        return None;
+    }
+    let mut next = rest_end + usize::from(bytes.get(rest_end) == Some(&b'\r'));
+    if bytes.get(next) != Some(&b'\n') {
+        return None;
+    }
+    next += 1;
+    let mut end = next;
+    let mut start = None;
+    // A block value is bounded, so a text of nested blocks costs its length, not its square.
+    while end < bytes.len() && end - next < MAX_BLOCK_VALUE {
+        let line_end = run_end(bytes, end, |b| b != b'\n');
+        let line_indent = indent(end);
+        let blank = end + line_indent == line_end;
+        if !blank && line_indent <= key_indent {
+            break;
+        }
+        if !blank {
+            start.get_or_insert(end + line_indent);
+            // A nested mapping (`password:` then `  file: x`) is no value.
+            if !block && bytes[end + line_indent..line_end].windows(2).any(|w| w == b": ") {
+                return None;
+            }
+        }
+        end = line_end;
+        if !block && !blank {
+            break;
+        }
+        end += usize::from(end < bytes.len());
+    }
+    let start = start?;
+    let end = bytes[..end].iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |i| i + 1);
+    (end > start).then_some(start..end)
+}
+
+/// Whether the unquoted value `value..end` reads as words of a sentence (`Invalid token:
+/// signature verification failed`): lowercase letters only, and another word follows.
+fn is_prose(bytes: &[u8], value: usize, end: usize) -> bool {
+    let word = &bytes[value..end];
+    word.len() <= 16
+        && word.iter().all(u8::is_ascii_lowercase)
+        && bytes.get(end) == Some(&b' ')
+        && bytes.get(end + 1).is_some_and(u8::is_ascii_lowercase)
+}
+
+/// Whether a secret-named value is a placeholder or a reference, not a secret: empty, a
+/// run of one masking character (`xxx`, `***`), an environment or template reference
+/// (`${TOKEN}`, `$TOKEN`, `{{ secret }}`, `%TOKEN%`, `<your-token>`, `process.env.X`), a
+/// literal no secret is (`null`, `true`, `changeme`), or the core's own markers.
+pub(crate) fn is_placeholder(value: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "true",
+        "false",
+        "changeme",
+        "change_me",
+        "redacted",
+        "[redacted]",
+        "[filtered]",
+        "filtered",
+        "hidden",
+        "masked",
+        "secret",
+        "password",
+        "token",
+        "example",
+        "placeholder",
+        "required",
+        "optional",
+        "expired",
+        "invalid",
+        "missing",
+        "empty",
+        "unset",
+        "n/a",
+        "-",
+        "...",
+        "…",
+        "pass",
+        "replace_me",
+        "replaceme",
+        "dummy",
+        "sample",
+        "test",
+        "todo",
+        "tbd",
+    ];
+    let v = value.trim().trim_end_matches([',', ';']).trim_matches(|c| c == '"' || c == '\'' || c == '`');
+    if v.is_empty() || WORDS.iter().any(|w| v.eq_ignore_ascii_case(w)) {
+        return true;
+    }
+    let first = v.chars().next().unwrap_or(' ');
+    if v.chars().count() >= 3 && v.chars().all(|c| c == first) && matches!(first, 'x' | 'X' | '*' | '#' | '.' | '-' | '•' | '0') {
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    let reference = (v.starts_with("${") && v.ends_with('}'))
+        || (v.starts_with("{{") && v.ends_with("}}"))
+        || (v.starts_with('<') && v.ends_with('>') && !v[1..].contains('<'))
+        || (v.starts_with('%') && v.ends_with('%') && v.len() > 2)
+        || (v.starts_with('$') && v[1..].bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') && v.len() > 1)
+        || lower.starts_with("your_")
+        || lower.starts_with("your-")
+        || lower.starts_with("process.env.")
+        || lower.starts_with("os.environ")
+        || lower.starts_with("env(")
+        || lower.starts_with("!ref")
+        || lower.starts_with("vault:")
+        || lower.starts_with("secretref:");
+    // A configuration path (`settings.API_KEY`, `config.token`): dotted identifiers
+    // without digits.
+    let dotted = v.contains('.')
+        && v.split('.').all(|p| {
+            p.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && p.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+        });
+    // `sk-...`, `ghp_xxxx…`: a documented prefix with a dummy body.
+    let dummy_body = v.ends_with("...") || v.ends_with('…') || {
+        let tail: Vec<char> = v.chars().rev().take(8).collect();
+        tail.len() == 8 && tail.iter().all(|c| *c == tail[0]) && matches!(tail[0], 'x' | 'X' | '0' | '*')
+    };
+    reference || dotted || dummy_body || lower.starts_with("your") || v.starts_with("[REDACTED:")
+}
+
+/// How far back a `value` looks for the `name` (or `key`) that says what it is.
+const PAIR_REACH: usize = 160;
+
+/// Values named by a sibling rather than by their own key: `{"name": "X-Api-Key",
+/// "value": "…"}`, `<add key="ApiKey" value="…"/>`, `<property name="password"
+/// value="…"/>`, Kubernetes `- name: API_TOKEN` / `value: …`; and XML elements whose tag
+/// names a secret (`<password>…</password>`).
+pub(crate) fn paired_values(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let lower = text.to_ascii_lowercase();
+    let mut spans = Vec::new();
+    for at in positions(&lower, "value") {
+        if !boundary_before(bytes, at) && bytes[at - 1] != b'"' {
+            continue;
+        }
+        let mut i = at + "value".len();
+        let json = bytes.get(i) == Some(&b'"') && at > 0 && bytes[at - 1] == b'"';
+        i += usize::from(json);
+        let sep = skip_blanks(bytes, i);
+        let (value, name) = match bytes.get(sep) {
+            Some(b'=') if !json => (skip_blanks(bytes, sep + 1), sibling(text, at, &[" key=", " name="], b'<')),
+            Some(b':') if json => (skip_blanks(bytes, sep + 1), sibling(text, at, &["\"name\"", "\"key\""], b'{')),
+            Some(b':') => (skip_blanks(bytes, sep + 1), yaml_sibling(text, at)),
+            _ => continue,
+        };
+        if !name.is_some_and(is_secret_key) {
+            continue;
+        }
+        let span = match bytes.get(value) {
+            Some(&q @ (b'"' | b'\'')) => value + 1..run_end(bytes, value + 1, |c| c != q && c != b'\n'),
+            Some(_) => value..run_end(bytes, value, value_byte),
+            None => continue,
+        };
+        if span.end > span.start && !is_placeholder(&text[span.clone()]) {
+            spans.push(span);
+        }
+    }
+    // `<password>…</password>`, `<SecretKey>…</SecretKey>`.
+    for open in positions(text, "<") {
+        let name_end = run_end(bytes, open + 1, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+        if name_end == open + 1 || bytes.get(name_end) != Some(&b'>') || !is_secret_key(&text[open + 1..name_end]) {
+            continue;
+        }
+        let start = name_end + 1;
+        let end = run_end(bytes, start, |b| b != b'<');
+        if end > start && text[end..].starts_with("</") && !is_placeholder(&text[start..end]) {
+            spans.push(start..end);
+        }
+    }
+    spans.sort_unstable_by_key(|s| s.start);
+    spans.dedup_by(|b, a| b.start < a.end);
+    spans
+}
+
+/// The quoted value of the nearest of `names` (`"name"`, ` key=`) before `at`, within
+/// [`PAIR_REACH`] bytes and not across `boundary` (the start of the object or tag).
+fn sibling<'a>(text: &'a str, at: usize, names: &[&str], boundary: u8) -> Option<&'a str> {
+    let from = at.saturating_sub(PAIR_REACH);
+    let from = (from..at).find(|&i| text.is_char_boundary(i)).unwrap_or(at);
+    let window = &text[from..at];
+    let window = window.rfind(boundary as char).map_or(window, |b| &window[b..]);
+    let lower = window.to_ascii_lowercase();
+    let (found, name) = names.iter().filter_map(|n| lower.rfind(n).map(|p| (p, *n))).max_by_key(|(p, _)| *p)?;
+    let rest = window[found + name.len()..].trim_start_matches([' ', ':', '=']);
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let inner = &rest[1..];
+    inner.find(quote).map(|end| &inner[..end])
+}
+
+/// The name in a YAML `name: X` line right above a `value:` line (`- name: API_TOKEN`).
+fn yaml_sibling(text: &str, at: usize) -> Option<&str> {
+    let line_start = text[..at].rfind('\n')?;
+    let previous = &text[text[..line_start].rfind('\n').map_or(0, |p| p + 1)..line_start];
+    let name = previous.trim_start().trim_start_matches("- ").strip_prefix("name:")?;
+    Some(name.trim().trim_matches(|c| c == '"' || c == '\''))
+}
+
+/// Values of command-line flags that name secrets, written with a space:
+/// `--api-key <value>`, `--password <value>` (the `=` form is a [`secret_field_values`] case).
+pub(crate) fn flag_values(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for at in positions(text, "--") {
+        if at > 0 && bytes[at - 1] == b'-' || !boundary_before(bytes, at) {
+            continue;
+        }
+        let key_end = run_end(bytes, at + 2, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if key_end == at + 2 || !matches!(bytes.get(key_end), Some(b' ' | b'\t')) || !is_secret_key(&text[at + 2..key_end]) {
+            continue;
+        }
+        let value = skip_blanks(bytes, key_end);
+        let end = run_end(bytes, value, value_byte);
+        if end > value && bytes[value] != b'-' {
+            spans.push(value..end);
+        }
+    }
+    spans
+}

@@ -1,0 +1,145 @@
+//! The secret scanners behind [`crate::text::redact::SECRET_RULES`]: each finds the byte ranges
+//! of one family of secrets. They are hand-written byte loops (every pattern starts from a
+//! literal found with a substring search), so a text costs a few linear passes.
+//!
+//! Ranges cover only the secret itself; what surrounds it (a header name, a scheme, the
+//! quotes of a JSON string) stays readable.
+
+mod cli;
+mod fields;
+mod headers;
+mod tokens;
+mod urls;
+
+pub(crate) use cli::cli_credentials;
+pub(crate) use fields::{flag_values, is_placeholder, paired_values, secret_field_values};
+pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers};
+pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
+pub(crate) use urls::{secret_query_values, url_credentials};
+
+use crate::search::{find_from, positions};
+use crate::text::secret_names::is_secret_key;
+
+/// HTTP authorization schemes kept in front of a redacted credential.
+const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "negotiate", "apikey"];
+
+/// Longest key name considered, in bytes.
+const MAX_KEY_NAME: usize = 64;
+
+/// Characters that continue a word for boundary checks.
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Whether a token may start at `i`: no word character right before it, or only the
+/// letter of a JSON/C escape (`\n`, `\t`, ...), as in JSON text quoted inside a text block.
+fn boundary_before(bytes: &[u8], i: usize) -> bool {
+    let escaped = i >= 2 && bytes[i - 2] == b'\\' && matches!(bytes[i - 1], b'n' | b't' | b'r' | b'b' | b'f');
+    i == 0 || !is_word(bytes[i - 1]) || escaped
+}
+
+/// End of the run of bytes from `start` that satisfy `class`.
+fn run_end(bytes: &[u8], start: usize, class: impl Fn(u8) -> bool) -> usize {
+    let mut i = start;
+    while i < bytes.len() && class(bytes[i]) {
+        i += 1;
+    }
+    crate::search::work::tally(i - start + 1);
+    i
+}
+
+fn skip_blanks(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// Whether `bytes[i..]` starts with `word`, ASCII case-insensitively.
+fn starts_with_ci(bytes: &[u8], i: usize, word: &str) -> bool {
+    bytes.len() >= i + word.len() && bytes[i..i + word.len()].eq_ignore_ascii_case(word.as_bytes())
+}
+
+fn base64url(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// Bytes that can continue an unquoted secret value: not whitespace, quotes, separators or
+/// brackets (which close the text around a value, as in `<Bearer x>` or `(token=y)`), or
+/// a backslash (a literal `\n` in quoted JSON ends the value).
+fn value_byte(b: u8) -> bool {
+    !b.is_ascii_whitespace()
+        && !matches!(b, b',' | b';' | b'&' | b'"' | b'\'' | b'\\' | b'<' | b'>' | b'{' | b'}' | b'(' | b')' | b'[' | b']')
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::Range;
+
+    use super::*;
+
+    fn found(text: &str, scan: fn(&str) -> Vec<Range<usize>>) -> Vec<&str> {
+        scan(text).into_iter().map(|r| &text[r]).collect()
+    }
+
+    fn tokens(text: &str) -> Vec<Range<usize>> {
+        provider_tokens(text).into_iter().map(|(r, _)| r).collect()
+    }
+
+    #[test]
+    fn pem_blocks_need_a_private_key_label() {
+        assert!(private_keys("-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----").is_empty());
+        assert_eq!(found("x -----BEGIN EC PRIVATE KEY-----\nab\n-----END EC PRIVATE KEY----- y", private_keys).len(), 1);
+    }
+
+    #[test]
+    fn jwts_need_three_segments() {
+        assert!(jwts("eyJhbGciOiJIUzI1NiJ9 alone").is_empty());
+        assert_eq!(found("a eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig b", jwts), vec!["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"]);
+    }
+
+    #[test]
+    fn tokens_need_a_boundary_and_a_long_enough_body() {
+        assert!(tokens("task-abcdefghijklmnopqrstuvwxyz").is_empty());
+        assert_eq!(found("xghp_abcdefghijklmnopqrstuvwxyz0123456789", tokens).len(), 1);
+        assert_eq!(found(r"\nsk-abcdefghijklmnopqrstuvwxyz", tokens).len(), 1);
+        assert!(tokens("sk-short").is_empty());
+        assert_eq!(found("key=SG.abcdefghijklmnop.qrstuvwxyz0123456", tokens), vec!["SG.abcdefghijklmnop.qrstuvwxyz0123456"]);
+    }
+
+    #[test]
+    fn authorization_keeps_header_and_scheme() {
+        assert_eq!(found("Authorization: Bearer abc.def", authorization_values), vec!["abc.def"]);
+        assert_eq!(found(r#"{"authorization":"Basic dXNlcjpw"}"#, authorization_values), vec!["dXNlcjpw"]);
+        assert!(authorization_values("no authorization needed").is_empty());
+    }
+
+    #[test]
+    fn cookies_only_as_header_lines() {
+        assert_eq!(found("x\n  Set-Cookie: a=b; Path=/\nnext", cookie_headers), vec!["a=b; Path=/"]);
+        assert!(cookie_headers("the cookie: jar").is_empty());
+    }
+
+    #[test]
+    fn url_userinfo_needs_a_password() {
+        assert_eq!(found("postgres://app:pw@db:5432/x", url_credentials), vec!["app:pw"]);
+        assert!(url_credentials("ssh://git@github.com/x").is_empty());
+    }
+
+    #[test]
+    fn query_values_by_parameter_name() {
+        assert_eq!(found("/cb?code=abc&state=xyz&sig=123", secret_query_values), vec!["abc", "123"]);
+    }
+
+    #[test]
+    fn secret_fields_in_text_and_json() {
+        assert_eq!(found(r#"{"apiKey": "k1", "name": "n"}"#, secret_field_values), vec!["k1"]);
+        assert_eq!(found("retry with password = hunter2;", secret_field_values), vec!["hunter2"]);
+        assert_eq!(found("run --password=pw1 --api-key=k2", secret_field_values), vec!["pw1", "k2"]);
+        assert_eq!(found("run --api-key k3 --verbose --token -x", flag_values), vec!["k3"]);
+        assert_eq!(found("<--api-key k4>", flag_values), vec!["k4"]);
+        assert_eq!(found(r#""\npassword=pw5\n""#, secret_field_values), vec!["pw5"]);
+        assert_eq!(found(r#"{\"client_secret\": \"cs6\"}"#, secret_field_values), vec!["cs6"]);
+        assert!(secret_field_values("https://example.com max_tokens=5 ns::tool").is_empty());
+    }
+}

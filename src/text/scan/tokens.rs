@@ -1,0 +1,243 @@
+//! Secrets known by their own shape: private-key blocks, webhook URLs, provider tokens
+//! with documented prefixes, JWTs and tokens with a telling form.
+
+use std::ops::Range;
+
+use super::*;
+use crate::text::tokens::{starting_with, Body, BY_FIRST_BYTE};
+
+/// Whole private-key blocks of every armour, across lines (also inside JSON-escaped
+/// text); an unterminated block runs to the end: PEM and OpenSSH (`-----BEGIN … PRIVATE
+/// KEY-----`), OpenPGP (`-----BEGIN PGP PRIVATE KEY BLOCK-----`), SSH2 (`---- BEGIN SSH2
+/// … PRIVATE KEY ----`) and PuTTY key files (from `PuTTY-User-Key-File-` to the end of
+/// their `Private-MAC:` line).
+pub(crate) fn private_keys(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    for (begin, end_marker) in [("-----BEGIN", "-----END"), ("---- BEGIN", "---- END")] {
+        let dashes = &begin[..begin.find(' ').unwrap_or(5).min(5)];
+        let mut from = 0;
+        while let Some(start) = find_from(text, begin, from) {
+            let label_start = start + begin.len();
+            let label_end = run_end(bytes, label_start, |b| b == b' ' || b.is_ascii_uppercase() || b.is_ascii_digit());
+            let label = text[label_start..label_end].trim_end();
+            let closes = text[label_end..].starts_with(dashes.trim_end());
+            if !closes || !(label.ends_with("PRIVATE KEY") || label.ends_with("PRIVATE KEY BLOCK")) {
+                from = label_start;
+                continue;
+            }
+            let body = label_end;
+            let end = find_from(text, end_marker, body)
+                .map(|e| {
+                    let close = run_end(bytes, e + end_marker.len(), |b| b == b' ' || b.is_ascii_uppercase() || b.is_ascii_digit());
+                    run_end(bytes, close, |b| b == b'-')
+                })
+                .unwrap_or(text.len());
+            if spans.iter().all(|s| end <= s.start || start >= s.end) {
+                spans.push(start..end);
+            }
+            from = end.max(label_start);
+        }
+    }
+    let mut from = 0;
+    while let Some(start) = find_from(text, "PuTTY-User-Key-File-", from) {
+        let end = match find_from(text, "Private-MAC:", start) {
+            Some(mac) => run_end(bytes, mac, |b| b != b'\n' && b != b'\\'),
+            None => text.len(),
+        };
+        spans.push(start..end);
+        from = end.max(start + 1);
+    }
+    spans.sort_unstable_by_key(|s| s.start);
+    spans
+}
+
+/// Webhook URLs whose path is the credential: what follows the host and path prefix.
+const WEBHOOKS: &[(&str, &str)] = &[
+    ("hooks.slack.com/services/", "slack_webhook"),
+    ("hooks.slack.com/workflows/", "slack_webhook"),
+    ("hooks.slack.com/triggers/", "slack_webhook"),
+    ("discord.com/api/webhooks/", "discord_webhook"),
+    ("discordapp.com/api/webhooks/", "discord_webhook"),
+    (".webhook.office.com/webhookb2/", "teams_webhook"),
+    ("outlook.office.com/webhook/", "teams_webhook"),
+];
+
+/// The secret part of webhook URLs ([`WEBHOOKS`]), each with its family.
+pub(crate) fn webhook_urls(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for (prefix, family) in WEBHOOKS {
+        for at in positions(text, prefix) {
+            let start = at + prefix.len();
+            let end = run_end(bytes, start, |b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b'%' | b'/' | b'@' | b'+' | b'=')
+            });
+            if end > start {
+                spans.push((start..end, *family));
+            }
+        }
+    }
+    spans.sort_unstable_by_key(|(s, _)| s.start);
+    spans
+}
+
+/// Tokens known by their shape rather than a prefix, each with its family: Mailchimp API
+/// keys (`<32 hex>-us<N>`), Microsoft Entra client secrets (`<3 chars><digit>Q~<31+
+/// chars>`) and Discord bot tokens (`<base64 user id>.<6>.<27+>`).
+pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for at in positions(text, "-us") {
+        let start = at.saturating_sub(32);
+        let digits = run_end(bytes, at + 3, |b| b.is_ascii_digit());
+        if at >= 32
+            && bytes[start..at].iter().all(u8::is_ascii_hexdigit)
+            && boundary_before(bytes, start)
+            && (1..=2).contains(&(digits - at - 3))
+            && !bytes.get(digits).is_some_and(|b| b.is_ascii_alphanumeric())
+        {
+            spans.push((start..digits, "mailchimp_key"));
+        }
+    }
+    let entra = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'~' | b'.' | b'-');
+    for at in positions(text, "Q~") {
+        if at < 4 || !bytes[at - 1].is_ascii_digit() || !bytes[at - 4..at].iter().all(|&b| entra(b)) {
+            continue;
+        }
+        let end = run_end(bytes, at + 2, entra);
+        if end - at - 2 >= 31 && (at == 4 || !entra(bytes[at - 5])) {
+            spans.push((at - 4..end, "entra_client_secret"));
+        }
+    }
+    for dot in positions(text, ".") {
+        let mut start = dot;
+        while start > 0 && dot - start < 30 && base64url(bytes[start - 1]) {
+            start -= 1;
+        }
+        let id = &bytes[start..dot];
+        if !(23..=28).contains(&id.len()) || !matches!(id[0], b'M' | b'N' | b'O') || !boundary_before(bytes, start) {
+            continue;
+        }
+        let stamp = run_end(bytes, dot + 1, base64url);
+        if stamp - dot - 1 != 6 || bytes.get(stamp) != Some(&b'.') {
+            continue;
+        }
+        let end = run_end(bytes, stamp + 1, base64url);
+        if end - stamp - 1 >= 27 {
+            spans.push((start..end, "discord_bot_token"));
+        }
+    }
+    spans.sort_unstable_by_key(|(s, _)| s.start);
+    spans.dedup_by(|b, a| b.0.start < a.0.end);
+    spans
+}
+
+/// Telegram bot tokens: `<bot id>:<35 characters>`, bare or after `bot` in an API URL.
+pub(crate) fn telegram_tokens(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for colon in positions(text, ":") {
+        let mut id = colon;
+        while id > 0 && colon - id < 10 && bytes[id - 1].is_ascii_digit() {
+            id -= 1;
+        }
+        let glued_to_bot = id >= 3 && text[..id].ends_with("bot");
+        if colon - id < 8 || !(boundary_before(bytes, id) || glued_to_bot) || (id > 0 && bytes[id - 1].is_ascii_digit()) {
+            continue;
+        }
+        let end = run_end(bytes, colon + 1, base64url);
+        if end - colon - 1 == 35 {
+            spans.push(id..end);
+        }
+    }
+    spans
+}
+
+/// JSON Web Tokens: three base64url segments, the first starting `eyJ`.
+pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut resume = 0;
+    for start in positions(text, "eyJ") {
+        // `pk.eyJ…` is a Mapbox public token, meant to be shown.
+        if start < resume || !boundary_before(bytes, start) || text[..start].ends_with("pk.") {
+            continue;
+        }
+        let first = run_end(bytes, start, base64url);
+        if first - start < 11 || bytes.get(first) != Some(&b'.') {
+            // Every `eyJ` inside this run ends where it does: none can be a token either.
+            resume = first;
+            continue;
+        }
+        let second = run_end(bytes, first + 1, base64url);
+        if second - first - 1 < 8 {
+            resume = second;
+            continue;
+        }
+        // The signature may be cut off (or absent): header and payload are enough.
+        let end = if bytes.get(second) == Some(&b'.') { run_end(bytes, second + 1, base64url) } else { second };
+        spans.push(start..end);
+        resume = end;
+    }
+    spans
+}
+
+/// Provider tokens from [`TOKENS`](crate::text::tokens::TOKENS), each with its family,
+/// found in one pass over the text: only bytes that start some prefix are examined, and
+/// only the formats whose prefix starts with that byte.
+pub(crate) fn provider_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        // A small loop to the next possible first byte; the checks below run per candidate.
+        // (Start-up: V8 charges tier-up budget per iteration by the size of the loop.)
+        match bytes[i..].iter().position(|&b| BY_FIRST_BYTE[usize::from(b)].1 != 0) {
+            Some(skip) => i += skip,
+            None => break,
+        }
+        let at_boundary = boundary_before(bytes, i);
+        let second = bytes.get(i + 1).copied().unwrap_or(0);
+        let mut next = i + 1;
+        for t in starting_with(bytes[i]) {
+            let prefix = t.prefix.as_bytes();
+            // The second byte rules out most candidates; the rest is compared byte by byte
+            // (short prefixes: a loop costs less than a call to compare memory).
+            if prefix[1] != second || bytes.len() < i + prefix.len() || !prefix.iter().zip(&bytes[i..]).all(|(a, b)| a == b) {
+                continue;
+            }
+            // Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short,
+            // common ones (`sk-`, `hf_`, `SG.`) need a word boundary before them.
+            let distinctive = t.prefix.len() >= 4 && !t.prefix.ends_with('-');
+            if !(at_boundary || distinctive) {
+                continue;
+            }
+            if let Some(end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
+                if !is_placeholder(&text[i..end]) {
+                    spans.push((i..end, t.family));
+                }
+                next = end;
+                break;
+            }
+        }
+        i = next;
+    }
+    spans
+}
+
+/// End of a provider token body starting at `start`, when it is long enough.
+fn token_end(bytes: &[u8], start: usize, body: Body, min: usize) -> Option<usize> {
+    let end = run_end(bytes, start, |b| body.accepts(b));
+    if end - start < min {
+        return None;
+    }
+    if let Body::TwoSegments = body {
+        if bytes.get(end) != Some(&b'.') {
+            return None;
+        }
+        let second = run_end(bytes, end + 1, base64url);
+        return (second - end > min).then_some(second);
+    }
+    Some(end)
+}
