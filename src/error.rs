@@ -47,15 +47,16 @@ pub struct ReportError {
 impl ReportError {
     /// A new error; `path` may be empty.
     pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
-        ReportError { code, path: path.into(), message: message.into() }
+        ReportError { code, path: one_line(&path.into(), MAX_PATH), message: one_line(&message.into(), MAX_MESSAGE) }
     }
 
     /// This error with its path taken as relative to the member `key` (`key`, `key.path`,
     /// or `key[2]...` for an array index).
     pub fn within(&self, key: &str) -> ReportError {
+        let key = one_line(key, MAX_PATH);
         let path =
             if self.path.is_empty() || self.path.starts_with('[') { format!("{key}{}", self.path) } else { format!("{key}.{}", self.path) };
-        ReportError::new(self.code, path, self.message.clone())
+        ReportError { code: self.code, path: one_line(&path, MAX_PATH), message: self.message.clone() }
     }
 
     /// The kind of problem.
@@ -74,6 +75,40 @@ impl ReportError {
     }
 }
 
+/// Longest path kept in an error, in characters (a path quotes the input's keys).
+const MAX_PATH: usize = 200;
+
+/// Longest message kept in an error, in characters (a message may quote the input).
+const MAX_MESSAGE: usize = 600;
+
+/// `text` as one line a terminal shows as it is: control, bidirectional and invisible
+/// characters written as `\u{…}` escapes, capped at `cap` characters with `…`. Every
+/// typed error passes this, so a message on stderr or in a JavaScript `TypeError` is one
+/// clean line whatever the input held (a key with a newline or an escape sequence).
+fn one_line(text: &str, cap: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(cap * 2));
+    for (count, c) in text.chars().enumerate() {
+        if count == cap {
+            out.push('…');
+            break;
+        }
+        let hidden =
+            c.is_control() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}');
+        if hidden {
+            out.push_str("\\u{");
+            let code = c as u32;
+            let digits = (32 - code.leading_zeros()).div_ceil(4).max(1);
+            for shift in (0..digits).rev() {
+                out.push(char::from_digit((code >> (shift * 4)) & 0xF, 16).unwrap_or('0'));
+            }
+            out.push('}');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl fmt::Display for ReportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {
@@ -85,3 +120,19 @@ impl fmt::Display for ReportError {
 }
 
 impl std::error::Error for ReportError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_is_one_clean_capped_line_whatever_the_input_held() {
+        let e = ReportError::new(ErrorCode::InvalidReport, "bad\nkey\u{1b}[31m", "unknown field \u{202E}x");
+        assert_eq!(e.path(), "bad\\u{a}key\\u{1b}[31m");
+        assert_eq!(e.message(), "unknown field \\u{202e}x");
+        let long = ReportError::new(ErrorCode::InvalidReport, "k".repeat(5000), "m".repeat(5000));
+        assert_eq!(long.path().chars().count(), MAX_PATH + 1);
+        assert!(long.to_string().len() < 1000);
+        assert!(!long.within("x\ny").path().contains('\n'));
+    }
+}

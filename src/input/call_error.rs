@@ -42,15 +42,27 @@ pub(crate) fn message_json(message: &str) -> Result<Json, ReportError> {
 
 /// Read a contract object from a bounded JSON value.
 pub fn call_error_from_value(value: &Json) -> Result<CodeModeCallError, ReportError> {
-    read_call_error(value, usize::MAX / 2)
+    read_call_error(value, UNCAPPED)
 }
+
+/// The cap that reads every text whole (the reader's input limits still bound them).
+const UNCAPPED: usize = usize::MAX / 2;
+
+/// Longest text of a field the size cap cannot shrink (message, guidance), in UTF-16
+/// units, when the object is read for nesting: above anything the core composes, and
+/// small enough that the fields every object keeps fit the default size cap in bytes.
+const MAX_REQUIRED_TEXT: usize = 2048;
+
+/// Longest tool name kept, in UTF-16 units (the report reader accepts 256).
+const MAX_TOOL_TEXT: usize = 256;
 
 /// Read a contract object, each text capped at `cap` UTF-16 units (a cut ends in `…`).
 pub(crate) fn read_call_error(value: &Json, cap: usize) -> Result<CodeModeCallError, ReportError> {
     if value.as_object().is_none() {
         return Err(bad("", format!("a call error is a JSON object, not {}", value.type_name())));
     }
-    let mut reader = Reader { cap, counts: Redactions::default() };
+    let required = if cap == UNCAPPED { cap } else { cap.min(MAX_REQUIRED_TEXT) };
+    let mut reader = Reader { cap, required, counts: Redactions::default() };
     match value.get("contract_version") {
         None | Some(Json::Null) => reader.legacy(value),
         Some(v) => match v.as_i64() {
@@ -98,6 +110,8 @@ fn count(v: &Json) -> Option<u64> {
 /// Reads one object: every text through the pipeline, capped at `cap`.
 struct Reader {
     cap: usize,
+    /// The cap of the fields the size cap cannot shrink.
+    required: usize,
     counts: Redactions,
 }
 
@@ -106,9 +120,10 @@ impl Reader {
         clean_text(text, self.cap, &mut self.counts)
     }
 
+    /// A required text (message, guidance), capped at the required fields' cap.
     fn text(&mut self, v: &Json, key: &str, path: &str) -> Result<SafeText, ReportError> {
         let raw = required(v, key, path)?;
-        Ok(self.clean(raw))
+        Ok(clean_text(raw, self.required, &mut self.counts))
     }
 
     fn optional(&mut self, v: &Json, key: &str) -> Option<SafeText> {
@@ -160,7 +175,7 @@ impl Reader {
             contract_version: CONTRACT_VERSION,
             kind,
             message,
-            tool: self.optional(v, "tool"),
+            tool: self.optional(v, "tool").map(|t| crate::text::cut_safe(&t, MAX_TOOL_TEXT)),
             origin: wire(v, "origin", "", Origin::from_wire)?,
             recovery,
             side_effects: wire(v, "side_effects", "", SideEffects::from_wire)?,

@@ -170,6 +170,19 @@ pub fn classify_run_json(text: &str) -> Result<RunError, ReportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nested_tool_error_fits_its_cap_in_bytes_whatever_its_texts_hold() {
+        let wide = "€".repeat(5000);
+        let error = format!(
+            r#"{{"contract_version":1,"kind":"tool_error","message":"{wide}","tool":"a::{wide}","origin":"tool_execution","recovery":{{"action":"revise_and_retry","same_arguments":"never","guidance":"{wide}"}},"side_effects":"unknown","original_kind":"{wide}","cause":"{wide}","invalid_arguments":[{{"path":"{wide}","problem":"{wide}"}}],"evidence":{{"content":[{{"type":"text","text":"{wide}"}}]}}}}"#
+        );
+        let report = format!(r#"{{"bridge_dispatch_started":true,"uncaught_tool_error":{error}}}"#);
+        let end = classify_run_json(&report).unwrap();
+        let nested = end.tool_error.as_ref().unwrap().to_json();
+        assert!(nested.len() <= Policy::default().max_error_bytes(), "toolError is {} bytes", nested.len());
+        assert!(end.to_json().len() <= Policy::default().max_error_bytes() + 4096, "the run error is {} bytes", end.to_json().len());
+    }
     use crate::{normalize_json, Policy};
 
     fn tool_error(report: &str) -> Box<CodeModeCallError> {
