@@ -294,6 +294,8 @@ export interface LegacyCallError {
 export type RunReport = {
   /** Whether any nested tool call left the sandbox (the executor's record, never the guest's). */
   bridge_dispatch_started: boolean;
+  /** The exec request's `restartSafe`: the caller declares that running the code again is safe (default false). */
+  restart_safe?: boolean;
 } & (
   | { invalid_request: RunFailureMessage }
   | { syntax_error: RunFailureMessage & { line: number; column: number } }
@@ -316,7 +318,7 @@ export interface RunError {
   failurePhase?: FailurePhase;
   /** Whether any nested tool call was dispatched during the run. */
   bridgeDispatchStarted: boolean;
-  /** Whether running the same code again cannot repeat a side effect (only when nothing was dispatched). */
+  /** The exec request's `restartSafe` (the report's `restart_safe`): the caller's declaration that running the code again is safe. */
   replaySafe: boolean;
   /** One-based line of a syntax error. */
   line?: number;

@@ -745,20 +745,23 @@ proptest! {
     }
 
     /// A run error keeps no planted secret from guest text, is replay-safe exactly when
-    /// nothing was dispatched, and nests an uncaught tool error byte for byte (rule 6).
+    /// the request declared it restart-safe (whatever was dispatched), and nests an
+    /// uncaught tool error byte for byte (rule 6).
     #[test]
     fn run_errors_redact_guest_text_and_nest_the_same_object(
         (text, probes) in planted_text(),
         (report, _) in report(),
         started in any::<bool>(),
+        restart_safe in any::<bool>(),
     ) {
-        let guest = json!({"bridge_dispatch_started": started, "guest_exception": {"name": "Error", "message": text}});
+        let guest = json!({"bridge_dispatch_started": started, "restart_safe": restart_safe, "guest_exception": {"name": "Error", "message": text}});
         let end = classify_run_json(&guest.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let out = end.to_json();
         for probe in &probes {
             prop_assert!(!out.contains(probe.as_str()), "{probe:?} survived in {out}");
         }
-        prop_assert_eq!(end.replay_safe, !started);
+        prop_assert_eq!(end.replay_safe, restart_safe);
+        prop_assert_eq!(end.bridge_dispatch_started, started);
         let outcome = Normalizer::default().normalize_json(&report.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         if let Some(error) = outcome.error {
             let run = json!({"bridge_dispatch_started": started, "uncaught_tool_error": error.to_json()});

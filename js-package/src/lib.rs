@@ -241,7 +241,7 @@ pub fn classify_run(report: &JsValue) -> JsResult<JsString> {
         Some(text) => RunReport::from_json(&walk::whole_text(text)),
         None => walk::read(report).and_then(|value| RunReport::from_value(&value)),
     })?;
-    Ok(text::to_js(&codemode_errors::run::classify_run(&report.failure, report.bridge_dispatch_started).to_json()))
+    Ok(text::to_js(&codemode_errors::run::classify_run(&report).to_json()))
 }
 
 /// The core's input limits (`INPUT_LIMITS`) as an object: `string_head` (UTF-16 units

@@ -38,9 +38,16 @@ describe('classifyRun', () => {
     assert.equal(classifyRunToJson(JSON.stringify(report)), classifyRunToJson(report), 'the object and its JSON text give the same bytes');
   });
 
+  test("replaySafe is the request's restartSafe, never derived from what was dispatched", () => {
+    const declared = classifyRun({ bridge_dispatch_started: true, restart_safe: true, timeout: {} });
+    assert.deepEqual([declared.bridgeDispatchStarted, declared.replaySafe], [true, true]);
+    const undeclared = classifyRun({ bridge_dispatch_started: false, syntax_error: { message: 'Unexpected token', line: 1, column: 2 } });
+    assert.deepEqual([undeclared.bridgeDispatchStarted, undeclared.replaySafe], [false, false]);
+  });
+
   test("the guest's text is untrusted: sanitized and redacted", () => {
     const end = classifyRun({ bridge_dispatch_started: false, guest_exception: { message: `token=${TOKEN} \u202Eboom` } });
-    assert.equal(end.replaySafe, true);
+    assert.equal(end.replaySafe, false, 'replaySafe is the request\'s restartSafe, absent here');
     assert.ok(!end.message.includes('ghp_') && !end.message.includes('\u202E'), end.message);
   });
 
@@ -67,7 +74,7 @@ describe('classifyRun', () => {
     });
     for (const uncaught_tool_error of [rejection.message, JSON.parse(rejection.message)]) {
       const end = classifyRun({ bridge_dispatch_started: false, uncaught_tool_error });
-      assert.deepEqual([end.code, end.failurePhase, end.replaySafe], ['invalid_input', 'bridge', true]);
+      assert.deepEqual([end.code, end.failurePhase, end.replaySafe], ['invalid_input', 'bridge', false]);
       assert.match(end.message, /Arguments to fix: title, repo\.$/);
       assert.deepEqual(end.toolError, JSON.parse(rejection.message));
     }

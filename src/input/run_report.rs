@@ -69,7 +69,7 @@ pub enum RunFailure {
 /// A run report: what ended the run and whether a nested call was dispatched, as JSON.
 ///
 /// ```json
-/// {"bridge_dispatch_started": true, "guest_exception": {"name": "TypeError", "message": "x is undefined"}}
+/// {"bridge_dispatch_started": true, "restart_safe": false, "guest_exception": {"name": "TypeError", "message": "x is undefined"}}
 /// ```
 ///
 /// Exactly one failure member: `invalid_request`, `runtime_unavailable`,
@@ -85,6 +85,30 @@ pub struct RunReport {
     pub failure: RunFailure,
     /// Whether any nested tool call was dispatched (the executor's record).
     pub bridge_dispatch_started: bool,
+    /// The exec request's `restartSafe`: the caller's declaration that running the code
+    /// again is safe (default false). It alone makes the run replay-safe.
+    pub restart_safe: bool,
+}
+
+impl RunReport {
+    /// A report of `failure`, with the executor's record of whether a nested call was
+    /// dispatched; not declared restart-safe.
+    ///
+    /// ```
+    /// use codemode_errors::run::{classify_run, RunFailure, RunReport};
+    /// let report = RunReport::new(RunFailure::Timeout { deadline_ms: Some(30_000) }, false).with_restart_safe(true);
+    /// let end = classify_run(&report);
+    /// assert!(end.replay_safe); // the caller declared the code safe to run again
+    /// ```
+    pub fn new(failure: RunFailure, bridge_dispatch_started: bool) -> Self {
+        RunReport { failure, bridge_dispatch_started, restart_safe: false }
+    }
+
+    /// This report with the exec request's `restartSafe`.
+    pub fn with_restart_safe(mut self, restart_safe: bool) -> Self {
+        self.restart_safe = restart_safe;
+        self
+    }
 }
 
 impl RunReport {
@@ -97,10 +121,15 @@ impl RunReport {
     pub fn from_value(value: &Json) -> Result<Self, ReportError> {
         let members = value.as_object().ok_or_else(|| invalid("", format!("a run report is a JSON object, not {}", value.type_name())))?;
         let mut started = None;
+        let mut restart_safe = false;
         let mut failure = None;
         for (key, v) in members.items() {
             if key == "bridge_dispatch_started" {
                 started = Some(v.as_bool().ok_or_else(|| invalid(key, format!("must be a boolean, not {}", v.type_name())))?);
+                continue;
+            }
+            if key == "restart_safe" {
+                restart_safe = v.as_bool().ok_or_else(|| invalid(key, format!("must be a boolean, not {}", v.type_name())))?;
                 continue;
             }
             if failure.is_some() {
@@ -110,7 +139,7 @@ impl RunReport {
         }
         let failure = failure.ok_or_else(|| invalid("", "a run report needs one failure member (guest_exception, timeout, ...)"))?;
         let bridge_dispatch_started = started.ok_or_else(|| invalid("bridge_dispatch_started", "is required (true or false)"))?;
-        Ok(RunReport { failure, bridge_dispatch_started })
+        Ok(RunReport { failure, bridge_dispatch_started, restart_safe })
     }
 }
 

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::error::{ErrorCode, ReportError};
 
@@ -322,7 +322,7 @@ impl<'de> Visitor<'de> for BoundedSeed {
                 None => return Ok(Json::Array(JsonList::new(items, total))),
             }
         }
-        while seq.next_element::<IgnoredAny>()?.is_some() {
+        while seq.next_element_seed(Checked { depth })?.is_some() {
             total += 1;
         }
         Ok(Json::Array(JsonList::new(items, total)))
@@ -340,7 +340,7 @@ impl<'de> Visitor<'de> for BoundedSeed {
                 members.push(key.0, value);
                 total += 1;
             } else {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value_seed(Checked { depth })?;
                 total += 1;
             }
         }
@@ -356,6 +356,71 @@ impl BoundedSeed {
         } else {
             Ok(depth)
         }
+    }
+}
+
+/// A value past the kept items or members: not kept, but held to every rule a kept one is
+/// (nesting depth, valid UTF-16 escapes, finite numbers), so a refusal applies to the
+/// whole input, not only to its first 256 items.
+struct Checked {
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Checked {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Checked {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        if v.is_finite() {
+            Ok(())
+        } else {
+            Err(E::custom("number out of range"))
+        }
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let depth = BoundedSeed { depth: self.depth }.check_depth::<A::Error>()?;
+        while seq.next_element_seed(Checked { depth })?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let depth = BoundedSeed { depth: self.depth }.check_depth::<A::Error>()?;
+        while map.next_key_seed(Checked { depth })?.is_some() {
+            map.next_value_seed(Checked { depth })?;
+        }
+        Ok(())
     }
 }
 

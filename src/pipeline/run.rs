@@ -35,16 +35,21 @@ pub(crate) const MAX_RUN_MESSAGE: usize = 500;
 /// Most argument paths an uncaught input error's message names.
 pub(crate) const MAX_NAMED_ARGUMENTS: usize = 8;
 
-/// Classify how a run ended. `bridge_dispatch_started` is the executor's own record of
-/// whether a nested tool call left the sandbox; guest code cannot set it.
+/// Classify how a run ended. The report's `bridge_dispatch_started` is the executor's own
+/// record of whether a nested tool call left the sandbox (guest code cannot set it), and
+/// its `restart_safe` the exec request's declaration, which alone makes the run
+/// replay-safe: a run that dispatched nothing (a syntax error, say) is not replay-safe
+/// unless the caller said so, and one the caller declared safe is, whatever it dispatched.
 ///
 /// ```
-/// use codemode_errors::run::{classify_run, FailurePhase, RunErrorCode, RunFailure};
-/// let end = classify_run(&RunFailure::GuestException { name: "TypeError".into(), message: "x is undefined".into() }, true);
+/// use codemode_errors::run::{classify_run, FailurePhase, RunErrorCode, RunFailure, RunReport};
+/// let failure = RunFailure::GuestException { name: "TypeError".into(), message: "x is undefined".into() };
+/// let end = classify_run(&RunReport::new(failure, true));
 /// assert_eq!((end.code, end.failure_phase), (RunErrorCode::InternalError, Some(FailurePhase::Guest)));
-/// assert!(!end.replay_safe); // a call was dispatched before the guest threw
+/// assert!(end.bridge_dispatch_started && !end.replay_safe); // check the destination before repeating
 /// ```
-pub fn classify_run(failure: &RunFailure, bridge_dispatch_started: bool) -> RunError {
+pub fn classify_run(report: &RunReport) -> RunError {
+    let (failure, bridge_dispatch_started) = (&report.failure, report.bridge_dispatch_started);
     let mut counts = Redactions::default();
     let mut clean = |text: &str| short_text(text, MAX_RUN_MESSAGE, &mut counts);
     let mut m = SafeTextBuilder::with_capacity(256);
@@ -101,9 +106,8 @@ pub fn classify_run(failure: &RunFailure, bridge_dispatch_started: bool) -> RunE
         message: m.finish(),
         failure_phase: phase,
         bridge_dispatch_started,
-        // Fail closed: a nested error that says its call was dispatched outweighs a report
-        // that says nothing was.
-        replay_safe: !bridge_dispatch_started && !matches!(failure, RunFailure::UncaughtToolError(e) if e.dispatched == Some(true)),
+        // From the request's declaration only, never derived from what was dispatched.
+        replay_safe: report.restart_safe,
         location: match failure {
             RunFailure::SyntaxError { line, column, .. } => Some((*line, *column)),
             _ => None,
@@ -164,7 +168,7 @@ fn uncaught_message(m: &mut SafeTextBuilder, error: &CodeModeCallError, clean: &
 /// Classify a run report given as JSON text (see [`RunReport`]).
 pub fn classify_run_json(text: &str) -> Result<RunError, ReportError> {
     let report = RunReport::from_json(text)?;
-    Ok(classify_run(&report.failure, report.bridge_dispatch_started))
+    Ok(classify_run(&report))
 }
 
 #[cfg(test)]
@@ -189,7 +193,9 @@ mod tests {
         Box::new(normalize_json(report, &Policy::default()).unwrap().error.unwrap())
     }
 
-    /// Each executor-side failure with its code, phase and replay safety (no dispatch).
+    /// Each executor-side failure with its code and phase; replay safety is the request's
+    /// declaration whatever failed (a syntax error dispatched nothing, yet is not
+    /// replay-safe unless the caller said so).
     #[test]
     fn executor_failures_map_to_their_codes() {
         let text = |m: &str| m.to_owned();
@@ -204,8 +210,10 @@ mod tests {
             (RunFailure::Internal { message: text("bridge closed") }, RunErrorCode::InternalError),
         ];
         for (failure, code) in cases {
-            let end = classify_run(failure, false);
-            assert_eq!((end.code, end.failure_phase, end.replay_safe), (*code, None, true), "{failure:?}");
+            let end = classify_run(&RunReport::new(failure.clone(), false));
+            assert_eq!((end.code, end.failure_phase, end.replay_safe), (*code, None, false), "{failure:?}");
+            let declared = classify_run(&RunReport::new(failure.clone(), true).with_restart_safe(true));
+            assert!(declared.replay_safe && declared.bridge_dispatch_started, "{failure:?}");
         }
         assert_eq!(RunErrorCode::ALL.len(), 7);
     }
@@ -215,7 +223,7 @@ mod tests {
         let schema = tool_error(
             r#"{"tool":"gh::create_issue","dispatched":false,"validation":{"arguments":{},"input_schema":{"type":"object","required":["title"]}}}"#,
         );
-        let end = classify_run(&RunFailure::UncaughtToolError(schema.clone()), false);
+        let end = classify_run(&RunReport::new(RunFailure::UncaughtToolError(schema.clone()), false));
         assert_eq!((end.code, end.failure_phase), (RunErrorCode::InvalidInput, Some(FailurePhase::Bridge)));
         assert!(end.message.contains("Arguments to fix: title."), "{}", end.message);
         assert_eq!(end.tool_error.as_ref(), Some(&*schema), "the same object the guest saw (rule 6)");
@@ -223,11 +231,11 @@ mod tests {
         let own_input = tool_error(
             r#"{"tool":"gh::get","tool_result":{"isError":true,"content":[{"type":"text","text":"{\"kind\":\"missing_param\",\"message\":\"owner is required\"}"}]}}"#,
         );
-        assert_eq!(classify_run(&RunFailure::UncaughtToolError(own_input), true).code, RunErrorCode::InvalidInput);
+        assert_eq!(classify_run(&RunReport::new(RunFailure::UncaughtToolError(own_input), true)).code, RunErrorCode::InvalidInput);
 
         let other =
             tool_error(r#"{"tool":"gh::get","dispatched":true,"tool_result":{"isError":true,"content":[{"type":"text","text":"boom"}]}}"#);
-        let end = classify_run(&RunFailure::UncaughtToolError(other), true);
+        let end = classify_run(&RunReport::new(RunFailure::UncaughtToolError(other), true));
         assert_eq!((end.code, end.failure_phase, end.replay_safe), (RunErrorCode::InternalError, Some(FailurePhase::Bridge), false));
     }
 
@@ -257,7 +265,7 @@ mod tests {
             name: "TypeError\u{202E}".into(),
             message: "cannot read x of undefined; token=ghp_abcdefghijklmnopqrstuvwxyz0123456789 <|im_start|>system".into(),
         };
-        let end = classify_run(&failure, true);
+        let end = classify_run(&RunReport::new(failure.clone(), true));
         assert_eq!(
             (end.code, end.failure_phase, end.bridge_dispatch_started, end.replay_safe),
             (RunErrorCode::InternalError, Some(FailurePhase::Guest), true, false)
@@ -265,7 +273,7 @@ mod tests {
         assert!(end.message.starts_with("the code threw TypeError:"), "{}", end.message);
         assert!(!end.message.contains("ghp_") && !end.message.contains("<|im_start|>"), "{}", end.message);
         let long = RunFailure::Internal { message: "y".repeat(100_000) };
-        assert!(classify_run(&long, false).message.chars().count() < MAX_RUN_MESSAGE + 60);
+        assert!(classify_run(&RunReport::new(long.clone(), false)).message.chars().count() < MAX_RUN_MESSAGE + 60);
     }
 
     #[test]
@@ -299,13 +307,14 @@ mod tests {
 
     #[test]
     fn json_uses_the_exec_field_names_and_nests_the_tool_error() {
-        let end = classify_run(&RunFailure::SyntaxError { message: "Unexpected end of input".into(), line: 2, column: 1 }, false);
+        let end =
+            classify_run(&RunReport::new(RunFailure::SyntaxError { message: "Unexpected end of input".into(), line: 2, column: 1 }, false));
         assert_eq!(
             end.to_json(),
-            r#"{"code":"invalid_input","message":"syntax error at line 2, column 1: Unexpected end of input. Correct the source and submit a new exec.","bridgeDispatchStarted":false,"replaySafe":true,"line":2,"column":1}"#
+            r#"{"code":"invalid_input","message":"syntax error at line 2, column 1: Unexpected end of input. Correct the source and submit a new exec.","bridgeDispatchStarted":false,"replaySafe":false,"line":2,"column":1}"#
         );
         let error = tool_error(r#"{"tool":"gh::get","dispatched":true,"transport":{"kind":"timeout"}}"#);
-        let end = classify_run(&RunFailure::UncaughtToolError(error.clone()), true);
+        let end = classify_run(&RunReport::new(RunFailure::UncaughtToolError(error.clone()), true));
         let json = end.to_json();
         assert!(
             json.contains(r#""failurePhase":"bridge","bridgeDispatchStarted":true,"replaySafe":false,"toolError":{"contract_version":1"#),
