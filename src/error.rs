@@ -77,7 +77,6 @@ impl ReportError {
 
 /// Longest path kept in an error, in characters: room for a path to the deepest value the
 /// reader accepts, while a key of megabytes cannot make a line of megabytes.
-/// reader accepts, while a key of megabytes cannot make a line of megabytes.
 const MAX_PATH: usize = 4096;
 
 /// Longest message kept in an error, in characters (a message may quote the input).
