@@ -14,7 +14,7 @@ use crate::deadline;
 use crate::error::{AbortCause, Aborted, HostError, SetupError};
 use crate::limits::Limits;
 use crate::store::CallState;
-use crate::wit::{CallContext, CallError, ErrorCode, Failure, Outcome, Policy, RunError};
+use crate::wit::{CallContext, CallError, Failure, Outcome, Policy, RunError};
 use crate::{core, from_core, GUEST_COMPONENT};
 
 /// Runs the core as a WASI component. Clone it freely: clones share the engine and the
@@ -172,10 +172,7 @@ fn new_engine() -> wasmtime::Result<wasmtime::Engine> {
 /// Refuse an input beyond the bound before any work.
 pub(crate) fn check_input(len: usize, limits: &Limits) -> Result<(), HostError> {
     if len > limits.max_input_bytes {
-        return Err(HostError::input(
-            ErrorCode::InputTooLarge,
-            format!("input is {len} bytes; the input bound is {} bytes", limits.max_input_bytes),
-        ));
+        return Err(HostError::InputTooLarge { bytes: len, bound: limits.max_input_bytes });
     }
     Ok(())
 }

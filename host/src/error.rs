@@ -9,9 +9,17 @@ use crate::wit::{ErrorCode, InputError, Outcome};
 /// Why a call produced no answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HostError {
-    /// The core refused the input (not JSON, not a report, ...), or the input exceeded the
-    /// input bound (code `input-too-large`). Nothing ran that could be retried unchanged.
+    /// The core refused the input (not JSON, not a report, ...). Nothing ran that could be
+    /// retried unchanged.
     Input(InputError),
+    /// The input exceeded the input bound ([`crate::Limits::max_input_bytes`]); nothing of
+    /// it was read.
+    InputTooLarge {
+        /// The input's size in bytes.
+        bytes: usize,
+        /// The bound.
+        bound: usize,
+    },
     /// The component call was stopped: a limit tripped or the guest trapped. Its store was
     /// dropped; the next call gets a fresh one and works.
     Aborted(Aborted),
@@ -63,34 +71,38 @@ impl fmt::Display for Aborted {
 }
 
 impl HostError {
-    /// An input error with `code` for the whole input.
-    pub(crate) fn input(code: ErrorCode, message: impl Into<String>) -> Self {
-        HostError::Input(InputError { code, path: String::new(), message: message.into() })
-    }
-
     /// Whether a limit tripped: the input bound, the memory bound or the execution bound.
     pub fn is_limit(&self) -> bool {
         match self {
             HostError::Input(e) => e.code == ErrorCode::InputTooLarge,
+            HostError::InputTooLarge { .. } => true,
             HostError::Aborted(a) => a.cause != AbortCause::Trap,
         }
     }
 
-    /// A `code_mode` failure the gateway can hand to the sandbox in place of the outcome it
-    /// could not compute: the core's [`Failure::internal`](core::Failure::internal)
-    /// (`code_mode` / `internal_error`) with this error as its cause, for `tool` when the
-    /// core accepts the name (`namespace::name`), else without one.
+    /// The contract error the gateway hands to the sandbox in place of the outcome it
+    /// could not compute, so the sandbox always has something to reject with: for an input
+    /// over the input bound, the core's
+    /// [`Failure::input_too_large`](core::Failure::input_too_large) (`budget` /
+    /// `artifact_too_large`); for anything else (a refused input, a trap, a tripped memory
+    /// or execution bound), [`Failure::internal`](core::Failure::internal) (`code_mode` /
+    /// `internal_error`) with this error as its cause. For `tool` when the core accepts the
+    /// name (`namespace::name`), else without one.
     ///
     /// ```
     /// use codemode_errors_host::{HostError, Limits, NativeEngine};
     /// let engine = NativeEngine::new(&Default::default(), Limits::default().with_max_input_bytes(4));
     /// let err = engine.normalize_json("{\"transport\":{\"kind\":\"dns\"}}").unwrap_err();
     /// let outcome = err.to_outcome(Some("github::create_issue"));
-    /// assert!(outcome.json.contains("\"kind\":\"internal_error\""));
+    /// assert!(outcome.json.contains("\"kind\":\"artifact_too_large\""));
     /// ```
     pub fn to_outcome(&self, tool: Option<&str>) -> Outcome {
         let tool = tool.and_then(|t| core::ToolName::new(t).ok());
-        let report = core::FailureReport::new(core::Failure::internal(&self.to_string())).with_tool(tool);
+        let failure = match self {
+            HostError::InputTooLarge { bytes, bound } => core::Failure::input_too_large(*bytes, *bound),
+            _ => core::Failure::internal(&self.to_string()),
+        };
+        let report = core::FailureReport::new(failure).with_tool(tool);
         from_core::outcome(&core::Normalizer::default().normalize(&report))
     }
 }
@@ -100,6 +112,9 @@ impl fmt::Display for HostError {
         match self {
             HostError::Input(e) if e.path.is_empty() => write!(f, "{}: {}", code_name(e.code), e.message),
             HostError::Input(e) => write!(f, "{}: at {}: {}", code_name(e.code), e.path, e.message),
+            HostError::InputTooLarge { bytes, bound } => {
+                write!(f, "{}: input is {bytes} bytes; the input bound is {bound} bytes", code_name(ErrorCode::InputTooLarge))
+            }
             HostError::Aborted(a) => a.fmt(f),
         }
     }

@@ -5,10 +5,14 @@ mod cli;
 
 fn main() {
     let result = cli::args::parse(std::env::args_os().skip(1))
-        .map_err(|message| cli::Failure { status: cli::EXIT_BAD_INPUT, message: format!("{message} (see --help)") })
+        .map_err(|message| cli::Failure { status: cli::EXIT_BAD_INPUT, message: format!("{message} (see --help)"), stdout: None })
         .and_then(cli::run)
         .and_then(|out| cli::print(&out));
     if let Err(failure) = result {
+        if let Some(out) = &failure.stdout {
+            // Printing can fail only on a closed pipe; the exit status still says what happened.
+            let _ = cli::print(out);
+        }
         eprintln!("codemode-errors: {}", failure.message);
         std::process::exit(failure.status);
     }

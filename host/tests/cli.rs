@@ -148,9 +148,19 @@ fn bad_input_exits_2_with_one_line() {
 #[test]
 fn a_tripped_limit_exits_3_with_one_line() {
     let report = common::TYPICAL_REPORT.as_bytes();
-    assert_fails(&run(&["--max-input-bytes", "10", "normalize"], Some(report)), 3, "input_too_large");
-    assert_fails(&run(&["--engine", "native", "--max-input-bytes", "10", "normalize"], Some(report)), 3, "input_too_large");
-    assert_fails(&run(&["--deadline-ms", "0", "normalize"], Some(report)), 3, "execution limit exceeded");
+    // A report the engine could not normalize still gets a contract error on stdout.
+    for (args, says, kind) in [
+        (&["--max-input-bytes", "10", "normalize"][..], "input_too_large", r#""kind":"artifact_too_large""#),
+        (&["--engine", "native", "--max-input-bytes", "10", "normalize"][..], "input_too_large", r#""kind":"artifact_too_large""#),
+        (&["--deadline-ms", "0", "normalize"][..], "execution limit exceeded", r#""kind":"internal_error""#),
+    ] {
+        let o = run(args, Some(report));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(3), "stderr: {err}");
+        assert!(err.lines().count() == 1 && err.contains(says), "{err:?}");
+        let out = stdout(&o);
+        assert!(out.starts_with(r#"{"error":{"contract_version":1,"#) && out.contains(kind) && out.ends_with("}\n"), "{out}");
+    }
     let big = "z".repeat(3 << 20);
     assert_fails(&run(&["--max-memory-bytes", "2000000", "redact"], Some(big.as_bytes())), 3, "memory limit exceeded");
 }

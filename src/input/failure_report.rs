@@ -185,6 +185,30 @@ impl Failure {
         }
     }
 
+    /// A failure report (or tool result) larger than the host's input bound: `budget` /
+    /// `artifact_too_large`, with a cause naming both sizes. The host gives the sandbox this
+    /// to reject with when it refused to read the input at all.
+    ///
+    /// ```
+    /// use codemode_errors::{Failure, FailureReport, Normalizer};
+    /// let error = Normalizer::default().normalize(&FailureReport::new(Failure::input_too_large(19_000_000, 8 << 20))).error.unwrap();
+    /// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("artifact_too_large", "budget"));
+    /// assert!(error.cause.unwrap().contains("19000000 bytes"));
+    /// ```
+    pub fn input_too_large(bytes: usize, bound: usize) -> Failure {
+        let mut message = String::from("the failure report is ");
+        crate::json::write_decimal(&mut message, bytes as u64);
+        message.push_str(" bytes, over the host's input bound of ");
+        crate::json::write_decimal(&mut message, bound as u64);
+        message.push_str(" bytes; nothing of it was read");
+        Failure::Blocked {
+            origin: Origin::Budget,
+            kind: Kind::ArtifactTooLarge.as_str().to_owned(),
+            message: JsonText::whole(message),
+            retry_after_ms: None,
+        }
+    }
+
     /// A call to a tool the code-mode catalog does not hold. `requested` is the name the
     /// model's code asked for (`None` when it was not a string). Code mode decides this
     /// before anything is dispatched, so it is `unknown_tool` with origin `code_mode`; the

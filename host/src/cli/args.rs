@@ -79,7 +79,9 @@ options:
   -h, --help                 this text
   -V, --version              the version
 
-exit status: 0 done, 2 bad input, 3 a limit tripped, 1 anything else.
+exit status: 0 done, 2 bad input, 3 a limit tripped, 1 anything else. When normalize
+cannot normalize a report (a bound tripped, a trap), stdout still gets the contract error
+to reject with.
 environment: CODEMODE_ERRORS_CACHE_DIR  where compiled components are kept (empty: none)";
 
 /// Parse the command line; the error is one line saying what was wrong.

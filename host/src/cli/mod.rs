@@ -23,21 +23,34 @@ pub struct Failure {
     pub status: i32,
     /// What was wrong.
     pub message: String,
+    /// What still goes to standard output: for a failure report the engine could not
+    /// normalize (over the input bound, a tripped limit, a trap), the contract error the
+    /// sandbox rejects with instead.
+    pub stdout: Option<String>,
 }
 
 impl Failure {
     fn bad_input(message: impl Into<String>) -> Self {
-        Failure { status: EXIT_BAD_INPUT, message: message.into() }
+        Failure { status: EXIT_BAD_INPUT, message: message.into(), stdout: None }
     }
 
     /// A failed call, described with where its input came from.
     fn call(e: HostError, source: &str) -> Self {
         let status = match &e {
             _ if e.is_limit() => EXIT_LIMIT,
+            HostError::InputTooLarge { .. } => EXIT_LIMIT,
             HostError::Input(_) => EXIT_BAD_INPUT,
             HostError::Aborted(_) => EXIT_OTHER,
         };
-        Failure { status, message: format!("{source}: {e}") }
+        Failure { status, message: format!("{source}: {e}"), stdout: None }
+    }
+
+    /// A failed normalization: when the engine refused or stopped (not when the report
+    /// itself was bad), the sandbox still gets a contract error on standard output.
+    fn normalization(e: HostError, source: &str, pretty: bool) -> Self {
+        let outcome =
+            matches!(e, HostError::InputTooLarge { .. } | HostError::Aborted(_)).then(|| json_line(&e.to_outcome(None).json, pretty));
+        Failure { stdout: outcome, ..Failure::call(e, source) }
     }
 }
 
@@ -54,7 +67,7 @@ pub fn run(args: args::Args) -> Result<String, Failure> {
         Command::Normalize { input, pretty } => {
             let text = read(input)?;
             let engine = engine(&args)?;
-            let outcome = engine.normalize_json(&text).map_err(|e| Failure::call(e, &source(input)))?;
+            let outcome = engine.normalize_json(&text).map_err(|e| Failure::normalization(e, &source(input), *pretty))?;
             Ok(json_line(&outcome.json, *pretty))
         }
         Command::ClassifyRun { input, pretty } => {
@@ -133,9 +146,11 @@ fn engine(args: &args::Args) -> Result<Engine, Failure> {
     }
     Ok(match args.engine {
         EngineChoice::Native => Engine::Native(NativeEngine::new(&policy, limits)),
-        EngineChoice::Component => {
-            Engine::Component(ComponentEngine::new(&policy, limits).map_err(|e| Failure { status: EXIT_OTHER, message: e.to_string() })?)
-        }
+        EngineChoice::Component => Engine::Component(ComponentEngine::new(&policy, limits).map_err(|e| Failure {
+            status: EXIT_OTHER,
+            message: e.to_string(),
+            stdout: None,
+        })?),
     })
 }
 
@@ -152,6 +167,6 @@ pub fn print(text: &str) -> Result<(), Failure> {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure { status: EXIT_OTHER, message: format!("cannot write standard output: {e}") }),
+        Err(e) => Err(Failure { status: EXIT_OTHER, message: format!("cannot write standard output: {e}"), stdout: None }),
     }
 }
