@@ -235,14 +235,29 @@ fn tool_not_found(hay: &Haystack<'_>) -> Option<Hit> {
     if whole_words(hay, "unknown tool").next().is_some() {
         return Some(Hit::Plain);
     }
+    // `Tool get_weather not found`, `tool 'x' not found`, `tool not found`: the words
+    // between are the tool's name and nothing else. `Error executing tool get_item: Item
+    // named 'x' not found` names an object the tool did not find, not a missing tool.
+    let bytes = hay.lower.as_bytes();
     for at in whole_words(hay, "tool") {
-        let rest = &hay.lower[at..];
-        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
-        let window = &line.as_bytes()[..line.len().min(204 + "not found".len())];
-        if let Some(p) = window.windows(9).position(|w| w == b"not found") {
-            if !word_after(window, p + 9) {
-                return Some(Hit::Plain);
-            }
+        let mut i = skip_blanks(bytes, at + "tool".len());
+        if hay.lower[i..].starts_with("not found") && !word_after(bytes, i + "not found".len()) {
+            return Some(Hit::Plain);
+        }
+        let quoted = matches!(bytes.get(i), Some(b'\'' | b'"' | b'`'));
+        i += usize::from(quoted);
+        let name_end = i + bytes[i..]
+            .iter()
+            .take(200)
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':' | b'/'))
+            .count();
+        let mut j = name_end;
+        if quoted && matches!(bytes.get(j), Some(b'\'' | b'"' | b'`')) {
+            j += 1;
+        }
+        let j = skip_blanks(bytes, j);
+        if name_end > i && hay.lower[j..].starts_with("not found") && !word_after(bytes, j + "not found".len()) {
+            return Some(Hit::Plain);
         }
     }
     None
@@ -565,6 +580,22 @@ mod tests {
         ("connect ETIMEDOUT 10.0.0.1:443", "errno", "timeout"),
         ("You have hit the rate limit", "rate_limit_text", "rate_limited"),
     ];
+
+    #[test]
+    fn a_missing_object_is_not_a_missing_tool() {
+        for text in [
+            "Error executing tool get_item: Item named 'x' not found",
+            "tool run failed: the file was not found",
+            "The tool could not continue: record 42 not found",
+        ] {
+            assert_ne!(recognize(text).map(|r| r.kind), Some(Kind::UnknownTool), "{text}");
+        }
+        for text in
+            ["Tool get_weather not found", "tool 'fs.read' not found", "Tool not found", "MCP error -32602: Tool frobnicate not found"]
+        {
+            assert_eq!(recognize(text).map(|r| r.kind), Some(Kind::UnknownTool), "{text}");
+        }
+    }
 
     #[test]
     fn well_known_texts_are_recognized() {
