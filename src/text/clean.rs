@@ -1,6 +1,9 @@
 //! The text pipeline: every free text that reaches a model is sanitized (controls and
-//! invisible characters stripped), redacted, defanged, then capped, in that order, so no
+//! invisible characters stripped), defanged, redacted, then capped, in that order, so no
 //! partial secret survives at a cut and a cut never leaves half a redaction marker.
+//! Defanging comes before redaction so that the redactor sees the text as it will be
+//! shown: the output is a fixed point of the pipeline (a defanged marker right after a
+//! secret's name is judged the same on every pass).
 
 use std::borrow::Cow;
 
@@ -28,8 +31,8 @@ pub(crate) struct CappedText {
 /// Sanitize, redact, defang, then cap a text at `cap` UTF-16 units.
 pub(crate) fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> CappedText {
     let (window, whole) = strip_controls_prefix(input.head(), cap.saturating_add(REDACTION_MARGIN));
-    let redacted = redact_secrets(&window, counts);
-    let clean = defang_chat_markers(&redacted, counts);
+    let defanged = defang_chat_markers(&window, counts);
+    let clean = redact_secrets(&defanged, counts);
     let fits = utf16_len(&clean) <= cap;
     let text = if fits { clean.into_owned() } else { cut_at(&clean, cap).to_owned() };
     CappedText {
@@ -55,7 +58,7 @@ pub(crate) fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> Saf
 /// The whole of a text cleaned, with no cap: for [`redact_text`](crate::redact_text) and
 /// for the texts of an object read back from `Error.message`.
 pub(crate) fn clean_whole(text: &str, counts: &mut Redactions) -> SafeText {
-    SafeText::from_pipeline(defang_chat_markers(&redact_secrets(&strip_controls(text), counts), counts).into_owned())
+    SafeText::from_pipeline(redact_secrets(&defang_chat_markers(&strip_controls(text), counts), counts).into_owned())
 }
 
 /// Collapse whitespace to single spaces and cap at `cap` units, ending in `…` when cut
@@ -74,7 +77,7 @@ pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool) -> SafeText
             let cut = settled(without_open_marker(&out), "…").len();
             out.truncate(cut);
             out.push('…');
-            return SafeText::from_pipeline(out);
+            return rejoined(out);
         }
         if pending_space {
             out.push(' ');
@@ -86,7 +89,17 @@ pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool) -> SafeText
     if truncated {
         out = ended(out, "…");
     }
-    SafeText::from_pipeline(out)
+    rejoined(out)
+}
+
+/// A text whose whitespace was collapsed, redacted again: joining two lines can put a
+/// secret's name next to a value it was apart from (`token=` then `=>x` a line below),
+/// and what the core emits must read the same when cleaned again.
+fn rejoined(text: String) -> SafeText {
+    match redact_secrets(&text, &mut Redactions::default()) {
+        Cow::Borrowed(_) => SafeText::from_pipeline(text),
+        Cow::Owned(redacted) => SafeText::from_pipeline(redacted),
+    }
 }
 
 /// Cap `text` at `cap` units without leaving half a redaction marker at the end.
@@ -156,9 +169,9 @@ pub(crate) fn without_open_marker(cut: &str) -> &str {
 /// Sanitize, redact, defang and cap a short label (MIME type, name, block type, URI, key).
 pub(crate) fn label(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
     let (window, _) = strip_controls_prefix(text, cap.saturating_add(REDACTION_MARGIN));
-    let redacted = redact_secrets(&window, counts);
     // A URI, name or key reaches the model like any text: chat markers are defanged too.
-    let clean = defang_chat_markers(&redacted, counts);
+    let defanged = defang_chat_markers(&window, counts);
+    let clean = redact_secrets(&defanged, counts);
     SafeText::from_pipeline(cut_at(&clean, cap).to_owned())
 }
 

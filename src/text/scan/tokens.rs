@@ -48,8 +48,17 @@ pub(crate) fn private_keys(text: &str) -> Vec<Range<usize>> {
         spans.push(start..end);
         from = end.max(start + 1);
     }
+    // Blocks of different armours may overlap (a PuTTY header inside a PEM block): one
+    // redaction covers their union, so nothing of either is left for a second pass.
     spans.sort_unstable_by_key(|s| s.start);
-    spans
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+    for span in spans {
+        match merged.last_mut() {
+            Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+            _ => merged.push(span),
+        }
+    }
+    merged
 }
 
 /// Webhook URLs whose path is the credential: what follows the host and path prefix.
