@@ -3,7 +3,7 @@
 //! upgraded, and a newer contract version is refused with a clear error.
 //!
 //! The object is untrusted whoever wrote it, so every string it holds goes through the
-//! text pipeline again (stripped, redacted, defanged), a kind that is no identifier
+//! text pipeline again (stripped, defanged, redacted), a kind that is no identifier
 //! becomes `tool_error`, and structured evidence is rendered again with secret-named
 //! members masked. None of this changes the core's own output, which reads back byte for
 //! byte (rule 6).

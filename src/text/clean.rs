@@ -28,7 +28,7 @@ pub(crate) struct CappedText {
     pub original_length: usize,
 }
 
-/// Sanitize, redact, defang, then cap a text at `cap` UTF-16 units.
+/// Sanitize, defang, redact, then cap a text at `cap` UTF-16 units.
 pub(crate) fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> CappedText {
     let (window, whole) = strip_controls_prefix(input.head(), cap.saturating_add(REDACTION_MARGIN));
     let defanged = defang_chat_markers(&window, counts);
@@ -42,7 +42,7 @@ pub(crate) fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions)
     }
 }
 
-/// Sanitize, redact, defang and cap a text of any length to `cap` units, reading at most
+/// Sanitize, defang, redact and cap a text of any length to `cap` units, reading at most
 /// the cap plus [`REDACTION_MARGIN`] (so a secret straddling the cut is still seen whole);
 /// a cut ends in `…`. Idempotent on its own output when the cap is not reached.
 pub(crate) fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
@@ -166,7 +166,7 @@ pub(crate) fn without_open_marker(cut: &str) -> &str {
     }
 }
 
-/// Sanitize, redact, defang and cap a short label (MIME type, name, block type, URI, key).
+/// Sanitize, defang, redact and cap a short label (MIME type, name, block type, URI, key).
 pub(crate) fn label(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
     let (window, _) = strip_controls_prefix(text, cap.saturating_add(REDACTION_MARGIN));
     // A URI, name or key reaches the model like any text: chat markers are defanged too.

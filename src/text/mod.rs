@@ -1,5 +1,5 @@
 //! Text safety: everything a model reads passes through here. [`clean`] is the pipeline
-//! (sanitize, redact, defang, then cap); the other modules are its steps.
+//! (sanitize, defang, redact, then cap); the other modules are its steps.
 
 pub(crate) mod clean;
 pub(crate) mod redact;
