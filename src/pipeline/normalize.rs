@@ -288,10 +288,18 @@ impl Normalizer {
             Some(k) => d.original_kind = sanitize_original(k, &mut d.counts),
             None => {}
         }
+        // MCP 2026-07-28 reports a resource that does not exist as invalid params with the
+        // URI in `data`: the object is missing, not the arguments malformed.
+        if code == -32602 && data_kind.is_none() && data.and_then(|v| v.get("uri")).and_then(Json::as_str).is_some() {
+            d.kind = Kind::NotFound.as_str().to_owned();
+            d.origin = Origin::ToolExecution;
+        }
         d.retry_after_ms = data.and_then(|v| v.get("retry_after_ms")).and_then(retry_after);
         // Recognition may sharpen the generic readings of a code, never a specific one.
         let generic = d.kind_source == KindSource::Default
-            || (data_kind.is_none_or(|k| Kind::stable(k).is_none()) && matches!(code, -32602 | -32603));
+            || (data_kind.is_none_or(|k| Kind::stable(k).is_none())
+                && matches!(code, -32602 | -32603)
+                && d.kind != Kind::NotFound.as_str());
         if generic {
             if let Some(found) = recognize(message.head()) {
                 if found.kind == Kind::UnknownTool && matches!(code, -32602 | -32601) {

@@ -23,16 +23,26 @@ const fn reading(kind: Kind, origin: Origin, breaker: Breaker) -> CodeReading {
 /// means an error the upstream answered with (`tool_error`, `tool_execution`, breaker
 /// success).
 ///
-/// -32001 and -32000 are the MCP SDKs' own local codes for a request timeout and a closed
-/// connection: the upstream never answered, so they count against its health.
+/// Under MCP 2026-07-28, -32000 to -32019 are implementation-defined: only the SDKs' own
+/// local codes are read (-32001 a request timeout, -32000 a closed connection: the
+/// upstream never answered, so they count against its health). -32020 to -32099 are the
+/// specification's: a header that does not match the body (-32020), a client capability
+/// the request needs and the client did not declare (-32021), a protocol version the
+/// server does not support (-32022), and the codes it may add. Each is the gateway's
+/// exchange with the server going wrong, which the model cannot fix: `internal_error`
+/// from `code_mode`, to report; the server answered, so its health is fine.
 pub(crate) fn jsonrpc_code(code: i64) -> Option<CodeReading> {
     use Breaker::{Failure, Success};
     Some(match code {
+        // Header mismatch, missing client capability, unsupported protocol version, and
+        // the rest of the specification's range.
+        -32099..=-32020 => reading(Kind::InternalError, Origin::CodeMode, Success),
         // Invalid params.
         -32602 => reading(Kind::InvalidParam, Origin::Validation, Success),
         // Method (or tool) not found.
         -32601 => reading(Kind::UnknownTool, Origin::CodeMode, Success),
-        // Resource not found.
+        // Resource not found, as servers before 2026-07-28 send it (later ones send -32602
+        // with the URI in `data`).
         -32002 => reading(Kind::NotFound, Origin::ToolExecution, Success),
         // Internal error.
         -32603 => reading(Kind::ServerError, Origin::ToolExecution, Success),
@@ -72,6 +82,16 @@ mod tests {
         assert_eq!(jsonrpc_code(-32602).map(|r| r.origin), Some(Origin::Validation));
         assert_eq!(jsonrpc_code(-32601).map(|r| r.origin), Some(Origin::CodeMode));
         assert_eq!(jsonrpc_code(42), None);
+    }
+
+    #[test]
+    fn the_specifications_codes_are_the_gateways_to_report_the_implementations_are_not_read() {
+        for code in [-32020, -32021, -32022, -32099] {
+            assert_eq!(jsonrpc_code(code), Some(reading(Kind::InternalError, Origin::CodeMode, Breaker::Success)), "{code}");
+        }
+        for code in [-32019, -32010, -32003] {
+            assert_eq!(jsonrpc_code(code), None, "{code}: implementation-defined, not read");
+        }
     }
 
     #[test]
