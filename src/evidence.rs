@@ -3,6 +3,8 @@
 //! longer than the cap, so no partial secret survives at a cut and a huge input costs no
 //! more than its window.
 
+use std::borrow::Cow;
+
 use crate::json::{write_json, ByteCount, Json, JsonList, JsonText};
 use crate::rules::policy::Policy;
 use crate::search;
@@ -74,15 +76,14 @@ const JUNCTION: usize = 512;
 /// Text blocks with a secret split across their junction (a token cut in two by the
 /// upstream's chunking) rewritten so that neither half survives: the first block ends in
 /// the secret's marker, the next starts after the secret. `None` for a block that needs no
-/// change. The blocks are scanned glued together, which also joins a header name in one
-/// block to its value in the next.
+/// change.
 pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], counts: &mut Redactions) -> Vec<Option<Json>> {
-    let mut texts: Vec<Option<String>> = blocks
+    // Borrowed until a junction rewrites a block: most reports have nothing to rewrite.
+    let mut texts: Vec<Option<Cow<'_, str>>> = blocks
         .iter()
         .zip(types)
-        .map(|(b, t)| if *t == "text" { b.get("text").and_then(Json::as_str).map(str::to_owned) } else { None })
+        .map(|(b, t)| if *t == "text" { b.get("text").and_then(Json::as_str).map(Cow::Borrowed) } else { None })
         .collect();
-    let mut changed = vec![false; blocks.len()];
     for i in 1..texts.len() {
         let (Some(left), Some(right)) = (&texts[i - 1], &texts[i]) else { continue };
         let mut tail_start = tail_start(left, JUNCTION);
@@ -100,46 +101,39 @@ pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], counts: &mut Redac
         if tail.is_empty() || head.is_empty() {
             continue;
         }
-        for glue in [""] {
-            let joint = format!("{tail}{glue}{head}");
-            let mut joint_counts = Redactions::default();
-            let redacted = redact_secrets(&joint, &mut joint_counts);
-            let Some((start, end, marker)) = straddling_change(&joint, &redacted, tail.len(), glue.len()) else {
-                continue;
-            };
-            counts.merge(&joint_counts);
-            let mut new_left = left[..tail_start + floor_boundary(tail, start)].to_owned();
-            new_left.push_str(marker);
-            let cut = floor_boundary(right, end - tail.len() - glue.len());
-            let new_right = right[cut..].to_owned();
-            texts[i - 1] = Some(new_left);
-            texts[i] = Some(new_right);
-            changed[i - 1] = true;
-            changed[i] = true;
-            break;
-        }
+        // Glued together: a token cut in two, or a header name in one block and its value
+        // in the next.
+        let joint = format!("{tail}{head}");
+        let mut joint_counts = Redactions::default();
+        let redacted = redact_secrets(&joint, &mut joint_counts);
+        let Some((start, end, marker)) = straddling_change(&joint, &redacted, tail.len()) else {
+            continue;
+        };
+        counts.merge(&joint_counts);
+        let mut new_left = left[..tail_start + floor_boundary(tail, start)].to_owned();
+        new_left.push_str(marker);
+        let new_right = right[floor_boundary(right, end - tail.len())..].to_owned();
+        texts[i - 1] = Some(Cow::Owned(new_left));
+        texts[i] = Some(Cow::Owned(new_right));
     }
     texts
         .into_iter()
-        .zip(changed)
-        .map(|(text, changed)| {
-            let text = text.filter(|_| changed)?;
+        .map(|text| {
+            let Some(Cow::Owned(text)) = text else { return None };
             let total = crate::json::utf16_len(&text);
-            Some(Json::Object(JsonList::new(
-                vec![
-                    ("type".to_owned(), Json::String(JsonText::whole("text"))),
-                    ("text".to_owned(), Json::String(JsonText::from_head(text, total))),
-                ],
-                2,
-            )))
+            let members = vec![
+                ("type".to_owned(), Json::String(JsonText::whole("text"))),
+                ("text".to_owned(), Json::String(JsonText::from_head(text, total))),
+            ];
+            Some(Json::Object(JsonList::new(members, 2)))
         })
         .collect()
 }
 
 /// The first redaction in `redacted` (of `joint`) that starts before the junction at
-/// `left_len` and ends after the `glue` that follows it: its span in `joint` and its
-/// marker. Every other redaction lies in one block, whose own cleaning finds it.
-fn straddling_change<'a>(joint: &str, redacted: &'a str, left_len: usize, glue: usize) -> Option<(usize, usize, &'a str)> {
+/// `left_len` and ends after it: its span in `joint` and its marker. Every other
+/// redaction lies in one block, whose own cleaning finds it.
+fn straddling_change<'a>(joint: &str, redacted: &'a str, left_len: usize) -> Option<(usize, usize, &'a str)> {
     let (a, b) = (joint.as_bytes(), redacted.as_bytes());
     let (mut j, mut r) = (0, 0);
     loop {
@@ -156,7 +150,7 @@ fn straddling_change<'a>(joint: &str, redacted: &'a str, left_len: usize, glue: 
         let after = &redacted[marker_end..];
         let anchor = &after[..after.find("[REDACTED:").unwrap_or(after.len()).min(floor_boundary(after, 24))];
         let end = if anchor.is_empty() { a.len() } else { j + joint[j..].find(anchor)? };
-        if end > left_len + glue {
+        if end > left_len {
             return Some((j, end, &redacted[r..marker_end]));
         }
         j = end;

@@ -177,12 +177,12 @@ impl Failure {
     /// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("internal_error", "code_mode"));
     /// ```
     pub fn internal(message: &str) -> Failure {
-        Failure::Blocked {
-            origin: Origin::CodeMode,
-            kind: Kind::InternalError.as_str().to_owned(),
-            message: JsonBuilder::text(message),
-            retry_after_ms: None,
-        }
+        Failure::own(Origin::CodeMode, Kind::InternalError, JsonBuilder::text(message))
+    }
+
+    /// A block of the core's own kind, which needs no check.
+    fn own(origin: Origin, kind: Kind, message: JsonText) -> Failure {
+        Failure::Blocked { origin, kind: kind.as_str().to_owned(), message, retry_after_ms: None }
     }
 
     /// A failure report (or tool result) larger than the host's input bound: `budget` /
@@ -201,12 +201,7 @@ impl Failure {
         message.push_str(" bytes, over the host's input bound of ");
         crate::json::write_decimal(&mut message, bound as u64);
         message.push_str(" bytes; nothing of it was read");
-        Failure::Blocked {
-            origin: Origin::Budget,
-            kind: Kind::ArtifactTooLarge.as_str().to_owned(),
-            message: JsonText::whole(message),
-            retry_after_ms: None,
-        }
+        Failure::own(Origin::Budget, Kind::ArtifactTooLarge, JsonText::whole(message))
     }
 
     /// A call to a tool the code-mode catalog does not hold. `requested` is the name the
@@ -232,16 +227,12 @@ impl Failure {
             }
             None => "the requested tool name is not a string".to_owned(),
         };
-        Failure::Blocked {
-            origin: Origin::CodeMode,
-            kind: Kind::UnknownTool.as_str().to_owned(),
-            message: JsonText::whole(message),
-            retry_after_ms: None,
-        }
+        Failure::own(Origin::CodeMode, Kind::UnknownTool, JsonText::whole(message))
     }
 
-    /// The failure member `tag` of a report (`tool_result`, `jsonrpc_error`, `transport`, `validation`, `policy`, `budget` or `code_mode`) read from its JSON
-    /// value, as the report reader reads it.
+    /// The failure member `tag` of a report (`tool_result`, `jsonrpc_error`, `transport`,
+    /// `validation`, `policy`, `budget` or `code_mode`) read from its JSON value, as the
+    /// report reader reads it.
     pub fn from_tagged_value(tag: &str, value: &Json) -> Result<Failure, ReportError> {
         if !FAILURE_TAGS.contains(&tag) {
             return Err(invalid(tag, format!("unknown failure tag; expected one of {}", FAILURE_TAGS.join(", "))));

@@ -352,7 +352,7 @@ impl Normalizer {
     /// every string is redacted as free text. Only the reader's input limits apply.
     pub fn redact_json(&self, value: &Json) -> Json {
         let mut counts = Redactions::default();
-        render_json(value, JsonCaps::unbounded(), &mut counts).as_json().clone()
+        render_json(value, JsonCaps::unbounded(), &mut counts).into_json()
     }
 }
 

@@ -151,6 +151,11 @@ impl SafeJson {
         &self.0
     }
 
+    /// The value, owned.
+    pub fn into_json(self) -> Json {
+        self.0
+    }
+
     /// The value as compact JSON (sorted keys).
     pub fn to_json(&self) -> String {
         self.0.to_json()
