@@ -67,6 +67,13 @@ fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let pattern = ONES * u64::from(byte);
     let mut i = from;
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    while let Some(block) = hay.get(i..i + 32) {
+        if block.iter().fold(false, |seen, &b| seen | (b == byte)) {
+            break;
+        }
+        i += 32;
+    }
     while let Some(chunk) = hay.get(i..i + 8) {
         let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
         let x = u64::from_le_bytes(word) ^ pattern;
@@ -77,6 +84,26 @@ fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
         i += 8;
     }
     hay.get(i..)?.iter().position(|&b| b == byte).map(|k| i + k)
+}
+
+/// The first position at or after `from` whose byte is in `class`, or the end of `hay`.
+/// Blocks of 32 bytes with no byte in the class are skipped a block a step (where the
+/// compiler has vector registers, one test a block); `class` must be a few comparisons.
+#[inline(always)]
+pub(crate) fn next_in_class(hay: &[u8], from: usize, class: impl Fn(u8) -> bool) -> usize {
+    let mut i = from;
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    while let Some(block) = hay.get(i..i + 32) {
+        if block.iter().fold(false, |seen, &b| seen | class(b)) {
+            break;
+        }
+        i += 32;
+    }
+    while i < hay.len() && !class(hay[i]) {
+        i += 1;
+    }
+    work::tally(i.saturating_sub(from) / 8 + 1);
+    i
 }
 
 /// The first position where `needle` occurs in `hay`.
@@ -133,22 +160,97 @@ pub(crate) fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'
 }
 
 /// Whether `hay` contains `needle` (lowercase ASCII), ASCII case-insensitively. No
-/// allocation: candidates are found by the needle's first byte in either case.
+/// allocation. Candidates are found by the needle's rarest pair of adjacent bytes (in
+/// either case, a block of positions a step), so a needle that does not occur costs one
+/// fast pass, and each candidate is checked by comparing at most the needle's length.
 pub(crate) fn contains_ignore_ascii_case(hay: &str, needle: &str) -> bool {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    let Some((&first, rest)) = needle.split_first() else {
-        return true;
+    if needle.len() < 2 {
+        return needle.first().is_none_or(|&b| find_folded_byte(hay, 0, b).is_some());
+    }
+    let Some(last_start) = hay.len().checked_sub(needle.len()) else {
+        return false;
     };
-    let upper = first.to_ascii_uppercase();
-    let mut from = 0;
-    while let Some(found) = hay.get(from..).and_then(|h| h.iter().position(|&b| b == first || b == upper)) {
-        let after = from + found + 1;
-        if hay.get(after..after + rest.len()).is_some_and(|h| h.eq_ignore_ascii_case(rest)) {
+    let anchor = (0..needle.len() - 1).min_by_key(|&k| commonness(needle[k]) + commonness(needle[k + 1])).unwrap_or(0);
+    let pair = [needle[anchor], needle[anchor + 1]];
+    let mut start = 0;
+    while let Some(found) = find_folded_pair(&hay[anchor..], start, pair) {
+        work::tally(needle.len());
+        if found > last_start {
+            break;
+        }
+        if hay[found..found + needle.len()].eq_ignore_ascii_case(needle) {
             return true;
         }
-        from = after;
+        start = found + 1;
     }
+    work::tally(hay.len());
     false
+}
+
+/// The first position at or after `from` where the two bytes of `pair` (lowercase) stand
+/// side by side, ASCII letters matched in either case.
+fn find_folded_pair(hay: &[u8], from: usize, pair: [u8; 2]) -> Option<usize> {
+    let fold = |b: u8| if b.is_ascii_lowercase() { 0x20 } else { 0 };
+    let (f0, f1) = (fold(pair[0]), fold(pair[1]));
+    let hit = |a: u8, b: u8| (a | f0 == pair[0]) & (b | f1 == pair[1]);
+    let mut i = from;
+    // 32 positions a step (the compiler turns the comparisons into vector instructions),
+    // then the position inside the block that has a hit.
+    while let Some(block) = hay.get(i..i + 33) {
+        if block[..32].iter().zip(&block[1..]).fold(false, |seen, (&a, &b)| seen | hit(a, b)) {
+            break;
+        }
+        i += 32;
+    }
+    (i..hay.len().saturating_sub(1)).find(|&j| hit(hay[j], hay[j + 1]))
+}
+
+/// How common a byte is in the texts the core sees (log lines, JSON, prose): the anchor of
+/// a case-insensitive search is the needle's least common byte. Letters rank by English
+/// frequency; space, digits and the punctuation of logs and JSON are common.
+fn commonness(b: u8) -> usize {
+    const LETTERS: &[u8] = b"zqjxkvbpygfwmucldrhsnioate";
+    match b {
+        b' ' => 100,
+        b'a'..=b'z' => LETTERS.iter().position(|&l| l == b).map_or(50, |i| 20 + i * 2),
+        b'0'..=b'9' | b':' | b'.' | b'=' | b'/' | b'-' | b'_' | b'"' | b',' => 70,
+        _ => 10,
+    }
+}
+
+/// The first position at or after `from` holding `byte` (lowercase), ASCII letters matched
+/// in either case: eight bytes a step, as [`find_byte`], on the bytes with bit 5 set when
+/// the needle is a letter (which maps only `A`..`Z` onto `a`..`z` among the bytes that
+/// can equal a letter).
+fn find_folded_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
+    if !byte.is_ascii_lowercase() {
+        return find_byte(hay, from, byte);
+    }
+    let mut i = from;
+    // Where the compiler has vector registers for the 32 comparisons of a block: a flag
+    // per block, then the position inside the one block that has it.
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    while let Some(block) = hay.get(i..i + 32) {
+        if block.iter().fold(false, |seen, &b| seen | (b | 0x20 == byte)) {
+            break;
+        }
+        i += 32;
+    }
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const FOLD: u64 = ONES * 0x20;
+    let pattern = ONES * u64::from(byte);
+    while let Some(chunk) = hay.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
+        let x = (u64::from_le_bytes(word) | FOLD) ^ pattern;
+        let flagged = x.wrapping_sub(ONES) & !x & HIGHS;
+        if flagged != 0 {
+            return Some(i + (flagged.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    hay.get(i..)?.iter().position(|&b| b | 0x20 == byte).map(|k| i + k)
 }
 
 /// The ASCII bytes that occur in a text, letters folded to lowercase: one pass, after
@@ -160,9 +262,20 @@ pub(crate) struct AsciiSet([u64; 2]);
 impl AsciiSet {
     pub(crate) fn of(text: &str) -> Self {
         let mut set = [0u64; 2];
-        for b in text.bytes().filter(u8::is_ascii) {
+        let add = |b: u8| {
             let b = b.to_ascii_lowercase();
             set[usize::from(b >> 6)] |= 1 << (b & 63);
+        };
+        if text.len() < 256 {
+            text.bytes().filter(u8::is_ascii).for_each(add);
+        } else {
+            // Long texts: a flag per byte value first (one store a byte, no shifts),
+            // folded into bits once.
+            let mut seen = [false; 128];
+            for b in text.bytes() {
+                seen[usize::from(b & 0x7f)] |= b.is_ascii();
+            }
+            (0..128u8).filter(|&b| seen[usize::from(b)]).for_each(add);
         }
         AsciiSet(set)
     }
@@ -270,5 +383,18 @@ mod tests {
         assert!(contains_ignore_ascii_case("anything", ""));
         assert!(!contains_ignore_ascii_case("toke", "token"));
         assert!(!contains_ignore_ascii_case("tøken", "token"));
+        // Bytes that differ from a letter only in bit 5 are not that letter.
+        assert!(!contains_ignore_ascii_case("\u{0b}\u{4b}", "+k"));
+        assert!(contains_ignore_ascii_case("x+K", "+k"));
+        assert!(!contains_ignore_ascii_case("[@`", "{"));
+    }
+
+    proptest::proptest! {
+        /// Every lane of the eight-byte step, letters in both cases and their bit-5 twins.
+        #[test]
+        fn case_insensitive_search_agrees_with_lowercasing(hay in "[kK+\\x0bq~@`zZé ]{0,40}", needle in "[k+q~z@`]{1,4}") {
+            let expected = hay.to_ascii_lowercase().contains(needle.as_str());
+            proptest::prop_assert_eq!(contains_ignore_ascii_case(&hay, &needle), expected);
+        }
     }
 }

@@ -112,20 +112,105 @@ pub(crate) fn marker(family: &str) -> String {
 const MARKER_PREFIX: &str = "[REDACTED:";
 
 /// Redact every secret in `text`, counting each redaction in `counts`.
+///
+/// One engine run: the hints of every rule are looked up once, each rule whose hint
+/// occurs scans the same text, and the spans are resolved and written in one copy (a text
+/// without secrets is returned as it is, not copied). Spans are resolved in rule order, as
+/// if each rule saw the previous rules' output: a span inside one already taken is the
+/// earlier rule's secret seen again and is dropped; a span that reaches past one already
+/// taken covers both with one marker of its own family (the earlier redaction still
+/// counts, as it would have been made first).
 pub(crate) fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
-    let mut current = Cow::Borrowed(text);
-    let mut present = AsciiSet::of(text);
+    let mut hints = HintCache { present: AsciiSet::of(text), known: Vec::new() };
+    let mut taken: Vec<Taken> = Vec::new();
     for rule in SECRET_RULES {
-        let hinted = rule.hints.is_empty() || rule.hints.iter().any(|h| present.has_all(h) && contains_ignore_ascii_case(&current, h));
-        if !hinted {
+        if !(rule.hints.is_empty() || rule.hints.iter().any(|h| hints.occurs(text, h))) {
             continue;
         }
-        if let Some(next) = apply_rule(rule, &current, counts) {
-            present = AsciiSet::of(&next);
-            current = Cow::Owned(next);
+        match rule.scan {
+            Scan::Spans(scan) => {
+                for span in scan(text) {
+                    take(&mut taken, text, span, rule.family, counts);
+                }
+            }
+            Scan::Families(scan) => {
+                for (span, family) in scan(text) {
+                    take(&mut taken, text, span, family, counts);
+                }
+            }
         }
     }
-    current
+    if taken.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for t in &taken {
+        out.push_str(&text[copied..t.span.start]);
+        out.push_str(MARKER_PREFIX);
+        out.push_str(t.family);
+        out.push(']');
+        copied = t.span.end;
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// A span the engine will replace, with the family its marker names.
+#[derive(Debug)]
+struct Taken {
+    span: Range<usize>,
+    family: &'static str,
+}
+
+/// Add one rule's span to the taken spans (kept sorted and disjoint). A marker is never
+/// redacted again, nor the ellipsis that ends a cut text (a value cut away after its
+/// name): both are the core's own output.
+fn take(taken: &mut Vec<Taken>, text: &str, span: Range<usize>, family: &'static str, counts: &mut Redactions) {
+    let secret = &text[span.clone()];
+    if secret.is_empty() || secret.starts_with(MARKER_PREFIX) || is_cut_marker(secret) {
+        return;
+    }
+    // The taken spans that touch this one: from the first ending after its start to the
+    // last starting before its end. Rules find their spans left to right, so the search
+    // is from the end in the common case.
+    let first = taken.partition_point(|t| t.span.end <= span.start);
+    let last = first + taken[first..].iter().take_while(|t| t.span.start < span.end).count();
+    if first == last {
+        taken.insert(first, Taken { span, family });
+        counts.add(family);
+        return;
+    }
+    let (lo, hi) = (taken[first].span.start, taken[last - 1].span.end);
+    if lo <= span.start && span.end <= hi && last - first == 1 {
+        return;
+    }
+    let merged = lo.min(span.start)..hi.max(span.end);
+    let family = if lo < span.start { taken[first].family } else { family };
+    taken.drain(first + 1..last);
+    taken[first] = Taken { span: merged, family };
+    counts.add(family);
+}
+
+/// Which hints occur in one text, each looked up at most once: a hint with a byte the
+/// text lacks is ruled out without a search.
+struct HintCache {
+    present: AsciiSet,
+    known: Vec<(&'static str, bool)>,
+}
+
+impl HintCache {
+    fn occurs(&mut self, text: &str, hint: &'static str) -> bool {
+        if !self.present.has_all(hint) {
+            return false;
+        }
+        if let Some(&(_, known)) = self.known.iter().find(|(h, _)| *h == hint) {
+            return known;
+        }
+        let found = contains_ignore_ascii_case(text, hint);
+        self.known.push((hint, found));
+        found
+    }
 }
 
 /// Whether `text` is only what the core writes where it cut a text: `…`, or `…[TRUNCATED]`
@@ -134,33 +219,6 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<
 /// when it is read back).
 fn is_cut_marker(text: &str) -> bool {
     matches!(text, "…" | "…[TRUNCATED]")
-}
-
-/// Apply one rule; `None` when nothing was redacted.
-fn apply_rule(rule: &SecretRule, text: &str, counts: &mut Redactions) -> Option<String> {
-    let spans: Vec<(Range<usize>, &'static str)> = match rule.scan {
-        Scan::Spans(scan) => scan(text).into_iter().map(|r| (r, rule.family)).collect(),
-        Scan::Families(scan) => scan(text),
-    };
-    let mut out = String::new();
-    let mut copied = 0;
-    for (span, family) in spans {
-        let secret = &text[span.clone()];
-        // A marker is never redacted again, nor the ellipsis that ends a cut text (a
-        // value cut away after its name): both are the core's own output.
-        if span.start < copied || secret.is_empty() || secret.starts_with(MARKER_PREFIX) || is_cut_marker(secret) {
-            continue;
-        }
-        out.push_str(&text[copied..span.start]);
-        out.push_str(&marker(family));
-        counts.add(family);
-        copied = span.end;
-    }
-    if copied == 0 && out.is_empty() {
-        return None;
-    }
-    out.push_str(&text[copied..]);
-    Some(out)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 
+use crate::search::next_in_class;
 use crate::text::redact::Redactions;
 
 /// Whether `c` is removed outright.
@@ -51,13 +52,14 @@ fn is_plain(c: char) -> bool {
 }
 
 /// Remove every stripped character from `text`.
-pub(crate) fn strip_controls(text: &str) -> String {
+pub(crate) fn strip_controls(text: &str) -> Cow<'_, str> {
     // Printable ASCII, tab and newline are never stripped: the common case is one byte scan.
-    let plain_ascii = text.bytes().all(|b| (0x20..0x7F).contains(&b) || b == b'\t' || b == b'\n');
+    let bytes = text.as_bytes();
+    let plain_ascii = next_in_class(bytes, 0, |b| (b < 0x20 && b != b'\t' && b != b'\n') | (b >= 0x7F)) == bytes.len();
     if plain_ascii || text.chars().all(is_plain) {
-        return text.to_owned();
+        return Cow::Borrowed(text);
     }
-    text.chars().filter(|c| !is_stripped(*c)).map(folded).collect()
+    Cow::Owned(text.chars().filter(|c| !is_stripped(*c)).map(folded).collect())
 }
 
 /// Strip like [`strip_controls`], but keep at most `max_units` UTF-16 units of output.
@@ -145,13 +147,21 @@ const MAX_MARKER_BODY: usize = 96;
 /// `chat_template` and `markdown_image`.
 pub(crate) fn defang_chat_markers<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
     let bytes = text.as_bytes();
-    if !bytes.iter().any(|&b| matches!(b, b'<' | b'[' | b'!' | b':')) {
-        return Cow::Borrowed(text);
-    }
     let mut out = String::new();
     let mut copied = 0;
     let mut i = 0;
     while i < bytes.len() {
+        // Markers start with `<`, `[` or `!`; role lines at a line start.
+        if i > 0 && bytes[i - 1] != b'\n' {
+            i = next_in_class(bytes, i, |b| (b == b'<') | (b == b'[') | (b == b'!') | (b == b'\n'));
+            if i == bytes.len() {
+                break;
+            }
+            if bytes[i] == b'\n' {
+                i += 1;
+                continue;
+            }
+        }
         let b = bytes[i];
         let found = match b {
             b'<' | b'[' => marker_len(&bytes[i..]).map(|len| (len, Defang::Brackets)),

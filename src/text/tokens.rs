@@ -184,6 +184,25 @@ pub(crate) const BY_FIRST_BYTE: [(u8, u8); 256] = {
     index
 };
 
+/// For each first byte of a prefix, the set of bytes that follow it in some prefix (a bit
+/// per byte value): a candidate whose second byte is not in its set is ruled out at once.
+pub(crate) const SECOND_BYTES: [[u64; 4]; 256] = {
+    let mut sets = [[0u64; 4]; 256];
+    let mut k = 0;
+    while k < TOKENS.len() {
+        let prefix = TOKENS[k].prefix.as_bytes();
+        let (first, second) = (prefix[0] as usize, prefix[1] as usize);
+        sets[first][second >> 6] |= 1 << (second & 63);
+        k += 1;
+    }
+    sets
+};
+
+/// Whether some prefix starts with the bytes `first`, `second`.
+pub(crate) fn starts_some_prefix(first: u8, second: u8) -> bool {
+    SECOND_BYTES[usize::from(first)][usize::from(second >> 6)] & (1 << (second & 63)) != 0
+}
+
 /// The formats whose prefix starts with `b`.
 pub(crate) fn starting_with(b: u8) -> &'static [Token] {
     let (start, count) = BY_FIRST_BYTE[usize::from(b)];
@@ -204,7 +223,9 @@ mod tests {
                 assert!(!t.prefix.starts_with(earlier.prefix), "{} is shadowed by the earlier {}", t.prefix, earlier.prefix);
             }
             assert!(t.family.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{}", t.family);
+            assert!(starts_some_prefix(t.prefix.as_bytes()[0], t.prefix.as_bytes()[1]), "{}", t.prefix);
         }
+        assert!(!starts_some_prefix(b's', b'z') && !starts_some_prefix(b'q', b'q'));
         let grouped: usize = (0..=255u8).map(|b| starting_with(b).len()).sum();
         assert_eq!(grouped, TOKENS.len(), "a first byte's formats are not contiguous");
     }

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::*;
-use crate::text::tokens::{starting_with, Body, BY_FIRST_BYTE};
+use crate::text::tokens::{starting_with, starts_some_prefix, Body, BY_FIRST_BYTE};
 
 /// Whole private-key blocks of every armour, across lines (also inside JSON-escaped
 /// text); an unterminated block runs to the end: PEM and OpenSSH (`-----BEGIN … PRIVATE
@@ -206,8 +206,12 @@ pub(crate) fn provider_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
             Some(skip) => i += skip,
             None => break,
         }
-        let at_boundary = boundary_before(bytes, i);
         let second = bytes.get(i + 1).copied().unwrap_or(0);
+        if !starts_some_prefix(bytes[i], second) {
+            i += 1;
+            continue;
+        }
+        let at_boundary = boundary_before(bytes, i);
         let mut next = i + 1;
         for t in starting_with(bytes[i]) {
             let prefix = t.prefix.as_bytes();

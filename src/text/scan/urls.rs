@@ -74,8 +74,8 @@ pub(crate) fn secret_query_values(text: &str) -> Vec<Range<usize>> {
         if bytes.get(name_end) != Some(&b'=') || name_end - i > MAX_KEY_NAME || spans.last().is_some_and(|s: &Range<usize>| i < s.end) {
             continue;
         }
-        let name = text[i + 1..name_end].to_ascii_lowercase();
-        if !SECRET_QUERY_PARAMS.contains(&name.as_str()) {
+        let name = &bytes[i + 1..name_end];
+        if !SECRET_QUERY_PARAMS.iter().any(|p| p.len() == name.len() && p.as_bytes().eq_ignore_ascii_case(name)) {
             continue;
         }
         let value = name_end + 1;
