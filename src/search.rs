@@ -91,7 +91,16 @@ fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
 /// compiler has vector registers, one test a block); `class` must be a few comparisons.
 #[inline(always)]
 pub(crate) fn next_in_class(hay: &[u8], from: usize, class: impl Fn(u8) -> bool) -> usize {
+    // Near hits are common (the next word, the next separator): a few bytes one by one
+    // first, then blocks.
+    let near = hay.len().min(from.saturating_add(16));
     let mut i = from;
+    while i < near {
+        if class(hay[i]) {
+            return i;
+        }
+        i += 1;
+    }
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     while let Some(block) = hay.get(i..i + 32) {
         if block.iter().fold(false, |seen, &b| seen | class(b)) {

@@ -198,6 +198,25 @@ pub(crate) const SECOND_BYTES: [[u64; 4]; 256] = {
     sets
 };
 
+/// Whether `b` can stand in a token: every prefix and body byte of [`TOKENS`] is one.
+pub(crate) fn in_token_run(b: u8) -> bool {
+    b.is_ascii_alphanumeric() | (b == b'_') | (b == b'-') | (b == b'.') | (b == b'=')
+}
+
+/// The length of the shortest token of any format (prefix and shortest body).
+pub(crate) const SHORTEST_TOKEN: usize = {
+    let mut shortest = usize::MAX;
+    let mut k = 0;
+    while k < TOKENS.len() {
+        let len = TOKENS[k].prefix.len() + TOKENS[k].min;
+        if len < shortest {
+            shortest = len;
+        }
+        k += 1;
+    }
+    shortest
+};
+
 /// Whether some prefix starts with the bytes `first`, `second`.
 pub(crate) fn starts_some_prefix(first: u8, second: u8) -> bool {
     SECOND_BYTES[usize::from(first)][usize::from(second >> 6)] & (1 << (second & 63)) != 0
@@ -226,6 +245,13 @@ mod tests {
             assert!(starts_some_prefix(t.prefix.as_bytes()[0], t.prefix.as_bytes()[1]), "{}", t.prefix);
         }
         assert!(!starts_some_prefix(b's', b'z') && !starts_some_prefix(b'q', b'q'));
+        // A token never leaves a run of token bytes: the scanner looks only inside runs.
+        for t in TOKENS {
+            assert!(t.prefix.bytes().all(in_token_run), "{}", t.prefix);
+            assert!((0..=255u8).filter(|&b| t.body.accepts(b)).all(in_token_run), "{:?}", t.body);
+            assert!(t.prefix.len() + t.min >= SHORTEST_TOKEN);
+        }
+        assert!(SHORTEST_TOKEN >= 8, "{SHORTEST_TOKEN}");
         let grouped: usize = (0..=255u8).map(|b| starting_with(b).len()).sum();
         assert_eq!(grouped, TOKENS.len(), "a first byte's formats are not contiguous");
     }

@@ -18,8 +18,11 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
     let mut from = 0;
     let (mut line_start, mut line_scan) = (0, 0);
     // A small loop finds each separator; the key and value checks run per separator.
-    while let Some(found) = bytes[from..].iter().position(|&b| b == b':' || b == b'=') {
-        let sep = from + found;
+    loop {
+        let sep = next_in_class(bytes, from, |b| (b == b':') | (b == b'='));
+        if sep == bytes.len() {
+            break;
+        }
         from = sep + 1;
         if spans.last().is_some_and(|s| sep < s.end) {
             continue;

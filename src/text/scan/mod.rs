@@ -17,7 +17,7 @@ pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers};
 pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
 pub(crate) use urls::{secret_query_values, url_credentials};
 
-use crate::search::{find_from, positions};
+use crate::search::{find_from, next_in_class, positions};
 use crate::text::secret_names::is_secret_key;
 
 /// HTTP authorization schemes kept in front of a redacted credential.

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::*;
-use crate::text::tokens::{starting_with, starts_some_prefix, Body, BY_FIRST_BYTE};
+use crate::text::tokens::{in_token_run, starting_with, starts_some_prefix, Body, BY_FIRST_BYTE, SHORTEST_TOKEN};
 
 /// Whole private-key blocks of every armour, across lines (also inside JSON-escaped
 /// text); an unterminated block runs to the end: PEM and OpenSSH (`-----BEGIN … PRIVATE
@@ -193,16 +193,33 @@ pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
 }
 
 /// Provider tokens from [`TOKENS`](crate::text::tokens::TOKENS), each with its family,
-/// found in one pass over the text: only bytes that start some prefix are examined, and
-/// only the formats whose prefix starts with that byte.
+/// found in one pass over the text. A token lies inside one run of [`in_token_run`] bytes
+/// at least [`SHORTEST_TOKEN`] long, so shorter runs (most words of a text) are skipped a
+/// block at a time; inside a long run only bytes that start some prefix are examined, and
+/// only the formats whose prefix starts with that byte and the byte after it.
 pub(crate) fn provider_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
+    let mut from = 0;
+    while from < bytes.len() {
+        let run_start = next_in_class(bytes, from, in_token_run);
+        let run_end = next_in_class(bytes, run_start, |b| !in_token_run(b));
+        from = run_end;
+        if run_end - run_start >= SHORTEST_TOKEN {
+            tokens_in_run(text, run_start, run_end, &mut spans);
+        }
+    }
+    spans
+}
+
+/// The provider tokens that start in `text[start..end]`, a run of token bytes.
+fn tokens_in_run(text: &str, start: usize, end: usize, spans: &mut Vec<(Range<usize>, &'static str)>) {
+    let bytes = text.as_bytes();
+    let mut i = start;
+    while i < end {
         // A small loop to the next possible first byte; the checks below run per candidate.
         // (Start-up: V8 charges tier-up budget per iteration by the size of the loop.)
-        match bytes[i..].iter().position(|&b| BY_FIRST_BYTE[usize::from(b)].1 != 0) {
+        match bytes[i..end].iter().position(|&b| BY_FIRST_BYTE[usize::from(b)].1 != 0) {
             Some(skip) => i += skip,
             None => break,
         }
@@ -226,17 +243,16 @@ pub(crate) fn provider_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
             if !(at_boundary || distinctive) {
                 continue;
             }
-            if let Some(end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
-                if !is_placeholder(&text[i..end]) {
-                    spans.push((i..end, t.family));
+            if let Some(token_end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
+                if !is_placeholder(&text[i..token_end]) {
+                    spans.push((i..token_end, t.family));
                 }
-                next = end;
+                next = token_end;
                 break;
             }
         }
         i = next;
     }
-    spans
 }
 
 /// End of a provider token body starting at `start`, when it is long enough.

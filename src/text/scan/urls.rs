@@ -66,10 +66,13 @@ pub(crate) const SECRET_QUERY_PARAMS: &[&str] = &[
 pub(crate) fn secret_query_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    for (i, &b) in bytes.iter().enumerate() {
-        if b != b'?' && b != b'&' {
-            continue;
+    let mut next = 0;
+    loop {
+        let i = next_in_class(bytes, next, |b| (b == b'?') | (b == b'&'));
+        if i == bytes.len() {
+            break;
         }
+        next = i + 1;
         let name_end = run_end(bytes, i + 1, |c| !matches!(c, b'=' | b'&' | b'#' | b'?') && !c.is_ascii_whitespace());
         if bytes.get(name_end) != Some(&b'=') || name_end - i > MAX_KEY_NAME || spans.last().is_some_and(|s: &Range<usize>| i < s.end) {
             continue;
