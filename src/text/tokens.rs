@@ -21,6 +21,9 @@ pub(crate) enum Body {
     UpperAlnum,
     /// `[0-9a-fA-F]`
     Hex,
+    /// `[A-Za-z0-9+/=_%-]`: base64 in either alphabet, also percent-encoded in a URL
+    /// (AWS session tokens, Grafana Cloud tokens).
+    Base64,
     /// Two `[A-Za-z0-9_-]` segments joined by a dot (SendGrid).
     TwoSegments,
 }
@@ -37,6 +40,7 @@ impl Body {
             Body::AlnumDash => b.is_ascii_alphanumeric() || b == b'-',
             Body::UpperAlnum => b.is_ascii_uppercase() || b.is_ascii_digit(),
             Body::Hex => b.is_ascii_hexdigit(),
+            Body::Base64 => b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-' | b'%'),
         }
     }
 }
@@ -73,9 +77,15 @@ pub(crate) const TOKENS: &[Token] = &[
     token("EAAA", "square_token", Body::Base64Url, 60),
     token("EAAC", "facebook_token", Body::Alnum, 40),
     token("EAAG", "facebook_token", Body::Alnum, 40),
+    // F: AWS STS session tokens (the older form, `FwoGZXIvYXdzE`: base64 of their header).
+    token("FwoGZXIvYXdzE", "aws_session_token", Body::Base64, 60),
     // G: GitLab runner registration tokens, Google OAuth client secrets.
     token("GR1348941", "gitlab_token", Body::Base64Url, 20),
     token("GOCSPX-", "google_client_secret", Body::Base64Url, 24),
+    // H: Heroku platform API keys.
+    token("HRKU-AA", "heroku_key", Body::Base64Url, 40),
+    // I: AWS STS session tokens (`IQoJb3JpZ2luX2Vj`: base64 of their header).
+    token("IQoJb3JpZ2luX2Vj", "aws_session_token", Body::Base64, 60),
     // N: New Relic.
     token("NRAK-", "new_relic_key", Body::UpperAlnum, 27),
     token("NRJS-", "new_relic_key", Body::Hex, 19),
@@ -93,6 +103,11 @@ pub(crate) const TOKENS: &[Token] = &[
     token("dckr_pat_", "docker_token", Body::Base64Url, 24),
     token("dapi", "databricks_token", Body::Hex, 32),
     token("dp.pt.", "doppler_token", Body::Alnum, 40),
+    token("dp.st.", "doppler_token", Body::Alnum, 40),
+    token("dp.sa.", "doppler_token", Body::Alnum, 40),
+    token("dp.ct.", "doppler_token", Body::Alnum, 40),
+    token("dp.scim.", "doppler_token", Body::Alnum, 40),
+    token("dp.audit.", "doppler_token", Body::Alnum, 40),
     // f: Figma, Fly.io.
     token("figd_", "figma_token", Body::Base64Url, 40),
     token("fo1_", "flyio_token", Body::Base64Url, 40),
@@ -111,7 +126,8 @@ pub(crate) const TOKENS: &[Token] = &[
     token("glimt-", "gitlab_token", Body::Base64Url, 20),
     token("gloas-", "gitlab_token", Body::Base64Url, 20),
     token("glsa_", "grafana_token", Body::Word, 32),
-    token("glc_", "grafana_token", Body::Base64Url, 32),
+    token("glc_", "grafana_token", Body::Base64, 32),
+    token("glft-", "gitlab_token", Body::Base64Url, 20),
     token("gsk_", "groq_key", Body::Alnum, 40),
     // h: Hugging Face, HashiCorp Vault.
     token("hf_", "huggingface_token", Body::Alnum, 30),
@@ -130,6 +146,8 @@ pub(crate) const TOKENS: &[Token] = &[
     // p: PyPI, PlanetScale, Perplexity, Pulumi.
     token("pypi-", "pypi_token", Body::Base64Url, 50),
     token("pscale_tkn_", "planetscale_token", Body::Base64Url, 32),
+    token("pscale_oauth_", "planetscale_token", Body::Base64Url, 32),
+    token("pscale_pw_", "planetscale_token", Body::Base64Url, 32),
     token("pplx-", "perplexity_key", Body::Alnum, 40),
     token("pul-", "pulumi_token", Body::Hex, 40),
     // r: Stripe restricted keys, Replicate, RubyGems.
@@ -150,6 +168,8 @@ pub(crate) const TOKENS: &[Token] = &[
     token("sntrys_", "sentry_token", Body::Base64UrlDot, 60),
     token("sntryu_", "sentry_token", Body::Hex, 64),
     token("sbp_", "supabase_token", Body::Hex, 40),
+    // Notion's integration tokens before `ntn_`: `secret_` and 43 letters and digits.
+    token("secret_", "notion_token", Body::Alnum, 43),
     token("sq0atp-", "square_token", Body::Base64Url, 22),
     token("sq0csp-", "square_token", Body::Base64Url, 40),
     // w: Stripe webhook signing secrets.
@@ -165,6 +185,8 @@ pub(crate) const TOKENS: &[Token] = &[
     token("xoxe.xox", "slack_token", Body::AlnumDash, 10),
     token("xapp-", "slack_token", Body::AlnumDash, 10),
     token("xai-", "xai_key", Body::Alnum, 40),
+    // 1: Google OAuth refresh tokens.
+    token("1//0", "google_oauth_token", Body::Base64Url, 40),
     // y: Google OAuth access tokens.
     token("ya29.", "google_oauth_token", Body::Base64UrlDot, 30),
 ];
@@ -200,7 +222,7 @@ pub(crate) const SECOND_BYTES: [[u64; 4]; 256] = {
 
 /// Whether `b` can stand in a token: every prefix and body byte of [`TOKENS`] is one.
 pub(crate) fn in_token_run(b: u8) -> bool {
-    b.is_ascii_alphanumeric() | (b == b'_') | (b == b'-') | (b == b'.') | (b == b'=')
+    b.is_ascii_alphanumeric() | matches!(b, b'_' | b'-' | b'.' | b'=' | b'+' | b'/' | b'%')
 }
 
 /// The length of the shortest token of any format (prefix and shortest body).

@@ -206,53 +206,73 @@ fn is_prose(bytes: &[u8], value: usize, end: usize) -> bool {
         && bytes.get(end + 1).is_some_and(u8::is_ascii_lowercase)
 }
 
+/// Literals no secret is: null values, placeholders, states.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "null",
+    "none",
+    "nil",
+    "undefined",
+    "true",
+    "false",
+    "changeme",
+    "change_me",
+    "redacted",
+    "[redacted]",
+    "[filtered]",
+    "filtered",
+    "hidden",
+    "masked",
+    "secret",
+    "password",
+    "token",
+    "example",
+    "placeholder",
+    "required",
+    "optional",
+    "expired",
+    "invalid",
+    "missing",
+    "empty",
+    "unset",
+    "n/a",
+    "-",
+    "...",
+    "…",
+    "pass",
+    "replace_me",
+    "replaceme",
+    "dummy",
+    "sample",
+    "test",
+    "todo",
+    "tbd",
+];
+
 /// Whether a secret-named value is a placeholder or a reference, not a secret: empty, a
 /// run of one masking character (`xxx`, `***`), an environment or template reference
 /// (`${TOKEN}`, `$TOKEN`, `{{ secret }}`, `%TOKEN%`, `<your-token>`, `process.env.X`), a
 /// literal no secret is (`null`, `true`, `changeme`), or the core's own markers.
 pub(crate) fn is_placeholder(value: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "null",
-        "none",
-        "nil",
-        "undefined",
-        "true",
-        "false",
-        "changeme",
-        "change_me",
-        "redacted",
-        "[redacted]",
-        "[filtered]",
-        "filtered",
-        "hidden",
-        "masked",
-        "secret",
-        "password",
-        "token",
-        "example",
-        "placeholder",
-        "required",
-        "optional",
-        "expired",
-        "invalid",
-        "missing",
-        "empty",
-        "unset",
-        "n/a",
-        "-",
-        "...",
-        "…",
-        "pass",
-        "replace_me",
-        "replaceme",
-        "dummy",
-        "sample",
-        "test",
-        "todo",
-        "tbd",
-    ];
-    let v = value.trim().trim_end_matches([',', ';']).trim_matches(|c| c == '"' || c == '\'' || c == '`');
-    if v.is_empty() || WORDS.iter().any(|w| v.eq_ignore_ascii_case(w)) {
+    let v = trimmed_value(value);
+    // A configuration path (`settings.API_KEY`, `config.token`): dotted identifiers
+    // without digits.
+    let dotted = v.contains('.')
+        && v.split('.').all(|p| {
+            p.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && p.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+        });
+    dotted || is_placeholder_value(value)
+}
+
+/// A value without the blanks, separators and quotes around it.
+fn trimmed_value(value: &str) -> &str {
+    value.trim().trim_end_matches([',', ';']).trim_matches(|c| c == '"' || c == '\'' || c == '`')
+}
+
+/// [`is_placeholder`] without the configuration paths: where a value cannot be a path
+/// into code (after an authorization scheme), only placeholders and references count.
+pub(crate) fn is_placeholder_value(value: &str) -> bool {
+    let v = trimmed_value(value);
+    if v.is_empty() || PLACEHOLDER_WORDS.iter().any(|w| v.eq_ignore_ascii_case(w)) {
         return true;
     }
     let first = v.chars().next().unwrap_or(' ');
@@ -273,18 +293,12 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         || lower.starts_with("!ref")
         || lower.starts_with("vault:")
         || lower.starts_with("secretref:");
-    // A configuration path (`settings.API_KEY`, `config.token`): dotted identifiers
-    // without digits.
-    let dotted = v.contains('.')
-        && v.split('.').all(|p| {
-            p.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && p.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
-        });
     // `sk-...`, `ghp_xxxx…`: a documented prefix with a dummy body.
     let dummy_body = v.ends_with("...") || v.ends_with('…') || {
         let tail: Vec<char> = v.chars().rev().take(8).collect();
         tail.len() == 8 && tail.iter().all(|c| *c == tail[0]) && matches!(tail[0], 'x' | 'X' | '0' | '*')
     };
-    reference || dotted || dummy_body || lower.starts_with("your") || v.starts_with("[REDACTED:")
+    reference || dummy_body || lower.starts_with("your") || v.starts_with("[REDACTED:")
 }
 
 /// How far back a `value` looks for the `name` (or `key`) that says what it is.

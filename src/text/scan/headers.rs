@@ -4,12 +4,16 @@ use std::ops::Range;
 
 use super::*;
 
-/// The credential in `Authorization: <scheme> <value>` (also `Proxy-Authorization`, and
-/// `"authorization": "..."` members); the scheme is kept.
+/// The credential in `Authorization: <scheme> <credentials>` (also `Proxy-Authorization`,
+/// and `"authorization": "..."` members), of any scheme: the scheme name is kept and the
+/// rest of the header value is the credential, auth-params and all (Digest's `response=`,
+/// Hawk's `mac=`). The value ends at the end of the line, or at the quote that opened it.
+/// A placeholder or a reference (`Bearer $TOKEN`, `required`) is no credential.
 pub(crate) fn authorization_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
+    let mut ends = ValueEnds::default();
     for start in positions(&lower, "authorization") {
         // `headers.Authorization: ...` names a field path, not a header line.
         if !boundary_before(bytes, start)
@@ -19,29 +23,112 @@ pub(crate) fn authorization_values(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let mut i = start + "authorization".len();
-        if matches!(bytes.get(i), Some(b'"' | b'\'')) {
-            i += 1;
+        if matches!(bytes.get(i), Some(b'"' | b'\'')) || (bytes.get(i) == Some(&b'\\') && bytes.get(i + 1) == Some(&b'"')) {
+            i += if bytes[i] == b'\\' { 2 } else { 1 };
         }
         i = skip_blanks(bytes, i);
         if !matches!(bytes.get(i), Some(b':' | b'=')) {
             continue;
         }
         i = skip_blanks(bytes, i + 1);
-        if matches!(bytes.get(i), Some(b'"' | b'\'')) {
-            i += 1;
-        }
-        if let Some(scheme) = AUTH_SCHEMES.iter().find(|s| starts_with_ci(bytes, i, s)) {
-            let after = i + scheme.len();
-            if matches!(bytes.get(after), Some(b' ' | b'\t')) {
-                i = skip_blanks(bytes, after);
+        let quote = match (bytes.get(i), bytes.get(i + 1)) {
+            (Some(b'\\'), Some(b'"')) => {
+                i += 2;
+                Some(b'"')
             }
-        }
-        let end = run_end(bytes, i, value_byte);
-        if end > i {
-            spans.push(i..end);
+            (Some(&q @ (b'"' | b'\'')), _) => {
+                i += 1;
+                Some(q)
+            }
+            _ => None,
+        };
+        let line_end = ends.end(bytes, i, quote);
+        // A scheme name (`Bearer`, `NTLM`, `SSWS`, `Digest`) followed by more is kept.
+        let word = run_end(bytes, i, |b| b.is_ascii_alphanumeric() || b == b'-');
+        let after_word = skip_blanks(bytes, word);
+        let has_scheme = word > i && word - i <= 24 && after_word > word && after_word < line_end && bytes[after_word] != b'=';
+        let credential = if has_scheme { after_word } else { i };
+        let end = credentials_end(bytes, credential, line_end);
+        let value = &text[credential..end];
+        let reference = matches!(value.as_bytes().first(), Some(b'$' | b'{' | b'<' | b'%'));
+        if !value.is_empty() && !reference && !is_placeholder_value(value) {
+            spans.push(credential..end);
         }
     }
     spans
+}
+
+/// Where the credentials after a scheme end (before `limit`): a token (`token68`), or a
+/// list of auth-params (`username="ann", response="…"`, `id="…", mac="…"`), quoted values
+/// and all; prose after them is kept.
+fn credentials_end(bytes: &[u8], start: usize, limit: usize) -> usize {
+    let param_name = |i: usize| {
+        let name = run_end(bytes, i, |b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
+        (name > i && name < limit && bytes[name] == b'=' && bytes.get(name + 1) != Some(&b'=')).then_some(name + 1)
+    };
+    let Some(mut value) = param_name(start) else {
+        return run_end(bytes, start, value_byte).min(limit);
+    };
+    loop {
+        let mut end = if bytes.get(value) == Some(&b'"') {
+            let close = run_end(bytes, value + 1, |b| b != b'"' && b != b'\\' && b != b'\n');
+            if bytes.get(close) == Some(&b'"') {
+                close + 1
+            } else {
+                close
+            }
+        } else {
+            run_end(bytes, value, value_byte)
+        };
+        end = end.min(limit);
+        let next = skip_blanks(bytes, end);
+        let next = if bytes.get(next) == Some(&b',') { skip_blanks(bytes, next + 1) } else { next };
+        match param_name(next) {
+            Some(v) if next > end => value = v,
+            _ => return end,
+        }
+    }
+}
+
+/// Where header values end: at a line break (also a literal `\n` or `\r` in escaped
+/// text), or at the closing quote when the value was quoted. The next break and the next
+/// quote of each kind are remembered, so finding the ends of many values on one line
+/// reads each byte once (a text of repeated `Authorization: ` stays linear).
+#[derive(Default)]
+struct ValueEnds {
+    /// (searched from, found at) for line breaks, `"` and `'`.
+    next: [Option<(usize, usize)>; 3],
+}
+
+impl ValueEnds {
+    fn end(&mut self, bytes: &[u8], start: usize, quote: Option<u8>) -> usize {
+        let line = self.next_of(0, bytes, start, |bytes, i| {
+            matches!(bytes[i], b'\n' | b'\r') || (bytes[i] == b'\\' && matches!(bytes.get(i + 1), Some(b'n' | b'r')))
+        });
+        let closing = match quote {
+            Some(b'"') => self.next_of(1, bytes, start, |bytes, i| bytes[i] == b'"'),
+            Some(_) => self.next_of(2, bytes, start, |bytes, i| bytes[i] == b'\''),
+            None => return line,
+        };
+        // An escaped quote (`\"` in JSON text) ends the value at its backslash.
+        let closing = if closing > start && closing < bytes.len() && bytes[closing - 1] == b'\\' { closing - 1 } else { closing };
+        line.min(closing)
+    }
+
+    fn next_of(&mut self, slot: usize, bytes: &[u8], start: usize, hit: impl Fn(&[u8], usize) -> bool) -> usize {
+        if let Some((from, at)) = self.next[slot] {
+            if from <= start && start <= at {
+                return at;
+            }
+        }
+        let mut i = start;
+        while i < bytes.len() && !hit(bytes, i) {
+            i += 1;
+        }
+        crate::search::work::tally(i - start + 1);
+        self.next[slot] = Some((start, i));
+        i
+    }
 }
 
 /// A bare `Bearer <token>`, any case. The token is at least 8 characters of the RFC 6750

@@ -12,7 +12,7 @@ mod tokens;
 mod urls;
 
 pub(crate) use cli::cli_credentials;
-pub(crate) use fields::{flag_values, is_placeholder, paired_values, secret_field_values};
+pub(crate) use fields::{flag_values, is_placeholder, is_placeholder_value, paired_values, secret_field_values};
 pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers};
 pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
 pub(crate) use urls::{secret_query_values, url_credentials};
@@ -105,6 +105,12 @@ mod tests {
         assert_eq!(found(r"\nsk-abcdefghijklmnopqrstuvwxyz", tokens).len(), 1);
         assert!(tokens("sk-short").is_empty());
         assert_eq!(found("key=SG.abcdefghijklmnop.qrstuvwxyz0123456", tokens), vec!["SG.abcdefghijklmnop.qrstuvwxyz0123456"]);
+        // Base64 bodies (`+`, `/`, `=`, percent-encoded) and prefixes of several shapes.
+        let grafana = "glc_eyJvIjoiMTIzNDU2Iiwibi/I6InRva2VuLW5hbWUiLCJrIjoi+Q==";
+        assert_eq!(found(&format!("token {grafana} ok"), tokens), vec![grafana]);
+        let refresh = "1//0gAbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abc";
+        assert_eq!(found(&format!("refresh: {refresh}"), tokens), vec![refresh]);
+        assert!(tokens("secret_name and secret_key_base").is_empty());
     }
 
     #[test]
@@ -112,6 +118,18 @@ mod tests {
         assert_eq!(found("Authorization: Bearer abc.def", authorization_values), vec!["abc.def"]);
         assert_eq!(found(r#"{"authorization":"Basic dXNlcjpw"}"#, authorization_values), vec!["dXNlcjpw"]);
         assert!(authorization_values("no authorization needed").is_empty());
+        // Any scheme, and every auth-param after it; prose after the credential stays.
+        assert_eq!(found("Authorization: NTLM TlRMTVNTUAAD+/== then more", authorization_values), vec!["TlRMTVNTUAAD+/=="]);
+        assert_eq!(
+            found(r#"Authorization: Digest username="ann", nonce="n1", response="6629fae4" sent"#, authorization_values),
+            vec![r#"username="ann", nonce="n1", response="6629fae4""#]
+        );
+        assert_eq!(found(r#"{"authorization":"SSWS 00gBioMN_x"}"#, authorization_values), vec!["00gBioMN_x"]);
+        assert_eq!(found(r#"{\"Authorization\": \"Hawk id=\"a\", mac=\"b\"\"}"#, authorization_values).len(), 1);
+        // Placeholders and references are no credentials.
+        for text in ["Authorization: Bearer $TOKEN", "Authorization: Bearer ${ACCESS_TOKEN}", "error: Authorization: required"] {
+            assert!(authorization_values(text).is_empty(), "{text}");
+        }
     }
 
     #[test]

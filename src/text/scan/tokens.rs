@@ -93,7 +93,8 @@ pub(crate) fn webhook_urls(text: &str) -> Vec<(Range<usize>, &'static str)> {
 
 /// Tokens known by their shape rather than a prefix, each with its family: Mailchimp API
 /// keys (`<32 hex>-us<N>`), Microsoft Entra client secrets (`<3 chars><digit>Q~<31+
-/// chars>`) and Discord bot tokens (`<base64 user id>.<6>.<27+>`).
+/// chars>`), Terraform Cloud tokens (`<14>.atlasv1.<60+>`) and Discord bot tokens
+/// (`<base64 user id>.<6>.<27+>`).
 pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
@@ -117,6 +118,15 @@ pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
         let end = run_end(bytes, at + 2, entra);
         if end - at - 2 >= 31 && (at == 4 || !entra(bytes[at - 5])) {
             spans.push((at - 4..end, "entra_client_secret"));
+        }
+    }
+    // Terraform Cloud / HCP API tokens: `<14 letters and digits>.atlasv1.<60+>`.
+    for at in positions(text, ".atlasv1.") {
+        let start = at.saturating_sub(14);
+        let body = at + ".atlasv1.".len();
+        let end = run_end(bytes, body, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'='));
+        if at >= 14 && bytes[start..at].iter().all(u8::is_ascii_alphanumeric) && boundary_before(bytes, start) && end - body >= 60 {
+            spans.push((start..end, "terraform_token"));
         }
     }
     for dot in positions(text, ".") {
