@@ -168,33 +168,43 @@ pub(crate) fn rsplit_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'
     Some((&hay[..at], &hay[at + needle.len()..]))
 }
 
-/// Whether `hay` contains `needle` (lowercase ASCII), ASCII case-insensitively. No
-/// allocation. Candidates are found by the needle's rarest pair of adjacent bytes (in
-/// either case, a block of positions a step), so a needle that does not occur costs one
-/// fast pass, and each candidate is checked by comparing at most the needle's length.
+/// Whether `hay` contains `needle` (lowercase ASCII), ASCII case-insensitively.
 pub(crate) fn contains_ignore_ascii_case(hay: &str, needle: &str) -> bool {
+    find_ignore_ascii_case(hay, needle, 0).is_some()
+}
+
+/// The first position at or after `from` where `needle` (lowercase ASCII) occurs in `hay`,
+/// ASCII case-insensitively. No allocation. Candidates are found by the needle's rarest
+/// pair of adjacent bytes (in either case, a block of positions a step), so a needle that
+/// does not occur costs one fast pass, and each candidate is checked by comparing at most
+/// the needle's length.
+pub(crate) fn find_ignore_ascii_case(hay: &str, needle: &str, from: usize) -> Option<usize> {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    if needle.len() < 2 {
-        return needle.first().is_none_or(|&b| find_folded_byte(hay, 0, b).is_some());
+    if from > hay.len() {
+        return None;
     }
-    let Some(last_start) = hay.len().checked_sub(needle.len()) else {
-        return false;
-    };
+    if needle.len() < 2 {
+        return match needle.first() {
+            None => Some(from),
+            Some(&b) => find_folded_byte(hay, from, b),
+        };
+    }
+    let last_start = hay.len().checked_sub(needle.len())?;
     let anchor = (0..needle.len() - 1).min_by_key(|&k| commonness(needle[k]) + commonness(needle[k + 1])).unwrap_or(0);
     let pair = [needle[anchor], needle[anchor + 1]];
-    let mut start = 0;
+    let mut start = from;
     while let Some(found) = find_folded_pair(&hay[anchor..], start, pair) {
         work::tally(needle.len());
         if found > last_start {
             break;
         }
         if hay[found..found + needle.len()].eq_ignore_ascii_case(needle) {
-            return true;
+            return Some(found);
         }
         start = found + 1;
     }
-    work::tally(hay.len());
-    false
+    work::tally(hay.len().saturating_sub(from));
+    None
 }
 
 /// The first position at or after `from` where the two bytes of `pair` (lowercase) stand
@@ -404,6 +414,12 @@ mod tests {
         fn case_insensitive_search_agrees_with_lowercasing(hay in "[kK+\\x0bq~@`zZé ]{0,40}", needle in "[k+q~z@`]{1,4}") {
             let expected = hay.to_ascii_lowercase().contains(needle.as_str());
             proptest::prop_assert_eq!(contains_ignore_ascii_case(&hay, &needle), expected);
+            let lower = hay.to_ascii_lowercase();
+            let all: Vec<usize> = (0..=hay.len()).filter(|&i| lower.is_char_boundary(i) && lower[i..].starts_with(needle.as_str())).collect();
+            for from in 0..=hay.len() {
+                let next = all.iter().copied().find(|&i| i >= from);
+                proptest::prop_assert_eq!(find_ignore_ascii_case(&hay, &needle, from), next);
+            }
         }
     }
 }

@@ -96,6 +96,11 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "url_query", hints: &["?", "&"], scan: Scan::Spans(scan::secret_query_values) },
     SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Spans(scan::secret_field_values) },
     SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Spans(scan::flag_values) },
+    SecretRule {
+        family: "secret_field",
+        hints: &["pass", "pwd", "secret", "token", "key", "credential"],
+        scan: Scan::Spans(scan::spaced_values),
+    },
     SecretRule { family: "secret_field", hints: &["value", "</"], scan: Scan::Spans(scan::paired_values) },
     SecretRule { family: "cli_password", hints: &[" -", "\"-", "pass:"], scan: Scan::Spans(scan::cli_credentials) },
 ];

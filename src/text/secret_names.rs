@@ -11,6 +11,7 @@ const SECRET_KEY_WORDS: &[&str] = &[
     "passwd",
     "pwd",
     "passphrase",
+    "passcode",
     "secret",
     "token",
     "apikey",
@@ -167,6 +168,8 @@ const METADATA_WORDS: &[&str] = &[
     "rules",
     "reset",
     "changed",
+    "id",
+    "ids",
 ];
 
 /// First words that make the name a flag about a secret (`has_password`, `is_token`).
@@ -195,6 +198,9 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
     "cursor_token",
     "secret_name",
     "credential_type",
+    // The shell's working directories, not passwords.
+    "pwd",
+    "oldpwd",
 ];
 
 /// Whether a key name (any case style: `apiKey`, `API_KEY`, `x-api-key`) names a secret.
@@ -223,7 +229,14 @@ pub(crate) fn is_secret_key(key: &str) -> bool {
     let (Some(first), Some(last)) = (words.first(), words.last()) else {
         return false;
     };
-    if words.len() > 1 && (METADATA_WORDS.contains(last) || FLAG_WORDS.contains(first)) {
+    // `session_id`, Vault's `secret_id` and AWS's `access_key_id` are credentials (or
+    // half of one); `api_key_id` names one.
+    let id_credential = words.len() > 1
+        && *last == "id"
+        && (matches!(words[words.len() - 2], "session" | "secret")
+            || words.ends_with(&["access", "key", "id"])
+            || words.ends_with(&["accesskey", "id"]));
+    if words.len() > 1 && !id_credential && (METADATA_WORDS.contains(last) || FLAG_WORDS.contains(first)) {
         return false;
     }
     let secret_word = |w: &str| SECRET_KEY_WORDS.iter().any(|s| w == *s || (w.len() > s.len() + 1 && w.ends_with(s)));
@@ -231,6 +244,12 @@ pub(crate) fn is_secret_key(key: &str) -> bool {
         || (words.len() > 1 && TRAILING_SECRET_WORDS.contains(last))
         || words.windows(2).any(|p| SECRET_KEY_PAIRS.contains(&(p[0], p[1])))
         || (words.len() > 1 && *last == "key" && !PLAIN_KEY_QUALIFIERS.contains(&words[words.len() - 2]))
+}
+
+/// Whether a key is a short name that holds a secret only sometimes (`pass`, `pw`, `key`,
+/// `tokens`): its value is a secret when it looks generated.
+pub(crate) fn is_weak_secret_key(key: &str) -> bool {
+    key.len() <= 8 && matches!(key_words(key).as_slice(), [w] if matches!(w.as_str(), "pass" | "pw" | "key" | "tokens"))
 }
 
 /// Split a key into lowercase words at separators and camelCase humps.

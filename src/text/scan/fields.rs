@@ -56,9 +56,16 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         }
         let key = &text[key_start..key_end];
         let first_ok = key.as_bytes().first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
-        if !first_ok || key.len() > MAX_KEY_NAME || !is_secret_key(key) {
+        if !first_ok || key.len() > MAX_KEY_NAME {
             continue;
         }
+        // A weak name (`pass`, `key`) holds a secret only when its value looks like one.
+        let weak = match (is_secret_key(key), is_weak_secret_key(key)) {
+            (true, _) => false,
+            (false, true) => true,
+            (false, false) => continue,
+        };
+        let found_before = spans.len();
         let mut value = skip_blanks(bytes, sep + 1);
         // `password => 'x'` (Ruby, PHP, Perl), `password := "x"` (Go, Pascal), and typed
         // assignments (`apiKey: string = "x"`, `password: &str = "x"`): the value is after
@@ -88,6 +95,9 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
             if let Some(block) = yaml_next_line_value(bytes, line_start, key_start, value) {
                 if !is_placeholder(&text[block.clone()]) {
                     spans.push(block);
+                }
+                if weak {
+                    keep_random(&mut spans, found_before, text);
                 }
                 continue;
             }
@@ -137,6 +147,9 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
                 }
             }
             None => {}
+        }
+        if weak {
+            keep_random(&mut spans, found_before, text);
         }
     }
     spans
@@ -197,6 +210,86 @@ fn yaml_next_line_value(bytes: &[u8], line_start: usize, key_start: usize, value
 }
 
 /// Whether the unquoted value `value..end` reads as words of a sentence (`Invalid token:
+/// Drop the spans found since `from` whose text does not look like a secret.
+fn keep_random(spans: &mut Vec<Range<usize>>, from: usize, text: &str) {
+    let mut k = from;
+    while k < spans.len() {
+        if looks_random(&text[spans[k].clone()]) {
+            k += 1;
+        } else {
+            spans.remove(k);
+        }
+    }
+}
+
+/// Whether a value looks like a generated secret rather than a word, a number, a path, a
+/// time or an identifier: ten or more characters with no blank or `:`, a digit or a
+/// symbol, and three of the four classes (lower, upper, digit, symbol); UUIDs and hex
+/// digests (git SHAs) are identifiers.
+pub(crate) fn looks_random(value: &str) -> bool {
+    let v = value.trim_matches(|c| matches!(c, '"' | '\'' | '`' | '[' | ']' | ',' | ';'));
+    let bytes = v.as_bytes();
+    if !(10..=512).contains(&bytes.len()) || bytes.iter().any(|b| b.is_ascii_whitespace() || *b == b':' || !b.is_ascii()) {
+        return false;
+    }
+    if matches!(bytes[0], b'/' | b'.' | b'~' | b'$' | b'{' | b'<')
+        || is_uuid(bytes)
+        || (matches!(bytes.len(), 40 | 64) && bytes.iter().all(u8::is_ascii_hexdigit))
+    {
+        return false;
+    }
+    let (mut lower, mut upper, mut digit, mut symbol) = (false, false, false, false);
+    for &b in bytes {
+        lower |= b.is_ascii_lowercase();
+        upper |= b.is_ascii_uppercase();
+        digit |= b.is_ascii_digit();
+        symbol |= b.is_ascii_punctuation();
+    }
+    (digit || symbol) && [lower, upper, digit, symbol].iter().filter(|&&c| c).count() >= 3
+}
+
+/// `8-4-4-4-12` hex digits.
+fn is_uuid(bytes: &[u8]) -> bool {
+    bytes.len() == 36
+        && bytes.iter().enumerate().all(|(i, b)| if matches!(i, 8 | 13 | 18 | 23) { *b == b'-' } else { b.is_ascii_hexdigit() })
+}
+
+/// Values after a secret's name and a blank, with no sign between (`aws_secret_access_key
+/// <value>`, `ENV API_TOKEN <value>`, netrc's `password <value>`, "with secret <value>"):
+/// only values that look generated ([`looks_random`]), since a name followed by a word
+/// is usually prose.
+pub(crate) fn spaced_values(text: &str) -> Vec<Range<usize>> {
+    const STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential"];
+    let bytes = text.as_bytes();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    for stem in STEMS {
+        let mut from = 0;
+        let mut word_seen = 0;
+        while let Some(at) = find_ignore_ascii_case(text, stem, from) {
+            from = at + stem.len();
+            if at < word_seen {
+                continue;
+            }
+            let mut start = at;
+            while start > 0 && key_char(bytes[start - 1]) {
+                start -= 1;
+            }
+            let end = run_end(bytes, from, key_char);
+            word_seen = end;
+            if end - start > MAX_KEY_NAME || !matches!(bytes.get(end), Some(b' ' | b'\t')) || !is_secret_key(&text[start..end]) {
+                continue;
+            }
+            let value = skip_blanks(bytes, end);
+            let value_end = run_end(bytes, value, value_byte);
+            if looks_random(&text[value..value_end]) && spans.iter().all(|s| s.end <= value || s.start >= value_end) {
+                spans.push(value..value_end);
+            }
+        }
+    }
+    spans.sort_unstable_by_key(|s| s.start);
+    spans
+}
+
 /// signature verification failed`): lowercase letters only, and another word follows.
 fn is_prose(bytes: &[u8], value: usize, end: usize) -> bool {
     let word = &bytes[value..end];

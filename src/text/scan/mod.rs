@@ -12,13 +12,13 @@ mod tokens;
 mod urls;
 
 pub(crate) use cli::cli_credentials;
-pub(crate) use fields::{flag_values, is_placeholder, is_placeholder_value, paired_values, secret_field_values};
+pub(crate) use fields::{flag_values, is_placeholder, is_placeholder_value, paired_values, secret_field_values, spaced_values};
 pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers};
 pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
 pub(crate) use urls::{secret_query_values, url_credentials};
 
-use crate::search::{find_from, next_in_class, positions};
-use crate::text::secret_names::is_secret_key;
+use crate::search::{find_from, find_ignore_ascii_case, next_in_class, positions};
+use crate::text::secret_names::{is_secret_key, is_weak_secret_key};
 
 /// HTTP authorization schemes kept in front of a redacted credential.
 const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "negotiate", "apikey"];
@@ -159,5 +159,40 @@ mod tests {
         assert_eq!(found(r#""\npassword=pw5\n""#, secret_field_values), vec!["pw5"]);
         assert_eq!(found(r#"{\"client_secret\": \"cs6\"}"#, secret_field_values), vec!["cs6"]);
         assert!(secret_field_values("https://example.com max_tokens=5 ns::tool").is_empty());
+        // Weak names hold a secret only when the value looks generated.
+        assert_eq!(found(r#"{"pass": "sqGuGVygUHdMh2izBV5U"}"#, secret_field_values), vec!["sqGuGVygUHdMh2izBV5U"]);
+        assert!(secret_field_values("tests pass=3 fail=0 key=value key: user-name").is_empty());
+        // Shell directories and ids of keys are not secrets; AWS key ids and session ids are.
+        assert!(secret_field_values(r#"PWD=/home/runner OLDPWD=/tmp {"api_key_id": "key_01HXYZ"}"#).is_empty());
+        assert_eq!(found(r#"{"access_key_id": "A1", "session_id": "s2"}"#, secret_field_values), vec!["A1", "s2"]);
+    }
+
+    #[test]
+    fn spaced_values_need_a_secret_name_and_a_generated_value() {
+        assert_eq!(
+            found("aws configure set aws_secret_access_key j2esQnJHPPeJ/IYP9sk1 --profile ci", spaced_values),
+            vec!["j2esQnJHPPeJ/IYP9sk1"]
+        );
+        assert_eq!(found("machine h login ann password gA+aEWW0l^TG^^4P", spaced_values), vec!["gA+aEWW0l^TG^^4P"]);
+        assert_eq!(found("ENV API_TOKEN hVWw4UmZ2JCDobcRQi1E", spaced_values), vec!["hVWw4UmZ2JCDobcRQi1E"]);
+        for prose in [
+            "password reset link sent",
+            "the token expired at 2026-12-01T10:00:00Z",
+            "secret a132eb11-1376-4baf-819f-9199ee3746b1",
+            "token 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+            "key /home/ann/.ssh/id_ed25519",
+        ] {
+            assert!(spaced_values(prose).is_empty(), "{prose}");
+        }
+    }
+
+    #[test]
+    fn generated_values_are_told_from_words_and_identifiers() {
+        for value in ["sqGuGVygUHdMh2izBV5U", "xOO8crgJSt!8rG9Y", "ajTO07g+IJmLbk0H", "\"ezuBEwICpSQ2x-7J\""] {
+            assert!(fields::looks_random(value), "{value}");
+        }
+        for value in ["swordfish", "hunter2", "5f3a9c0d1e2b4a6f", "2026-12-01T10:00:00Z", "/usr/local/bin", "Hello world 123"] {
+            assert!(!fields::looks_random(value), "{value}");
+        }
     }
 }
