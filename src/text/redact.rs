@@ -92,7 +92,12 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "authorization", hints: &["authorization"], scan: Scan::Spans(scan::authorization_values) },
     SecretRule { family: "authorization", hints: &["bearer"], scan: Scan::Spans(scan::bearer_tokens) },
     SecretRule { family: "cookie", hints: &["cookie"], scan: Scan::Spans(scan::cookie_headers) },
-    SecretRule { family: "url_credentials", hints: &["://"], scan: Scan::Spans(scan::url_credentials) },
+    SecretRule { family: "url_credentials", hints: &["://", r":\/\/"], scan: Scan::Spans(scan::url_credentials) },
+    SecretRule {
+        family: "url_credentials",
+        hints: &["@tcp(", "@unix(", "@udp(", "sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr "],
+        scan: Scan::Spans(scan::schemeless_dsn),
+    },
     SecretRule { family: "url_query", hints: &["?", "&"], scan: Scan::Spans(scan::secret_query_values) },
     SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Spans(scan::secret_field_values) },
     SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Spans(scan::flag_values) },

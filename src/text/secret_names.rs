@@ -198,9 +198,6 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
     "cursor_token",
     "secret_name",
     "credential_type",
-    // The shell's working directories, not passwords.
-    "pwd",
-    "oldpwd",
 ];
 
 /// Whether a key name (any case style: `apiKey`, `API_KEY`, `x-api-key`) names a secret.

@@ -67,6 +67,11 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         };
         let found_before = spans.len();
         let mut value = skip_blanks(bytes, sep + 1);
+        // `PWD=/home/ann`: the shell's working directory, not a password.
+        let shell_dir = key.eq_ignore_ascii_case("pwd") || key.eq_ignore_ascii_case("oldpwd");
+        if shell_dir && matches!(bytes.get(value), Some(b'/' | b'~')) {
+            continue;
+        }
         // `password => 'x'` (Ruby, PHP, Perl), `password := "x"` (Go, Pascal), and typed
         // assignments (`apiKey: string = "x"`, `password: &str = "x"`): the value is after
         // the last sign.

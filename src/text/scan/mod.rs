@@ -15,7 +15,7 @@ pub(crate) use cli::cli_credentials;
 pub(crate) use fields::{flag_values, is_placeholder, is_placeholder_value, paired_values, secret_field_values, spaced_values};
 pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers};
 pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
-pub(crate) use urls::{secret_query_values, url_credentials};
+pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials};
 
 use crate::search::{find_from, find_ignore_ascii_case, next_in_class, positions};
 use crate::text::secret_names::{is_secret_key, is_weak_secret_key};
@@ -142,6 +142,18 @@ mod tests {
     fn url_userinfo_needs_a_password() {
         assert_eq!(found("postgres://app:pw@db:5432/x", url_credentials), vec!["app:pw"]);
         assert!(url_credentials("ssh://git@github.com/x").is_empty());
+    }
+
+    #[test]
+    fn url_passwords_may_hold_any_character() {
+        assert_eq!(found("https://bob:J2bL/9DZ#0q?U@example.com/", url_credentials), vec!["bob:J2bL/9DZ#0q?U"]);
+        assert_eq!(found(r#"{"url": "https:\/\/ann:kHOe^fip@example.com\/x"}"#, url_credentials), vec!["ann:kHOe^fip"]);
+        assert_eq!(found(r#""https://ann:HWm0 DEum@example.com/x""#, url_credentials), vec!["ann:HWm0 DEum"]);
+        for plain in ["https://host:8080/users/@ann", "https://example.com/path@v2", "see https://a.example/x then mail ann@example.com"] {
+            assert!(url_credentials(plain).is_empty(), "{plain}");
+        }
+        assert_eq!(found("dsn app:g2LP+9o1A@tcp(127.0.0.1:3306)/app", schemeless_dsn), vec!["app:g2LP+9o1A"]);
+        assert_eq!(found("sqlplus app/as.C2IxX@//db:1521/ORCL", schemeless_dsn), vec!["app/as.C2IxX"]);
     }
 
     #[test]

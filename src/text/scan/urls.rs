@@ -8,29 +8,116 @@ fn url_stop(b: u8) -> bool {
     b.is_ascii_whitespace() || matches!(b, b'/' | b'?' | b'#' | b'@' | b'"' | b'\'' | b'<' | b'>')
 }
 
-/// `user:password` in `scheme://user:password@host`.
+/// Longest user info considered, in bytes.
+const MAX_USERINFO: usize = 256;
+
+/// `user:password` in `scheme://user:password@host` (also JSON-escaped, `https:\/\/`).
+/// Passwords are not always percent-encoded: one may hold `@`, `/`, `#`, `?` (or a blank,
+/// in a quoted URL), so the user info runs to the last `@` that is followed by a host,
+/// within the URL; a `:` followed by digits and `/` is a port, not a password.
 pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
-    let mut spans = Vec::new();
-    for sep in positions(text, "://") {
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    for sep in positions(text, ":") {
+        let after = if bytes[sep + 1..].starts_with(b"//") {
+            sep + 3
+        } else if bytes[sep + 1..].starts_with(b"\\/\\/") {
+            sep + 5
+        } else {
+            continue;
+        };
         let mut scheme = sep;
-        while scheme > 0 && (bytes[scheme - 1].is_ascii_alphanumeric() || matches!(bytes[scheme - 1], b'+' | b'.' | b'-')) {
+        while scheme > 0
+            && sep - scheme <= 32
+            && (bytes[scheme - 1].is_ascii_alphanumeric() || matches!(bytes[scheme - 1], b'+' | b'.' | b'-'))
+        {
             scheme -= 1;
         }
-        if sep - scheme < 2 || !bytes[scheme].is_ascii_alphabetic() {
+        if sep - scheme < 2 || !bytes[scheme].is_ascii_alphabetic() || spans.last().is_some_and(|s| after < s.end) {
             continue;
         }
-        let start = sep + 3;
-        let end = run_end(bytes, start, |b| !url_stop(b));
-        let userinfo = &text[start..end];
-        // `user:password`, or `:password` alone (as Redis URLs write it).
-        let has_password = userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len() && !is_placeholder(&userinfo[c + 1..]));
-        // A userinfo cut off at the end of the text still counts: it may be a window edge.
-        if (bytes.get(end) == Some(&b'@') || end == bytes.len()) && has_password {
-            spans.push(start..end);
+        let quoted = scheme > 0 && matches!(bytes[scheme - 1], b'"' | b'\'');
+        let limit = bytes.len().min(after + MAX_USERINFO);
+        let url_end = run_end(&bytes[..limit], after, |b| {
+            !(b.is_ascii_control() || matches!(b, b'"' | b'\'' | b'<' | b'>') || (b == b' ' && !quoted))
+        });
+        let Some(at) = bytes[after..url_end].iter().rposition(|&b| b == b'@').map(|k| after + k).filter(|&at| host_follows(bytes, at + 1))
+        else {
+            // A user info cut off at the end of the text still counts: it may be a window edge.
+            let end = run_end(bytes, after, |b| !url_stop(b));
+            if end == bytes.len() && has_password(&text[after..end]) {
+                spans.push(after..end);
+            }
+            continue;
+        };
+        let userinfo = &text[after..at];
+        // `host:8080/path/@user`: the authority ended at the port's `/`.
+        let port = userinfo.split_once(':').is_some_and(|(_, rest)| {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && rest.as_bytes().get(digits) == Some(&b'/')
+        });
+        let plain = !userinfo.contains(['/', '\\']) || userinfo.contains('@');
+        if !port && (plain || userinfo.contains(':')) && (has_password(userinfo) || userinfo.contains('@')) {
+            spans.push(after..at);
         }
     }
     spans
+}
+
+/// Credentials in data source names without a scheme: Go's MySQL driver
+/// (`user:password@tcp(host:3306)/db`, also `@unix(`) and Oracle connect strings after
+/// its tools (`sqlplus user/password@//host/service`).
+pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let user_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'$');
+    for protocol in ["@tcp(", "@unix(", "@udp("] {
+        for at in positions(text, protocol) {
+            // Back over the password (any byte but blanks, quotes and `@`) to the `:` after the user.
+            let mut start = at;
+            while start > 0
+                && at - start <= MAX_USERINFO
+                && !bytes[start - 1].is_ascii_whitespace()
+                && !matches!(bytes[start - 1], b'"' | b'\'' | b'@' | b'=')
+            {
+                start -= 1;
+            }
+            let info = &text[start..at];
+            if let Some((user, password)) = info.split_once(':') {
+                if !user.is_empty() && user.bytes().all(user_byte) && !password.is_empty() && !is_placeholder(password) {
+                    spans.push(start..at);
+                }
+            }
+        }
+    }
+    for tool in ["sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr "] {
+        for at in positions(text, tool) {
+            let start = skip_blanks(bytes, at + tool.len());
+            let end = run_end(bytes, start, |b| !b.is_ascii_whitespace() && b != b'@');
+            let info = &text[start..end];
+            if bytes.get(end) == Some(&b'@')
+                && info.split_once('/').is_some_and(|(u, p)| !u.is_empty() && u.bytes().all(user_byte) && !p.is_empty())
+            {
+                spans.push(start..end);
+            }
+        }
+    }
+    spans.sort_unstable_by_key(|s| s.start);
+    spans
+}
+
+/// `user:password` or `:password` (as Redis URLs write it), with a password that is no
+/// placeholder.
+fn has_password(userinfo: &str) -> bool {
+    userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len() && !is_placeholder(&userinfo[c + 1..]))
+}
+
+/// Whether a host name starts at `i` and ends where an authority ends.
+fn host_follows(bytes: &[u8], i: usize) -> bool {
+    let end = run_end(bytes, i, |b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'[' | b']'));
+    end > i
+        && (end == bytes.len()
+            || matches!(bytes[end], b'/' | b':' | b'?' | b'#' | b'"' | b'\'' | b'\\' | b' ' | b'\n' | b')' | b'>' | b','))
 }
 
 /// Query parameters that carry secrets, by lowercase name.
