@@ -9,7 +9,7 @@ use crate::json::{write_json, ByteCount, Json, JsonList, JsonText};
 use crate::rules::policy::Policy;
 use crate::search;
 use crate::text::redact::redact_secrets;
-use crate::text::{capped_text, is_secret_key, label, marker, CappedText, Redactions, SafeJson};
+use crate::text::{capped_text, is_secret_key, is_weak_secret_key, label, looks_random, marker, CappedText, Redactions, SafeJson};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
 /// Longest URI kept, in UTF-16 code units.
@@ -295,7 +295,10 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
                 let key_cost = clean_key.len() + 4;
                 let mut inner = budget.saturating_sub(MARKER_RESERVE + key_cost);
                 let before = inner;
-                let rendered = if is_secret_key(&clean_key) || (named_secret && clean_key.eq_ignore_ascii_case("value")) {
+                let named = is_secret_key(&clean_key) || (named_secret && clean_key.eq_ignore_ascii_case("value"));
+                let masked =
+                    (named && !describes_a_secret(member)) || (!named && is_weak_secret_key(&clean_key) && holds_generated(member));
+                let rendered = if masked {
                     counts.add("secret_field");
                     let v = Json::String(JsonText::whole(marker("secret_field")));
                     inner = inner.saturating_sub(size_of(&v));
@@ -337,6 +340,54 @@ fn too_deep(budget: &mut usize) -> Json {
     v
 }
 
+/// Keys of an object that describes a secret rather than holds one: a JSON Schema of a
+/// `password` property (`{"type": "string", "minLength": 12}`), an auth method (`{"type":
+/// "oauth2", "scopes": [...]}`). `default`, `const` and `examples` may hold a secret and
+/// are not among them.
+const DESCRIPTION_KEYS: &[&str] = &[
+    "type",
+    "format",
+    "description",
+    "title",
+    "minlength",
+    "maxlength",
+    "pattern",
+    "writeonly",
+    "readonly",
+    "deprecated",
+    "nullable",
+    "required",
+    "scopes",
+    "scheme",
+    "in",
+    "name",
+    "flows",
+    "$ref",
+    "$comment",
+];
+
+/// Whether a secret-named member's value is an object that only describes the secret.
+fn describes_a_secret(value: &Json) -> bool {
+    value.as_object().is_some_and(|members| {
+        !members.items().is_empty()
+            && members.total() == members.items().len()
+            && members
+                .items()
+                .iter()
+                .all(|(k, v)| DESCRIPTION_KEYS.iter().any(|d| d.eq_ignore_ascii_case(k)) && (v.as_str().is_none_or(|s| !looks_random(s))))
+    })
+}
+
+/// Whether a weakly named member (`pass`, `key`) holds a generated-looking string, or a
+/// list of them.
+fn holds_generated(value: &Json) -> bool {
+    match value {
+        Json::String(s) => looks_random(s.head()),
+        Json::Array(items) => items.items().iter().any(|v| v.as_str().is_some_and(looks_random)),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,6 +427,21 @@ mod tests {
             r#"{"[TRUNCATED]":1,"deep":{"a":"[TRUNCATED: nested too deep]"},"list":[1,2,3,"[TRUNCATED: 2 more items]"],"password":"[REDACTED:secret_field]"}"#
         );
         assert_eq!(c.get("secret_field"), 1);
+    }
+
+    #[test]
+    fn secret_names_mask_values_but_not_descriptions_of_secrets() {
+        let render = |json: &str| render_json(&parse_json(json).unwrap(), JsonCaps::unbounded(), &mut Redactions::default()).to_string();
+        // A schema of a password property, an auth method: descriptions, shown as they are.
+        let schema = r#"{"properties":{"password":{"minLength":12,"type":"string"}}}"#;
+        assert_eq!(render(schema), schema);
+        assert_eq!(render(r#"{"auth":{"scopes":["repo"],"type":"oauth2"}}"#), r#"{"auth":{"scopes":["repo"],"type":"oauth2"}}"#);
+        // A default may hold the secret: the whole object is masked.
+        assert_eq!(render(r#"{"password":{"default":"hunter2","type":"string"}}"#), r#"{"password":"[REDACTED:secret_field]"}"#);
+        // Weak names: generated-looking values only.
+        assert_eq!(render(r#"{"pass":"sqGuGVygUHdMh2izBV5U","key":"name"}"#), r#"{"key":"name","pass":"[REDACTED:secret_field]"}"#);
+        assert_eq!(render(r#"{"tokens":["aNtD6xWbegQtJeJFrM9U"]}"#), r#"{"tokens":"[REDACTED:secret_field]"}"#);
+        assert_eq!(render(r#"{"tokens":5}"#), r#"{"tokens":5}"#);
     }
 
     #[test]

@@ -14,7 +14,8 @@ pub(crate) use redact::marker;
 pub use redact::Redactions;
 pub(crate) use safe::SafeTextBuilder;
 pub use safe::{SafeJson, SafeText};
-pub(crate) use secret_names::is_secret_key;
+pub(crate) use scan::looks_random;
+pub(crate) use secret_names::{is_secret_key, is_weak_secret_key};
 
 /// Linear time, proved by counting: the bytes the scanners step over
 /// ([`search::work`](crate::search::work)) for a pathological text of 4× the length are at

@@ -98,7 +98,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         hints: &["@tcp(", "@unix(", "@udp(", "sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr "],
         scan: Scan::Spans(scan::schemeless_dsn),
     },
-    SecretRule { family: "url_query", hints: &["?", "&"], scan: Scan::Spans(scan::secret_query_values) },
+    SecretRule { family: "url_query", hints: &["?", "&", ";", "%3f", "%26"], scan: Scan::Spans(scan::secret_query_values) },
     SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Spans(scan::secret_field_values) },
     SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Spans(scan::flag_values) },
     SecretRule {
@@ -107,7 +107,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         scan: Scan::Spans(scan::spaced_values),
     },
     SecretRule { family: "secret_field", hints: &["value", "</"], scan: Scan::Spans(scan::paired_values) },
-    SecretRule { family: "cli_password", hints: &[" -", "\"-", "pass:"], scan: Scan::Spans(scan::cli_credentials) },
+    SecretRule { family: "cli_password", hints: &[" -", "\"-", "pass:", "/user:"], scan: Scan::Spans(scan::cli_credentials) },
 ];
 
 /// The marker that replaces a secret of `family`.

@@ -15,6 +15,15 @@ enum Flag {
     UserPassword(&'static str, u8),
     /// An argument that starts with this literal (`pass:secret` for OpenSSL).
     Prefixed(&'static str),
+    /// Cookies in the next or glued argument, when it holds a `name=value` (`curl -b
+    /// 'sid=…'`; `-b cookies.txt` names a file).
+    Cookies(&'static str),
+    /// The last argument, when this short flag is given alone or among others
+    /// (`htpasswd -b -c file user password`, `htpasswd -bc …`).
+    LastWith(u8),
+    /// The argument after one that starts with this literal (`net use \\s\x /user:ann
+    /// password`).
+    After(&'static str),
 }
 
 /// Commands whose arguments carry credentials, and how.
@@ -23,7 +32,18 @@ const COMMANDS: &[(&str, &[Flag])] = &[
     ("mysql", &[Flag::Glued("-p")]),
     ("mysqldump", &[Flag::Glued("-p")]),
     ("mariadb", &[Flag::Glued("-p")]),
-    ("curl", &[Flag::UserPassword("-u", b':'), Flag::UserPassword("--user", b':'), Flag::UserPassword("--proxy-user", b':')]),
+    (
+        "curl",
+        &[
+            Flag::UserPassword("-u", b':'),
+            Flag::UserPassword("--user", b':'),
+            Flag::UserPassword("--proxy-user", b':'),
+            Flag::Cookies("-b"),
+            Flag::Cookies("--cookie"),
+        ],
+    ),
+    ("htpasswd", &[Flag::LastWith(b'b')]),
+    ("net", &[Flag::After("/user:")]),
     ("wget", &[Flag::Value("--password"), Flag::Value("--http-password")]),
     ("docker", &[Flag::Value("-p")]),
     ("podman", &[Flag::Value("-p")]),
@@ -73,7 +93,9 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
             let line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
             crate::search::work::tally(line_end - end);
             resume = line_end;
-            let args = arguments(bytes, end, line_end);
+            // `["sshpass", "-p", …]`: the arguments start after the command's closing quote.
+            let quoted = at > 0 && matches!(bytes[at - 1], b'"' | b'\'') && bytes.get(end) == Some(&bytes[at - 1]);
+            let args = arguments(bytes, if quoted { end + 1 } else { end }, line_end);
             for (k, arg) in args.iter().enumerate() {
                 let word = &text[arg.clone()];
                 for flag in *flags {
@@ -95,6 +117,26 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
                             value.and_then(|v| text[v.clone()].find(sep as char).map(|c| v.start + c + 1..v.end))
                         }
                         Flag::Prefixed(p) if word.len() > p.len() && word.starts_with(p) => Some(arg.start + p.len()..arg.end),
+                        Flag::Cookies(f) => {
+                            let value = if word == f {
+                                args.get(k + 1).cloned()
+                            } else if f.len() == 2 && word.len() > 2 && word.starts_with(f) {
+                                Some(arg.start + 2..arg.end)
+                            } else {
+                                None
+                            };
+                            value.filter(|v| text[v.clone()].contains('='))
+                        }
+                        Flag::LastWith(short) => {
+                            let given = word.len() >= 2
+                                && word.len() <= 6
+                                && word.starts_with('-')
+                                && !word.starts_with("--")
+                                && word.bytes().skip(1).all(|b| b.is_ascii_alphabetic())
+                                && word.as_bytes().contains(&short);
+                            (given && args.len() > k + 2).then(|| args[args.len() - 1].clone())
+                        }
+                        Flag::After(p) if word.len() > p.len() && word.to_ascii_lowercase().starts_with(p) => args.get(k + 1).cloned(),
                         _ => None,
                     };
                     if let Some(span) = found.filter(|s| s.end > s.start && !is_placeholder(&text[s.clone()])) {

@@ -12,7 +12,9 @@ mod tokens;
 mod urls;
 
 pub(crate) use cli::cli_credentials;
-pub(crate) use fields::{flag_values, is_placeholder, is_placeholder_value, paired_values, secret_field_values, spaced_values};
+pub(crate) use fields::{
+    flag_values, is_placeholder, is_placeholder_value, looks_random, paired_values, secret_field_values, spaced_values,
+};
 pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers};
 pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
 pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials};

@@ -147,32 +147,90 @@ pub(crate) const SECRET_QUERY_PARAMS: &[&str] = &[
     "session",
     "sessionid",
     "sid",
+    "jsessionid",
+    "phpsessid",
+    "hapikey",
 ];
 
-/// The values of secret query parameters (`?access_token=…`, `&sig=…`).
+/// The values of secret query parameters ([`SECRET_QUERY_PARAMS`]; `pass` when its value
+/// looks generated), after `?`, `&` or a `;` path parameter (`;jsessionid=`), also in a
+/// URL nested percent-encoded in another (`%3Ftoken%3D…`). Names are compared
+/// percent-decoded (`access%5Ftoken`, `%61pi_key`).
 pub(crate) fn secret_query_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
-    let mut spans = Vec::new();
+    let mut spans: Vec<Range<usize>> = Vec::new();
     let mut next = 0;
     loop {
-        let i = next_in_class(bytes, next, |b| (b == b'?') | (b == b'&'));
+        let i = next_in_class(bytes, next, |b| (b == b'?') | (b == b'&') | (b == b';') | (b == b'%'));
         if i == bytes.len() {
             break;
         }
         next = i + 1;
-        let name_end = run_end(bytes, i + 1, |c| !matches!(c, b'=' | b'&' | b'#' | b'?') && !c.is_ascii_whitespace());
-        if bytes.get(name_end) != Some(&b'=') || name_end - i > MAX_KEY_NAME || spans.last().is_some_and(|s: &Range<usize>| i < s.end) {
+        let encoded = bytes[i] == b'%';
+        if encoded && !(encoded_byte(bytes, i) == Some(b'?') || encoded_byte(bytes, i) == Some(b'&')) {
             continue;
         }
-        let name = &bytes[i + 1..name_end];
-        if !SECRET_QUERY_PARAMS.iter().any(|p| p.len() == name.len() && p.as_bytes().eq_ignore_ascii_case(name)) {
+        let name_start = if encoded { i + 3 } else { i + 1 };
+        if spans.last().is_some_and(|s| i < s.end) {
             continue;
         }
-        let value = name_end + 1;
-        let end = run_end(bytes, value, |c| !c.is_ascii_whitespace() && !matches!(c, b'&' | b'#' | b'"' | b'\'' | b'<' | b'>'));
-        if end > value {
+        // The name, decoded, up to `=` (or `%3D` in a nested URL).
+        let mut name = [0u8; MAX_KEY_NAME];
+        let (mut len, mut k) = (0, name_start);
+        let value = loop {
+            match bytes.get(k) {
+                Some(b'=') => break Some(k + 1),
+                Some(b'%') if encoded && encoded_byte(bytes, k) == Some(b'=') => break Some(k + 3),
+                Some(b'%') if encoded_byte(bytes, k).is_some_and(|b| b != b'&' && b != b'?') => {
+                    name[len] = encoded_byte(bytes, k).unwrap_or(0);
+                    k += 3;
+                }
+                Some(&b) if !(matches!(b, b'&' | b'#' | b'?' | b';' | b'%') || b.is_ascii_whitespace()) => {
+                    name[len] = b;
+                    k += 1;
+                }
+                _ => break None,
+            }
+            len += 1;
+            if len == MAX_KEY_NAME {
+                break None;
+            }
+        };
+        let Some(value) = value.filter(|_| len > 0) else {
+            continue;
+        };
+        let name = &name[..len];
+        let strong = SECRET_QUERY_PARAMS.iter().any(|p| p.len() == name.len() && p.as_bytes().eq_ignore_ascii_case(name));
+        let weak = !strong && WEAK_QUERY_PARAMS.iter().any(|p| p.as_bytes().eq_ignore_ascii_case(name));
+        if !strong && !weak {
+            continue;
+        }
+        let mut end = value;
+        while end < bytes.len()
+            && !bytes[end].is_ascii_whitespace()
+            && !matches!(bytes[end], b'&' | b'#' | b'"' | b'\'' | b'<' | b'>' | b';')
+        {
+            if encoded && bytes[end] == b'%' && encoded_byte(bytes, end) == Some(b'&') {
+                break;
+            }
+            end += 1;
+        }
+        crate::search::work::tally(end - value + 1);
+        if end > value && (strong || fields::looks_random(&text[value..end])) {
             spans.push(value..end);
         }
     }
     spans
+}
+
+/// Query parameters that hold a secret only when the value looks generated.
+const WEAK_QUERY_PARAMS: &[&str] = &["pass", "pw"];
+
+/// The byte a `%XX` escape at `i` stands for.
+fn encoded_byte(bytes: &[u8], i: usize) -> Option<u8> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    match (bytes.get(i), bytes.get(i + 1), bytes.get(i + 2)) {
+        (Some(b'%'), Some(&h), Some(&l)) => Some((hex(h)? * 16 + hex(l)?) as u8),
+        _ => None,
+    }
 }
