@@ -80,11 +80,28 @@ pub(crate) enum Scan {
 pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule {
         family: "private_key",
-        hints: &["private key-----", "private key ----", "private key block-----", "putty-user-key-file-"],
+        hints: &[
+            "private key-----",
+            "private key ----",
+            "private key block-----",
+            "putty-user-key-file-",
+            // DER bodies without armour.
+            "ibadanbgkqhkig9w0baq",
+            "mc4caqawbqydk2vwbciei",
+            "ibaakcaqea",
+            "ibaakcagea",
+            "mhccaqeei",
+            "migkagebbda",
+            "b3blbnnzac1rzxktdjeaaaaa",
+        ],
         scan: Scan::Spans(scan::private_keys),
     },
-    SecretRule { family: "webhook", hints: &["hooks.slack.com/", "/api/webhooks/", "webhook"], scan: Scan::Families(scan::webhook_urls) },
-    SecretRule { family: "token", hints: &["-us", "q~", "."], scan: Scan::Families(scan::shaped_tokens) },
+    SecretRule {
+        family: "webhook",
+        hints: &["hooks.slack.com/", r"hooks.slack.com\/", "/api/webhooks/", "webhook"],
+        scan: Scan::Families(scan::webhook_urls),
+    },
+    SecretRule { family: "token", hints: &["-us", "q~", ".", "=="], scan: Scan::Families(scan::shaped_tokens) },
     // Bot tokens' secret part starts `AA` in the format Telegram issues.
     SecretRule { family: "telegram_bot_token", hints: &[":aa"], scan: Scan::Spans(scan::telegram_tokens) },
     SecretRule { family: "jwt", hints: &["eyj"], scan: Scan::Spans(scan::jwts) },
@@ -92,6 +109,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "authorization", hints: &["authorization"], scan: Scan::Spans(scan::authorization_values) },
     SecretRule { family: "authorization", hints: &["bearer"], scan: Scan::Spans(scan::bearer_tokens) },
     SecretRule { family: "cookie", hints: &["cookie"], scan: Scan::Spans(scan::cookie_headers) },
+    SecretRule { family: "cookie", hints: &["\ttrue\t", "\tfalse\t"], scan: Scan::Spans(scan::cookie_jar_values) },
     SecretRule { family: "url_credentials", hints: &["://", r":\/\/"], scan: Scan::Spans(scan::url_credentials) },
     SecretRule {
         family: "url_credentials",
@@ -106,6 +124,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         hints: &["pass", "pwd", "secret", "token", "key", "credential"],
         scan: Scan::Spans(scan::spaced_values),
     },
+    SecretRule { family: "secret_field", hints: &["\",", "\"]", "',", "']"], scan: Scan::Spans(scan::quoted_pairs) },
     SecretRule { family: "secret_field", hints: &["value", "</"], scan: Scan::Spans(scan::paired_values) },
     SecretRule { family: "cli_password", hints: &[" -", "\"-", "pass:", "/user:"], scan: Scan::Spans(scan::cli_credentials) },
 ];

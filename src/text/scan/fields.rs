@@ -35,10 +35,12 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         while key_end > 0 && matches!(bytes[key_end - 1], b' ' | b'\t') {
             key_end -= 1;
         }
-        if key_end > 0 && matches!(bytes[key_end - 1], b'"' | b'\'') {
+        let quoted_key = key_end > 0 && matches!(bytes[key_end - 1], b'"' | b'\'');
+        if quoted_key {
             key_end -= 1;
-            // JSON quoted inside a string: `\"client_secret\": ...`.
-            if key_end > 0 && bytes[key_end - 1] == b'\\' {
+            // JSON quoted inside a string, once or more: `\"client_secret\": ...`,
+            // `\\\"password\\\": ...`.
+            while key_end > 0 && bytes[key_end - 1] == b'\\' {
                 key_end -= 1;
             }
         }
@@ -67,6 +69,13 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
         };
         let found_before = spans.len();
         let mut value = skip_blanks(bytes, sep + 1);
+        // A quoted (JSON) key's value may start on the next line.
+        if quoted_key && bytes[sep] == b':' && matches!(bytes.get(value), Some(b'\n' | b'\r')) {
+            let next = run_end(bytes, value, |b| b.is_ascii_whitespace());
+            if matches!(bytes.get(next), Some(b'"' | b'\'')) {
+                value = next;
+            }
+        }
         // `PWD=/home/ann`: the shell's working directory, not a password.
         let shell_dir = key.eq_ignore_ascii_case("pwd") || key.eq_ignore_ascii_case("oldpwd");
         if shell_dir && matches!(bytes.get(value), Some(b'/' | b'~')) {
@@ -121,6 +130,16 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
                     spans.push(value + 1..close);
                 }
             }
+            // TOML's multi-line strings: to the closing triple quote.
+            Some(&q @ (b'"' | b'\'')) if bytes[value..].starts_with(&[q, q, q]) => {
+                let inner = value + 3;
+                let limit = bytes.len().min(inner + MAX_BLOCK_VALUE);
+                let close = bytes[inner..limit].windows(3).position(|w| w == [q, q, q]).map_or(limit, |k| inner + k);
+                crate::search::work::tally(close - inner + 1);
+                if close > inner && !is_placeholder(text[inner..close].trim()) {
+                    spans.push(inner..close);
+                }
+            }
             Some(&q @ (b'"' | b'\'')) => {
                 // An unclosed quote (a value cut off at the window edge) runs to the line end.
                 let inner = value + 1;
@@ -129,13 +148,19 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
                     spans.push(inner..close);
                 }
             }
-            Some(b'\\') if matches!(bytes.get(value + 1), Some(b'"' | b'\'')) => {
-                // An escaped quote opens the value: it runs to the matching escaped quote.
-                let q = bytes[value + 1];
-                let inner = value + 2;
+            Some(b'\\') if matches!(bytes.get(run_end(bytes, value, |b| b == b'\\')), Some(b'"' | b'\'')) => {
+                // An escaped quote (escaped once or more) opens the value: it runs to the
+                // matching escaped quote.
+                let quote_at = run_end(bytes, value, |b| b == b'\\');
+                let q = bytes[quote_at];
+                let inner = quote_at + 1;
                 let mut close = inner;
                 while close < bytes.len() && bytes[close] != b'\n' && !(bytes[close] == b'\\' && bytes.get(close + 1) == Some(&q)) {
                     close += 1;
+                }
+                // The closing quote's escape may be several backslashes long.
+                while close > inner && bytes[close - 1] == b'\\' {
+                    close -= 1;
                 }
                 if close > inner && !is_placeholder(&text[inner..close]) {
                     spans.push(inner..close);
@@ -284,14 +309,67 @@ pub(crate) fn spaced_values(text: &str) -> Vec<Range<usize>> {
             if end - start > MAX_KEY_NAME || !matches!(bytes.get(end), Some(b' ' | b'\t')) || !is_secret_key(&text[start..end]) {
                 continue;
             }
-            let value = skip_blanks(bytes, end);
-            let value_end = run_end(bytes, value, value_byte);
+            let mut value = skip_blanks(bytes, end);
+            // `var apiKey string = "…"`: a type name between the name and the sign.
+            let ty = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'[' | b']' | b'*'));
+            let sign = skip_blanks(bytes, ty);
+            if ty > value && ty - value <= 16 && bytes.get(sign) == Some(&b'=') && bytes.get(sign + 1) != Some(&b'=') {
+                value = skip_blanks(bytes, sign + 1);
+            }
+            // A quoted value (`set password "…"`) is read to its closing quote.
+            let (value, value_end) = match bytes.get(value) {
+                Some(&q @ (b'"' | b'\'')) => (value + 1, run_end(bytes, value + 1, |b| b != q && b != b'\n' && b != b'\\')),
+                _ => (value, run_end(bytes, value, value_byte)),
+            };
             if looks_random(&text[value..value_end]) && spans.iter().all(|s| s.end <= value || s.start >= value_end) {
                 spans.push(value..value_end);
             }
         }
     }
     spans.sort_unstable_by_key(|s| s.start);
+    spans
+}
+
+/// A quoted secret name followed by its quoted value, in code: `define("DB_PASSWORD",
+/// "…")`, `config["secret"] = "…"`, `ENV["API_KEY"] ||= "…"`, a `"password", "…"` pair
+/// in a list. After a comma the value must look generated (a list of field names is no
+/// secret).
+pub(crate) fn quoted_pairs(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    let mut from = 0;
+    loop {
+        let open = next_in_class(bytes, from, |b| (b == b'"') | (b == b'\''));
+        if open == bytes.len() {
+            break;
+        }
+        let q = bytes[open];
+        let name_end = run_end(bytes, open + 1, key_char);
+        from = if bytes.get(name_end) == Some(&q) { name_end + 1 } else { open + 1 };
+        if bytes.get(name_end) != Some(&q) || name_end - open - 1 > MAX_KEY_NAME || !is_secret_key(&text[open + 1..name_end]) {
+            continue;
+        }
+        let mut i = name_end + 1;
+        if bytes.get(i) == Some(&b']') {
+            i += 1;
+        }
+        i = skip_blanks(bytes, i);
+        let comma = bytes.get(i) == Some(&b',');
+        let sign = ["=", "||=", ":=", "??="].iter().find(|s| bytes[i..].starts_with(s.as_bytes()) && bytes.get(i + s.len()) != Some(&b'='));
+        let after = match (comma, sign) {
+            (true, _) => i + 1,
+            (false, Some(s)) => i + s.len(),
+            (false, None) => continue,
+        };
+        let value = skip_blanks(bytes, after);
+        let Some(&vq @ (b'"' | b'\'')) = bytes.get(value) else { continue };
+        let close = run_end(bytes, value + 1, |b| b != vq && b != b'\n' && b != b'\\');
+        let secret = &text[value + 1..close];
+        if bytes.get(close) == Some(&vq) && !secret.is_empty() && !is_placeholder(secret) && (!comma || looks_random(secret)) {
+            spans.push(value + 1..close);
+            from = close + 1;
+        }
+    }
     spans
 }
 
@@ -436,13 +514,35 @@ pub(crate) fn paired_values(text: &str) -> Vec<Range<usize>> {
             spans.push(span);
         }
     }
-    // `<password>…</password>`, `<SecretKey>…</SecretKey>`.
+    // `<password>…</password>`, `<SecretKey>…</SecretKey>`, and elements named by an
+    // attribute: `<entry key="api.token">…</entry>`.
     for open in positions(text, "<") {
         let name_end = run_end(bytes, open + 1, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
-        if name_end == open + 1 || bytes.get(name_end) != Some(&b'>') || !is_secret_key(&text[open + 1..name_end]) {
+        if name_end == open + 1 {
             continue;
         }
-        let start = name_end + 1;
+        let tag_end = match bytes.get(name_end) {
+            Some(b'>') if is_secret_key(&text[open + 1..name_end]) => name_end,
+            Some(b' ') => {
+                let limit = bytes.len().min(name_end + 256);
+                let close = run_end(&bytes[..limit], name_end, |b| b != b'>' && b != b'<');
+                let attrs = &text[name_end..close];
+                let named = [" key=", " name="].iter().any(|a| {
+                    crate::search::find(attrs, a).is_some_and(|k| {
+                        let v = &attrs[k + a.len()..];
+                        let q = v.as_bytes().first().copied().unwrap_or(b' ');
+                        matches!(q, b'"' | b'\'') && v[1..].split(q as char).next().is_some_and(is_secret_key)
+                    })
+                });
+                if close < limit && bytes[close] == b'>' && named && !attrs.contains(" value=") {
+                    close
+                } else {
+                    continue;
+                }
+            }
+            _ => continue,
+        };
+        let start = tag_end + 1;
         let end = run_end(bytes, start, |b| b != b'<');
         if end > start && text[end..].starts_with("</") && !is_placeholder(&text[start..end]) {
             spans.push(start..end);

@@ -187,3 +187,29 @@ pub(crate) fn cookie_headers(text: &str) -> Vec<Range<usize>> {
     }
     spans
 }
+
+/// Cookie values in a cookie jar file (the Netscape `cookies.txt` format curl and wget
+/// write): lines of seven tab-separated fields, domain, `TRUE`/`FALSE`, path,
+/// `TRUE`/`FALSE`, expiry, name, value. The value is the secret.
+pub(crate) fn cookie_jar_values(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut line_start = 0;
+    while line_start < bytes.len() {
+        let line_end = line_start + bytes[line_start..].iter().position(|&b| b == b'\n').unwrap_or(bytes.len() - line_start);
+        crate::search::work::tally(line_end - line_start + 1);
+        let line = text[line_start..line_end].trim_end_matches('\r');
+        let fields: Vec<&str> = line.splitn(8, '\t').collect();
+        let flag = |f: &str| f.eq_ignore_ascii_case("true") || f.eq_ignore_ascii_case("false");
+        if fields.len() == 7 && flag(fields[1]) && flag(fields[3]) && !fields[4].is_empty() && fields[4].bytes().all(|b| b.is_ascii_digit())
+        {
+            let value = fields[6];
+            let start = line_start + line.len() - value.len();
+            if !value.is_empty() && !is_placeholder_value(value) {
+                spans.push(start..line_start + line.len());
+            }
+        }
+        line_start = line_end + 1;
+    }
+    spans
+}

@@ -13,9 +13,9 @@ mod urls;
 
 pub(crate) use cli::cli_credentials;
 pub(crate) use fields::{
-    flag_values, is_placeholder, is_placeholder_value, looks_random, paired_values, secret_field_values, spaced_values,
+    flag_values, is_placeholder, is_placeholder_value, looks_random, paired_values, quoted_pairs, secret_field_values, spaced_values,
 };
-pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers};
+pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers, cookie_jar_values};
 pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
 pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials};
 
@@ -198,6 +198,37 @@ mod tests {
         ] {
             assert!(spaced_values(prose).is_empty(), "{prose}");
         }
+    }
+
+    #[test]
+    fn secrets_in_code_and_config_shapes() {
+        // Quoted names followed by their values, in code.
+        assert_eq!(found(r#"define("DB_PASSWORD", "opdPlIxVWK1CY7TkLE6L");"#, quoted_pairs), vec!["opdPlIxVWK1CY7TkLE6L"]);
+        assert_eq!(found(r#"config["secret"] = "viknrR5n""#, quoted_pairs), vec!["viknrR5n"]);
+        assert_eq!(found(r#"ENV["API_KEY"] ||= "jWR9IGlD""#, quoted_pairs), vec!["jWR9IGlD"]);
+        assert!(quoted_pairs(r#"fields: ["password", "username"]"#).is_empty());
+        // TOML multi-line strings, JSON escaped more than once, a JSON value on the next line.
+        assert_eq!(found("signing_key = \"\"\"\nwB9X~U~!PmuzdZ3J\n\"\"\"", secret_field_values), vec!["\nwB9X~U~!PmuzdZ3J\n"]);
+        assert_eq!(found(r#"\\\"password\\\": \\\"aHKbAiFN7B\\\""#, secret_field_values), vec!["aHKbAiFN7B"]);
+        assert_eq!(found("{\"password\" :\n    \"eZS73QZlRv\"}", secret_field_values), vec!["eZS73QZlRv"]);
+        // An element named by its attribute.
+        assert_eq!(found(r#"<entry key="api.token">u1XbGH6KPuxgS63V</entry>"#, paired_values), vec!["u1XbGH6KPuxgS63V"]);
+        // A cookie jar line.
+        assert_eq!(found(".example.com\tTRUE\t/\tTRUE\t1750000000\tsession\tcKGtFU-LW9hh\n", cookie_jar_values), vec!["cKGtFU-LW9hh"]);
+    }
+
+    #[test]
+    fn keys_known_by_their_encoding() {
+        let shaped = |text: &str| shaped_tokens(text).into_iter().map(|(r, f)| (text[r].to_owned(), f)).collect::<Vec<_>>();
+        let azure = format!("{}==", "n0HFdJwUDuj2bhFBVnO43J6qSVoIzOHBP83eAn0dpC3FcST0BzYf5128x7NGFpcwBWtpDC/3abcdefghijklmn");
+        assert_eq!(azure.len(), 88);
+        assert_eq!(shaped(&format!("key is {azure}.")), vec![(azure.clone(), "azure_storage_key")]);
+        // An integrity digest of the same length is no key.
+        assert!(shaped(&format!("sha512-{azure}")).is_empty());
+        assert_eq!(shaped("VAULT=s.yAqI0dOn7IvzsL0FwnbeO6j4"), vec![("s.yAqI0dOn7IvzsL0FwnbeO6j4".to_owned(), "vault_token")]);
+        assert!(shaped("items.abcdefghijklmnopqrstuvwx").is_empty());
+        let body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCQ6+45Ai104bpt\nKNqNjmLz3RGc3QlW78ikxcpZ6Qpj";
+        assert_eq!(found(&format!("{body}\n\nnext"), private_keys), vec![body]);
     }
 
     #[test]

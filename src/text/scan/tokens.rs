@@ -39,6 +39,20 @@ pub(crate) fn private_keys(text: &str) -> Vec<Range<usize>> {
             from = end.max(label_start);
         }
     }
+    // A key's base64 body without its armour lines (cut off, or in another block): known
+    // by how the DER encoding of a private key starts.
+    for (anchor, back) in DER_PRIVATE_KEY_STARTS {
+        for at in positions(text, anchor) {
+            let start = at.saturating_sub(*back);
+            if at < *back
+                || !bytes[start..at].iter().all(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
+                || !boundary_before(bytes, start)
+            {
+                continue;
+            }
+            spans.push(start..base64_block_end(bytes, at));
+        }
+    }
     let mut from = 0;
     while let Some(start) = find_from(text, "PuTTY-User-Key-File-", from) {
         let end = match find_from(text, "Private-MAC:", start) {
@@ -61,9 +75,55 @@ pub(crate) fn private_keys(text: &str) -> Vec<Range<usize>> {
     merged
 }
 
+/// How the base64 of a DER-encoded private key starts: the literal, and how many
+/// characters before it (a length that varies with the key's size).
+const DER_PRIVATE_KEY_STARTS: &[(&str, usize)] = &[
+    // PKCS#8 (`MII..` then version 0 and the algorithm's sequence).
+    ("IBADANBgkqhkiG9w0BAQ", 6),
+    ("MC4CAQAwBQYDK2VwBCIEI", 0),
+    // PKCS#1 RSA (version 0, then the modulus).
+    ("IBAAKCAQEA", 6),
+    ("IBAAKCAgEA", 6),
+    // SEC1 EC keys (P-256, P-384).
+    ("MHcCAQEEI", 0),
+    ("MIGkAgEBBDA", 0),
+    // The OpenSSH format (`openssh-key-v1`).
+    ("b3BlbnNzaC1rZXktdjEAAAAA", 0),
+];
+
+/// The end of a base64 block from `start`: base64 characters and line breaks (also
+/// escaped ones, `\n`), up to a blank line or anything else, at most 16 KiB.
+fn base64_block_end(bytes: &[u8], start: usize) -> usize {
+    let limit = bytes.len().min(start + 16 * 1024);
+    let mut i = start;
+    let mut last = start;
+    while i < limit {
+        match bytes[i] {
+            b if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=') => {
+                i += 1;
+                last = i;
+            }
+            b'\n' | b'\r' if i + 1 < limit && (bytes[i + 1].is_ascii_alphanumeric() || bytes[i + 1] == b'+' || bytes[i + 1] == b'/') => {
+                i += 1
+            }
+            b'\\'
+                if bytes.get(i + 1) == Some(&b'n')
+                    && bytes.get(i + 2).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/') =>
+            {
+                i += 2
+            }
+            _ => break,
+        }
+    }
+    crate::search::work::tally(i - start + 1);
+    last
+}
+
 /// Webhook URLs whose path is the credential: what follows the host and path prefix.
 const WEBHOOKS: &[(&str, &str)] = &[
     ("hooks.slack.com/services/", "slack_webhook"),
+    ("hooks.slack.com\\/services\\/", "slack_webhook"),
+    ("discord.com\\/api\\/webhooks\\/", "discord_webhook"),
     ("hooks.slack.com/workflows/", "slack_webhook"),
     ("hooks.slack.com/triggers/", "slack_webhook"),
     ("discord.com/api/webhooks/", "discord_webhook"),
@@ -79,9 +139,13 @@ pub(crate) fn webhook_urls(text: &str) -> Vec<(Range<usize>, &'static str)> {
     for (prefix, family) in WEBHOOKS {
         for at in positions(text, prefix) {
             let start = at + prefix.len();
-            let end = run_end(bytes, start, |b| {
-                b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b'%' | b'/' | b'@' | b'+' | b'=')
+            // JSON-escaped slashes (`\/`) belong to the path too.
+            let mut end = run_end(bytes, start, |b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b'%' | b'/' | b'@' | b'+' | b'=' | b'\\')
             });
+            while end > start && bytes[end - 1] == b'\\' {
+                end -= 1;
+            }
             if end > start {
                 spans.push((start..end, *family));
             }
@@ -127,6 +191,31 @@ pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
         let end = run_end(bytes, body, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'='));
         if at >= 14 && bytes[start..at].iter().all(u8::is_ascii_alphanumeric) && boundary_before(bytes, start) && end - body >= 60 {
             spans.push((start..end, "terraform_token"));
+        }
+    }
+    // Azure storage account keys: 64 bytes in base64, 86 characters and `==`.
+    let base64 = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
+    let mut after_key = 0;
+    for pad in positions(text, "==") {
+        let start = pad.saturating_sub(86);
+        if pad < 86 || start < after_key || !bytes[start..pad].iter().all(|&b| base64(b)) {
+            continue;
+        }
+        // `sha512-…==` is an integrity digest of the same length.
+        let clear_before = start == 0 || !(base64(bytes[start - 1]) || matches!(bytes[start - 1], b'=' | b'-'));
+        let clear_after = bytes.get(pad + 2).is_none_or(|&b| !(base64(b) || b == b'='));
+        if clear_before && clear_after {
+            spans.push((start..pad + 2, "azure_storage_key"));
+            after_key = pad + 2;
+        }
+    }
+    // HashiCorp Vault service tokens in the format before `hvs.`: `s.` and 24 characters.
+    for at in positions(text, "s.") {
+        let end = run_end(bytes, at + 2, |b| b.is_ascii_alphanumeric());
+        let clear_before = at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'.' | b'_' | b'-'));
+        let clear_after = bytes.get(end).is_none_or(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')));
+        if end - at - 2 == 24 && clear_before && clear_after && looks_random(&text[at + 2..end]) {
+            spans.push((at..end, "vault_token"));
         }
     }
     for dot in positions(text, ".") {
