@@ -102,11 +102,14 @@ fn rejoined(text: String) -> SafeText {
     }
 }
 
-/// Cap `text` at `cap` units without leaving half a redaction marker at the end.
+/// Cap `text` at `cap` units without leaving half a redaction marker at the end. The cut
+/// text is settled both as it is and with the `…` a caller may end it with, since the
+/// redactor may judge the two differently (`Authorization: Beare` is a value, while a
+/// value ending in `…` was cut away).
 pub(crate) fn cut_at(text: &str, cap: usize) -> &str {
     let cut = utf16_prefix(text, cap);
     if cut.len() < text.len() {
-        settled(without_open_marker(cut), "…")
+        settled(settled(without_open_marker(cut), "…"), "")
     } else {
         cut
     }

@@ -51,7 +51,10 @@ pub(crate) fn authorization_values(text: &str) -> Vec<Range<usize>> {
         let end = credentials_end(bytes, credential, line_end);
         let value = &text[credential..end];
         let reference = matches!(value.as_bytes().first(), Some(b'$' | b'{' | b'<' | b'%'));
-        if !value.is_empty() && !reference && !is_placeholder_value(value) {
+        // A scheme with nothing after it (`Authorization: Basic`, a value cut away) is no
+        // credential.
+        let bare_scheme = AUTH_SCHEMES.iter().chain(&["ntlm", "ssws", "hawk", "aws4-hmac-sha256"]).any(|s| value.eq_ignore_ascii_case(s));
+        if !value.is_empty() && !reference && !bare_scheme && !is_placeholder_value(value) {
             spans.push(credential..end);
         }
     }
