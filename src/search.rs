@@ -229,14 +229,27 @@ fn find_folded_pair(hay: &[u8], from: usize, pair: [u8; 2]) -> Option<usize> {
 /// a case-insensitive search is the needle's least common byte. Letters rank by English
 /// frequency; space, digits and the punctuation of logs and JSON are common.
 fn commonness(b: u8) -> usize {
-    const LETTERS: &[u8] = b"zqjxkvbpygfwmucldrhsnioate";
-    match b {
-        b' ' => 100,
-        b'a'..=b'z' => LETTERS.iter().position(|&l| l == b).map_or(50, |i| 20 + i * 2),
-        b'0'..=b'9' | b':' | b'.' | b'=' | b'/' | b'-' | b'_' | b'"' | b',' => 70,
-        _ => 10,
-    }
+    usize::from(COMMONNESS[usize::from(b)])
 }
+
+/// [`commonness`] of every byte, as a table.
+const COMMONNESS: [u8; 256] = {
+    const LETTERS: &[u8] = b"zqjxkvbpygfwmucldrhsnioate";
+    let mut table = [10u8; 256];
+    let mut i = 0;
+    while i < LETTERS.len() {
+        table[LETTERS[i] as usize] = 20 + 2 * i as u8;
+        i += 1;
+    }
+    let common = b"0123456789:.=/-_\",";
+    let mut k = 0;
+    while k < common.len() {
+        table[common[k] as usize] = 70;
+        k += 1;
+    }
+    table[b' ' as usize] = 100;
+    table
+};
 
 /// The first position at or after `from` holding `byte` (lowercase), ASCII letters matched
 /// in either case: eight bytes a step, as [`find_byte`], on the bytes with bit 5 set when

@@ -246,7 +246,8 @@ pub(crate) fn is_secret_key(key: &str) -> bool {
 /// Whether a key is a short name that holds a secret only sometimes (`pass`, `pw`, `key`,
 /// `tokens`, `session`): its value is a secret when it looks generated.
 pub(crate) fn is_weak_secret_key(key: &str) -> bool {
-    key.len() <= 8 && matches!(key_words(key).as_slice(), [w] if matches!(w.as_str(), "pass" | "pw" | "key" | "tokens" | "session"))
+    const WEAK: &[&str] = &["pass", "pw", "key", "tokens", "session"];
+    WEAK.iter().any(|w| key.eq_ignore_ascii_case(w))
 }
 
 /// Split a key into lowercase words at separators and camelCase humps.
