@@ -273,7 +273,7 @@ export type RunErrorCode =
   | 'internal_error';
 
 /** Where a run's terminal error came from, when guest code was running. */
-export type FailurePhase = 'bridge' | 'guest';
+export type FailurePhase = 'input' | 'guest' | 'bridge' | 'host';
 
 /** An executor's description of what ended a run. */
 export interface RunFailureMessage {

@@ -24,7 +24,7 @@ wire_enum! {
         /// A surface's entry point was handed a value of the wrong type (a number where text
         /// belongs, say), so there was nothing to read as JSON at all. Only the npm package
         /// produces it: the component's WIT functions are typed, so its `error-code` enum has
-        /// no such case (a WIT case would be a breaking change to `codemode:errors@1.0.0`).
+        /// no such case (a WIT case would be a breaking change to the `codemode:errors` interface).
         InvalidArgument = "invalid_argument",
     }
 }

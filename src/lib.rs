@@ -70,6 +70,10 @@ pub use wire::{
 /// ```
 pub mod run {
     pub use crate::input::{RunFailure, RunReport};
+    pub use crate::pipeline::exec::{
+        fit_output, module_access, project_completed, syntax_failure, user_stack, Engine, ExecRequest, Projection, Wrapping,
+        DEFAULT_MAX_OUTPUT_BYTES, MAX_SOURCE_UNITS,
+    };
     pub use crate::pipeline::run::{classify_run, classify_run_json};
     pub use crate::wire::{FailurePhase, RunError, RunErrorCode};
 }

@@ -56,16 +56,16 @@ pub fn classify_run(report: &RunReport) -> RunError {
     let (code, phase) = match failure {
         RunFailure::InvalidRequest { message } => {
             m.literal("the exec request was rejected: ").safe(&clean(message));
-            (RunErrorCode::InvalidInput, None)
+            (RunErrorCode::InvalidInput, Some(FailurePhase::Input))
         }
         RunFailure::SyntaxError { message, line, column } => {
             m.literal("syntax error at line ").number(u64::from(*line)).literal(", column ").number(u64::from(*column)).literal(": ");
             m.safe(&clean(message)).literal(". Correct the source and submit a new exec.");
-            (RunErrorCode::InvalidInput, None)
+            (RunErrorCode::InvalidInput, Some(FailurePhase::Input))
         }
         RunFailure::RuntimeUnavailable { message } => {
             m.literal("no code-mode executor could run the code: ").safe(&clean(message));
-            (RunErrorCode::RuntimeUnavailable, None)
+            (RunErrorCode::RuntimeUnavailable, Some(FailurePhase::Host))
         }
         RunFailure::Aborted => {
             m.literal("the run was cancelled by its caller and cannot be resumed");
@@ -80,11 +80,11 @@ pub fn classify_run(report: &RunReport) -> RunError {
         }
         RunFailure::OutputUnserializable { message } => {
             m.literal("the run's result could not be serialized within the output limit: ").safe(&clean(message));
-            (RunErrorCode::OutputLimitExceeded, None)
+            (RunErrorCode::OutputLimitExceeded, Some(FailurePhase::Host))
         }
         RunFailure::SnapshotTooLarge { message } => {
             m.literal("the suspended run's snapshot exceeded its limit: ").safe(&clean(message));
-            (RunErrorCode::SnapshotLimitExceeded, None)
+            (RunErrorCode::SnapshotLimitExceeded, Some(FailurePhase::Host))
         }
         RunFailure::UncaughtToolError(error) => {
             uncaught_message(&mut m, error, &mut clean);
@@ -98,7 +98,7 @@ pub fn classify_run(report: &RunReport) -> RunError {
         }
         RunFailure::Internal { message } => {
             m.literal("the code-mode executor failed: ").safe(&clean(message));
-            (RunErrorCode::InternalError, None)
+            (RunErrorCode::InternalError, Some(FailurePhase::Host))
         }
     };
     RunError {
@@ -199,19 +199,24 @@ mod tests {
     #[test]
     fn executor_failures_map_to_their_codes() {
         let text = |m: &str| m.to_owned();
-        let cases: &[(RunFailure, RunErrorCode)] = &[
-            (RunFailure::InvalidRequest { message: text("unknown runId r-42") }, RunErrorCode::InvalidInput),
-            (RunFailure::SyntaxError { message: text("Unexpected token ')'"), line: 3, column: 17 }, RunErrorCode::InvalidInput),
-            (RunFailure::RuntimeUnavailable { message: text("worker exited with code 1") }, RunErrorCode::RuntimeUnavailable),
-            (RunFailure::Aborted, RunErrorCode::Aborted),
-            (RunFailure::Timeout { deadline_ms: Some(30_000) }, RunErrorCode::Timeout),
-            (RunFailure::OutputUnserializable { message: text("cyclic value") }, RunErrorCode::OutputLimitExceeded),
-            (RunFailure::SnapshotTooLarge { message: text("12 MB > 8 MB") }, RunErrorCode::SnapshotLimitExceeded),
-            (RunFailure::Internal { message: text("bridge closed") }, RunErrorCode::InternalError),
+        use FailurePhase::{Host, Input};
+        let cases: &[(RunFailure, RunErrorCode, Option<FailurePhase>)] = &[
+            (RunFailure::InvalidRequest { message: text("unknown runId r-42") }, RunErrorCode::InvalidInput, Some(Input)),
+            (
+                RunFailure::SyntaxError { message: text("Unexpected token ')'"), line: 3, column: 17 },
+                RunErrorCode::InvalidInput,
+                Some(Input),
+            ),
+            (RunFailure::RuntimeUnavailable { message: text("worker exited with code 1") }, RunErrorCode::RuntimeUnavailable, Some(Host)),
+            (RunFailure::Aborted, RunErrorCode::Aborted, None),
+            (RunFailure::Timeout { deadline_ms: Some(30_000) }, RunErrorCode::Timeout, None),
+            (RunFailure::OutputUnserializable { message: text("cyclic value") }, RunErrorCode::OutputLimitExceeded, Some(Host)),
+            (RunFailure::SnapshotTooLarge { message: text("12 MB > 8 MB") }, RunErrorCode::SnapshotLimitExceeded, Some(Host)),
+            (RunFailure::Internal { message: text("bridge closed") }, RunErrorCode::InternalError, Some(Host)),
         ];
-        for (failure, code) in cases {
+        for (failure, code, phase) in cases {
             let end = classify_run(&RunReport::new(failure.clone(), false));
-            assert_eq!((end.code, end.failure_phase, end.replay_safe), (*code, None, false), "{failure:?}");
+            assert_eq!((end.code, end.failure_phase, end.replay_safe), (*code, *phase, false), "{failure:?}");
             let declared = classify_run(&RunReport::new(failure.clone(), true).with_restart_safe(true));
             assert!(declared.replay_safe && declared.bridge_dispatch_started, "{failure:?}");
         }
@@ -311,7 +316,7 @@ mod tests {
             classify_run(&RunReport::new(RunFailure::SyntaxError { message: "Unexpected end of input".into(), line: 2, column: 1 }, false));
         assert_eq!(
             end.to_json(),
-            r#"{"code":"invalid_input","message":"syntax error at line 2, column 1: Unexpected end of input. Correct the source and submit a new exec.","bridgeDispatchStarted":false,"replaySafe":false,"line":2,"column":1}"#
+            r#"{"code":"invalid_input","message":"syntax error at line 2, column 1: Unexpected end of input. Correct the source and submit a new exec.","failurePhase":"input","bridgeDispatchStarted":false,"replaySafe":false,"line":2,"column":1}"#
         );
         let error = tool_error(r#"{"tool":"gh::get","dispatched":true,"transport":{"kind":"timeout"}}"#);
         let end = classify_run(&RunReport::new(RunFailure::UncaughtToolError(error.clone()), true));

@@ -27,12 +27,18 @@ wire_enum! {
 }
 
 wire_enum! {
-    /// Where a terminal error came from, when guest code was running.
+    /// Where a terminal error came from.
     pub FailurePhase {
-        /// A tool call rejected and the guest let the rejection escape (or rethrew it).
-        Bridge = "bridge",
+        /// The exec request or its source was rejected before the code ran (bad fields, a
+        /// syntax error, module access).
+        Input = "input",
         /// Guest code threw an error of its own.
         Guest = "guest",
+        /// A tool call rejected and the guest let the rejection escape (or rethrew it).
+        Bridge = "bridge",
+        /// The executor itself failed (it could not run the code, project its result or
+        /// keep a snapshot).
+        Host = "host",
     }
 }
 
@@ -44,7 +50,8 @@ pub struct RunError {
     pub code: RunErrorCode,
     /// A standalone, sanitized, capped message.
     pub message: SafeText,
-    /// Where the error came from, when guest code was running.
+    /// Where the error came from; none when the run was stopped from outside (aborted,
+    /// timed out).
     pub failure_phase: Option<FailurePhase>,
     /// Whether any nested tool call was dispatched during the run.
     pub bridge_dispatch_started: bool,

@@ -131,8 +131,10 @@ macro_rules! conversions {
                     },
                     message: e.message.to_string(),
                     failure_phase: e.failure_phase.map(|p| match p {
-                        P::Bridge => WP::Bridge,
+                        P::Input => WP::Input,
                         P::Guest => WP::Guest,
+                        P::Bridge => WP::Bridge,
+                        P::Host => WP::Host,
                     }),
                     bridge_dispatch_started: e.bridge_dispatch_started,
                     replay_safe: e.replay_safe,
