@@ -393,3 +393,76 @@ export function createCodemode(
   codemode: Record<string, Record<string, ToolHelper>>;
   callTool: (tool: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
 };
+
+/** The exec tool's arguments as the model sent them; a string is shorthand for `{ code }`. */
+export type ExecRequest = string | { code: string; restartSafe?: boolean };
+
+/** What a run's telemetry reports: no secrets, no raw environment values, no tool inputs. */
+export interface RunTelemetry {
+  catalog: { tools: number; bySource: { mcp: number } };
+  calls: { total: number; failed: number; byTool: Record<string, number> };
+  durationMs: number;
+  /** One counter lifetime: stable while the same catalog object is used. */
+  counterScope: string;
+}
+
+/**
+ * An executor `execute` runs code with: `node-vm` is built in; an object of this shape
+ * runs the code elsewhere (another sandbox), and the core still decides every rule.
+ */
+export interface Executor {
+  /** The engine, for placing syntax errors and frames: `v8`, `quickjs` or `spidermonkey`. */
+  engine: 'v8' | 'quickjs' | 'spidermonkey';
+  compile(
+    code: string,
+    file: string,
+  ): {
+    syntaxError?: { message: string; stack?: string; line?: number; column?: number };
+    linesBefore: number;
+    columnsBefore: number;
+    run?: (context: { bridge: unknown; log: (args: unknown[]) => void; timeoutMs: number }) => Promise<unknown>;
+  };
+  isTimeout?(thrown: unknown): boolean;
+}
+
+/** Options of `execute`. */
+export interface ExecuteOptions {
+  catalog: Record<string, CatalogTool[]>;
+  dispatch: Dispatch;
+  /** `node-vm` (the default), or an executor object. */
+  executor?: 'node-vm' | Executor;
+  /** The run's deadline (default 30 000 ms). */
+  timeoutMs?: number;
+  /** Each tool call's own deadline. */
+  callTimeoutMs?: number;
+  /** The caller's signal: the run ends `aborted` and pending calls are cancelled. */
+  signal?: AbortSignal;
+  /** One budget for console output plus the final value or error (default 65 536 bytes). */
+  maxOutputBytes?: number;
+  /** Frames read `<label>:user.js:LINE:COL` (default `codemode`). */
+  label?: string;
+  policy?: Policy | string;
+}
+
+/** A run that completed: its value as plain JSON data. */
+export interface CompletedRun {
+  status: 'completed';
+  value: unknown;
+  output: string;
+  bridgeDispatchStarted: boolean;
+  replaySafe: boolean;
+  truncated?: true;
+  telemetry: RunTelemetry;
+}
+
+/** A run that failed: the run error's fields, output and telemetry. */
+export interface FailedRun extends RunError {
+  status: 'failed';
+  /** A guest error's frames in the submitted source. */
+  stack?: string;
+  output: string;
+  telemetry: RunTelemetry;
+}
+
+/** Run model-written code as a code-mode run; resolves with how it ended, never throws for the code. */
+export function execute(request: ExecRequest, options: ExecuteOptions): Promise<CompletedRun | FailedRun>;

@@ -6,3 +6,4 @@ export { parseCallError, toMcpErrorEnvelope } from './consumer.js';
 export { classifyRun, classifyRunToJson } from './run.js';
 export { wrapCallTool } from './call-tool.js';
 export { createCodemode } from './codemode.js';
+export { execute } from './execute.js';

@@ -244,6 +244,139 @@ pub fn classify_run(report: &JsValue) -> JsResult<JsString> {
     Ok(text::to_js(&codemode_errors::run::classify_run(&report).to_json()))
 }
 
+/// The exec request (`{code, restartSafe?}`, or the code as a string; an object or its
+/// JSON text) checked by the core's `ExecRequest` reader: `{"code", "restartSafe"}` as
+/// JSON text when it is valid, else the run error (`invalid_input`, phase `input`) that
+/// ends the run before anything runs, as `{"failed": <run error>}`.
+#[wasm_bindgen(js_name = execRequest)]
+pub fn exec_request(request: &JsValue) -> JsResult<JsString> {
+    use codemode_errors::run::ExecRequest;
+    let read = match request.dyn_ref::<JsString>() {
+        Some(text) => ExecRequest::from_value(&Json::String(codemode_errors::json::JsonText::whole(String::from(text)))),
+        None => match walk::read(request) {
+            Ok(value) => ExecRequest::from_value(&value),
+            Err(e) => Err(codemode_errors::run::RunFailure::InvalidRequest {
+                message: format!("the exec request is not plain data: {}", e.message()),
+            }),
+        },
+    };
+    Ok(text::to_js(&match read {
+        Ok(request) => {
+            let mut out = String::from("{\"code\":");
+            codemode_errors::json::write_string(&mut out, &request.code);
+            out.push_str(if request.restart_safe { ",\"restartSafe\":true}" } else { ",\"restartSafe\":false}" });
+            out
+        }
+        Err(failure) => failed(RunReport::new(failure, false)),
+    }))
+}
+
+/// The run error for module access in `code` (`require(...)`, `import(...)`), as
+/// `{"failed": <run error>}` JSON text, or `null` when there is none.
+#[wasm_bindgen(js_name = moduleAccess)]
+pub fn module_access(code: &str, restart_safe: bool) -> Option<String> {
+    codemode_errors::run::module_access(code).map(|f| failed(RunReport::new(f, false).with_restart_safe(restart_safe)))
+}
+
+/// The run error for a syntax error the engine reported compiling the wrapped source,
+/// placed in the submitted `source` (the core's `run::syntax_failure`), as
+/// `{"failed": <run error>}` JSON text. `engine` is `v8`, `quickjs` or `spidermonkey`;
+/// `line`/`column` the engine's own one-based numbers when it gives them (else 0).
+#[wasm_bindgen(js_name = syntaxError)]
+#[allow(clippy::too_many_arguments)]
+pub fn syntax_error(
+    engine: &str,
+    message: &str,
+    stack: &str,
+    line: u32,
+    column: u32,
+    file: &str,
+    lines_before: u32,
+    columns_before: u32,
+    source: &str,
+    restart_safe: bool,
+) -> JsResult<String> {
+    use codemode_errors::run::{syntax_failure, Wrapping};
+    let engine = engine_named(engine)?;
+    let position = (line > 0).then_some((line, column.max(1)));
+    let failure = syntax_failure(engine, message, stack, position, &Wrapping::new(file, lines_before, columns_before), source);
+    Ok(failed(RunReport::new(failure, false).with_restart_safe(restart_safe)))
+}
+
+/// A guest error's stack as the model reads it: `Name: message` and the frames of the
+/// submitted source as `<label>:user.js:LINE:COL` (the core's `run::user_stack`).
+#[wasm_bindgen(js_name = userStack)]
+#[allow(clippy::too_many_arguments)]
+pub fn user_stack(
+    engine: &str,
+    name: &str,
+    message: &str,
+    stack: &str,
+    file: &str,
+    lines_before: u32,
+    columns_before: u32,
+    label: &str,
+) -> JsResult<String> {
+    let wrapping = codemode_errors::run::Wrapping::new(file, lines_before, columns_before);
+    Ok(codemode_errors::run::user_stack(engine_named(engine)?, name, message, stack, &wrapping, label).into_string())
+}
+
+/// A completed run's console output and final value (JSON text) fitted to one budget (the
+/// core's `run::project_completed`): `{"output", "value", "truncated"}` as JSON text, the
+/// value as raw JSON; or `{"failed": <run error>}` when the value is not JSON data.
+#[wasm_bindgen(js_name = projectCompleted)]
+pub fn project_completed(output: &str, value_json: &str, max_bytes: f64, dispatched: bool, restart_safe: bool) -> String {
+    match codemode_errors::run::project_completed(output, value_json, budget(max_bytes)) {
+        Ok(p) => {
+            let mut out = String::from("{\"output\":");
+            codemode_errors::json::write_string(&mut out, &p.output);
+            out.push_str(",\"value\":");
+            out.push_str(&p.value);
+            out.push_str(if p.truncated { ",\"truncated\":true}" } else { ",\"truncated\":false}" });
+            out
+        }
+        Err(failure) => failed(RunReport::new(failure, dispatched).with_restart_safe(restart_safe)),
+    }
+}
+
+/// Console output cleaned and cut to `budget` bytes (the core's `run::fit_output`):
+/// `[text, truncated]`.
+#[wasm_bindgen(js_name = fitOutput)]
+pub fn fit_output(output: &str, budget_bytes: f64) -> Array {
+    let (text, cut) = codemode_errors::run::fit_output(output, budget(budget_bytes));
+    Array::of2(&JsValue::from_str(&text), &JsValue::from_bool(cut))
+}
+
+/// The output budget when a caller names none (`run::DEFAULT_MAX_OUTPUT_BYTES`).
+#[wasm_bindgen(js_name = defaultMaxOutputBytes)]
+pub fn default_max_output_bytes() -> f64 {
+    codemode_errors::run::DEFAULT_MAX_OUTPUT_BYTES as f64
+}
+
+/// A byte budget from a JavaScript number: whole, not negative, at most 2^32.
+fn budget(bytes: f64) -> usize {
+    if bytes.is_finite() && bytes > 0.0 {
+        bytes.min(4_294_967_296.0) as usize
+    } else {
+        0
+    }
+}
+
+fn engine_named(engine: &str) -> JsResult<codemode_errors::run::Engine> {
+    codemode_errors::run::Engine::from_wire(engine).ok_or_else(|| {
+        error::to_js(&ReportError::new(
+            codemode_errors::ErrorCode::InvalidArgument,
+            "engine",
+            format!("unknown engine {engine:?}: v8, quickjs or spidermonkey"),
+        ))
+    })
+}
+
+/// `{"failed": <run error>}` for a report.
+fn failed(report: RunReport) -> String {
+    format!("{{\"failed\":{}}}", codemode_errors::run::classify_run(&report).to_json())
+}
+
 /// The core's input limits (`INPUT_LIMITS`) as an object: `string_head` (UTF-16 units
 /// kept of each string), `array_items`, `object_members` and `max_depth`. The JavaScript
 /// layer reads them to decide which reports it may hand over as JSON text. Built member by

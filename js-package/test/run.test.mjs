@@ -80,9 +80,9 @@ describe('classifyRun', () => {
     }
   });
 
-  test('a syntax error carries its one-based line and column', () => {
+  test('a syntax error carries its one-based line and column, from the input phase', () => {
     const end = classifyRun(JSON.stringify({ bridge_dispatch_started: false, syntax_error: { message: 'Unexpected token', line: 2, column: 5 } }));
-    assert.deepEqual([end.code, end.failurePhase, end.line, end.column], ['invalid_input', undefined, 2, 5]);
+    assert.deepEqual([end.code, end.failurePhase, end.line, end.column], ['invalid_input', 'input', 2, 5]);
   });
 
   test('a bad run report is a TypeError naming the field, as an object and as text', () => {

@@ -114,7 +114,7 @@ fn read_members(members: &JsonList<(String, Json)>) -> Result<ExecRequest, RunFa
 
 /// The source, when the reader kept all of it.
 fn whole_source(text: &JsonText) -> Result<String, RunFailure> {
-    if text.is_complete() {
+    if text.is_complete() && text.total_utf16() <= MAX_SOURCE_UNITS {
         Ok(text.head().to_owned())
     } else {
         Err(refused(format!("`code` is {} UTF-16 units long, more than the {MAX_SOURCE_UNITS} a source may have", text.total_utf16())))

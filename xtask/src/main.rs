@@ -21,7 +21,8 @@ fn main() {
         Some("bless") => bless(&ctx),
         Some("bench") => bench(&ctx),
         Some("serve-demo") => js::serve(&ctx),
-        _ => Err("usage: cargo xtask demo|test|bless|bench|serve-demo".into()),
+        Some("build-js") => js::build(&ctx).map(|dist| println!("built {}", dist.display())),
+        _ => Err("usage: cargo xtask demo|test|bless|bench|serve-demo|build-js".into()),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");

@@ -1,0 +1,204 @@
+// One call for a whole code-mode run: check the request, compile the model's code, run it
+// in a sandbox with `codemode.<ns>.<tool>()` and `console`, and report how it ended. The
+// rules (the request's fields, module access, where a syntax error or a frame is in the
+// submitted source, the output budget, the run's terminal code) are the core's; this
+// module orchestrates the executor and keeps the records only it can keep: whether a call
+// was dispatched, and which rejections its bridge delivered.
+
+import * as wasm from './binding.js';
+import { createCodemode } from './codemode.js';
+import { redactText } from './normalize.js';
+
+/** The counter lifetime of each catalog object: stable while the object is kept. */
+const scopes = new WeakMap();
+let nextScope = 1;
+
+/** Read a property of a guest value without letting a hostile getter throw. */
+function property(value, key) {
+  try {
+    return value !== null && (typeof value === 'object' || typeof value === 'function') ? value[key] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A guest value as text for the console, without running more guest code than a getter. */
+function consoleText(value) {
+  if (typeof value === 'string') return value;
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json;
+  } catch {
+    // A cycle or a BigInt: shown as its string form below.
+  }
+  try {
+    return String(value);
+  } catch {
+    return '[unprintable value]';
+  }
+}
+
+/**
+ * Run model-written code as a code-mode run and report how it ended. Never throws for
+ * anything the code does.
+ *
+ * @param {string | { code: string, restartSafe?: boolean }} request the exec tool's
+ *   arguments as the model sent them (a string is shorthand for `{ code }`)
+ * @param {object} options `catalog` and `dispatch` as `createCodemode` takes them;
+ *   `executor` (`'node-vm'`, or an executor object, see README), `timeoutMs`, `signal`,
+ *   `maxOutputBytes`, `label` (the frame label, default `codemode`), `policy`
+ * @returns {Promise<object>} `{ status: 'completed', value, output, bridgeDispatchStarted,
+ *   replaySafe, truncated?, telemetry }` or `{ status: 'failed', code, message,
+ *   failurePhase?, bridgeDispatchStarted, replaySafe, line?, column?, toolError?, stack?,
+ *   output, telemetry }`
+ */
+export async function execute(request, options = {}) {
+  const started = Date.now();
+  const { catalog = {}, dispatch, policy, timeoutMs, signal, label = 'codemode' } = options;
+  const maxOutputBytes = options.maxOutputBytes ?? wasm.defaultMaxOutputBytes();
+  const stats = { total: 0, failed: 0, byTool: new Map() };
+  const telemetry = () => runTelemetry(catalog, stats, Date.now() - started);
+  const ended = (failedJson, output = '') => failedRun(failedJson, output, maxOutputBytes, telemetry());
+
+  const checked = JSON.parse(wasm.execRequest(request));
+  if (checked.failed !== undefined) return ended(JSON.stringify(checked));
+  const { code, restartSafe } = checked;
+
+  let executor;
+  try {
+    executor = await resolveExecutor(options.executor);
+  } catch (e) {
+    const report = { bridge_dispatch_started: false, restart_safe: restartSafe, runtime_unavailable: { message: String(e?.message ?? e) } };
+    return ended(`{"failed":${wasm.classifyRun(report)}}`);
+  }
+  const file = `${label}:user.js`;
+  const compiled = executor.compile(code, file);
+  if (compiled.syntaxError !== undefined) {
+    const s = compiled.syntaxError;
+    return ended(wasm.syntaxError(executor.engine, s.message, s.stack ?? '', s.line ?? 0, s.column ?? 0, file, compiled.linesBefore, compiled.columnsBefore, code, restartSafe));
+  }
+  const denied = wasm.moduleAccess(code, restartSafe);
+  if (denied !== undefined) return ended(denied);
+
+  // The bridge: the executor's own records of what it dispatched and delivered.
+  let dispatched = false;
+  const delivered = new WeakMap();
+  const run = new AbortController();
+  const onAbort = () => run.abort(signal.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  const { callTool } = createCodemode(catalog, (namespace, name, args, { signal: callSignal }) => {
+    dispatched = true;
+    return dispatch(namespace, name, args, { signal: AbortSignal.any([callSignal, run.signal]) });
+  }, { policy, timeoutMs: options.callTimeoutMs });
+  const bridge = {
+    namespaces: Object.fromEntries(Object.entries(catalog).map(([ns, list]) => [ns, Array.isArray(list) ? list.map((t) => String(t?.name)) : []])),
+    async call(namespace, name, args, makeError) {
+      const tool = `${namespace}::${name}`;
+      stats.total += 1;
+      stats.byTool.set(tool, (stats.byTool.get(tool) ?? 0) + 1);
+      try {
+        return await callTool(tool, args);
+      } catch (e) {
+        stats.failed += 1;
+        const contract = typeof e?.message === 'string' ? e.message : String(e);
+        const guestError = makeError(contract);
+        delivered.set(guestError, contract);
+        throw guestError;
+      }
+    },
+  };
+
+  let output = '';
+  let outputCut = false;
+  const log = (args) => {
+    if (output.length > maxOutputBytes * 2) {
+      outputCut = true;
+      return;
+    }
+    output += `${args.map(consoleText).join(' ')}\n`;
+  };
+
+  const deadline = timeoutMs ?? 30_000;
+  let timer;
+  const stopped = new Promise((resolve) => {
+    timer = setTimeout(() => resolve({ timeout: true }), deadline);
+    run.signal.addEventListener('abort', () => resolve({ aborted: true }), { once: true });
+  });
+  let settled;
+  try {
+    // A synchronous throw (the executor's own deadline, say) is a rejection like any other.
+    const running = new Promise((resolve) => resolve(compiled.run({ bridge, log, timeoutMs: deadline }))).then(
+      (value) => ({ value }),
+      (thrown) => ({ thrown }),
+    );
+    settled = await Promise.race([running, stopped]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (settled.aborted || settled.timeout) run.abort();
+  const base = { bridge_dispatch_started: dispatched, restart_safe: restartSafe };
+  const fail = (member) => ended(`{"failed":${wasm.classifyRun({ ...base, ...member })}}`, output);
+
+  if (settled.aborted) return fail({ aborted: {} });
+  if (settled.timeout) return fail({ timeout: { deadline_ms: deadline } });
+  if ('thrown' in settled) {
+    const thrown = settled.thrown;
+    if (executor.isTimeout?.(thrown)) return fail({ timeout: { deadline_ms: deadline } });
+    const contract = (typeof thrown === 'object' || typeof thrown === 'function') && thrown !== null ? delivered.get(thrown) : undefined;
+    if (contract !== undefined) return fail({ uncaught_tool_error: contract });
+    const name = property(thrown, 'name');
+    const message = typeof thrown === 'string' ? thrown : property(thrown, 'message');
+    const exception = { name: typeof name === 'string' ? name : 'Error', message: typeof message === 'string' ? message : consoleText(thrown) };
+    const result = fail({ guest_exception: exception });
+    const stack = property(thrown, 'stack');
+    if (typeof stack === 'string') {
+      result.stack = wasm.userStack(executor.engine, exception.name, exception.message, stack, file, compiled.linesBefore, compiled.columnsBefore, label);
+    }
+    return result;
+  }
+  let valueJson;
+  try {
+    valueJson = JSON.stringify(settled.value === undefined ? null : settled.value) ?? 'null';
+  } catch (e) {
+    return fail({ output_unserializable: { message: `the returned value is not JSON data: ${String(property(e, 'message') ?? e)}` } });
+  }
+  const projected = JSON.parse(wasm.projectCompleted(output, valueJson, maxOutputBytes, dispatched, restartSafe));
+  if (projected.failed !== undefined) return failedRun(JSON.stringify(projected), output, maxOutputBytes, telemetry());
+  const result = { status: 'completed', value: projected.value, output: projected.output, bridgeDispatchStarted: dispatched, replaySafe: restartSafe };
+  if (projected.truncated || outputCut) result.truncated = true;
+  result.telemetry = telemetry();
+  return result;
+}
+
+/** A failed run: the core's run error, the output in what the budget leaves, telemetry. */
+function failedRun(failedJson, output, maxOutputBytes, telemetry) {
+  const error = JSON.parse(failedJson).failed;
+  const [text] = wasm.fitOutput(output, Math.max(0, maxOutputBytes - JSON.stringify(error).length));
+  return { status: 'failed', ...error, output: text, telemetry };
+}
+
+/** Catalog size by source, call counts and duration; tool names cleaned by the core. */
+function runTelemetry(catalog, stats, durationMs) {
+  let scope = scopes.get(catalog);
+  if (scope === undefined && catalog !== null && typeof catalog === 'object') {
+    scope = `run-counters-${nextScope++}`;
+    scopes.set(catalog, scope);
+  }
+  const tools = Object.values(catalog ?? {}).reduce((n, list) => n + (Array.isArray(list) ? list.length : 0), 0);
+  const byTool = {};
+  for (const [tool, n] of stats.byTool) byTool[redactText(tool)] = n;
+  return { catalog: { tools, bySource: { mcp: tools } }, calls: { total: stats.total, failed: stats.failed, byTool }, durationMs, counterScope: scope ?? 'run-counters-0' };
+}
+
+/** The executor object for `executor`: a name, or an object the caller built. */
+async function resolveExecutor(executor) {
+  if (executor !== undefined && executor !== null && typeof executor === 'object') return executor;
+  const name = executor ?? 'node-vm';
+  if (name === 'node-vm') {
+    const { nodeVmExecutor } = await import('./node-vm.js');
+    return nodeVmExecutor();
+  }
+  throw new Error(`unknown executor ${JSON.stringify(String(name))}: 'node-vm' or an executor object`);
+}
