@@ -13,15 +13,6 @@ import { redactText } from './normalize.js';
 const scopes = new WeakMap();
 let nextScope = 1;
 
-/** Read a property of a guest value without letting a hostile getter throw. */
-function property(value, key) {
-  try {
-    return value !== null && (typeof value === 'object' || typeof value === 'function') ? value[key] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A guest value as text for the console, without running more guest code than a getter. */
 function consoleText(value) {
   if (typeof value === 'string') return value;
@@ -80,9 +71,9 @@ export async function execute(request, options = {}) {
   const denied = wasm.moduleAccess(code, restartSafe);
   if (denied !== undefined) return ended(denied);
 
-  // The bridge: the executor's own records of what it dispatched and delivered.
+  // The bridge: the executor's own record of what it dispatched. Which rejections it
+  // delivered, the executor records itself (they live in its realm).
   let dispatched = false;
-  const delivered = new WeakMap();
   const run = new AbortController();
   const onAbort = () => run.abort(signal.reason);
   if (signal?.aborted) onAbort();
@@ -93,7 +84,8 @@ export async function execute(request, options = {}) {
   }, { policy, timeoutMs: options.callTimeoutMs });
   const bridge = {
     namespaces: Object.fromEntries(Object.entries(catalog).map(([ns, list]) => [ns, Array.isArray(list) ? list.map((t) => String(t?.name)) : []])),
-    async call(namespace, name, args, makeError) {
+    /** Call a tool: resolves with its result, or rejects with the contract JSON text. */
+    async call(namespace, name, args) {
       const tool = `${namespace}::${name}`;
       stats.total += 1;
       stats.byTool.set(tool, (stats.byTool.get(tool) ?? 0) + 1);
@@ -101,10 +93,7 @@ export async function execute(request, options = {}) {
         return await callTool(tool, args);
       } catch (e) {
         stats.failed += 1;
-        const contract = typeof e?.message === 'string' ? e.message : String(e);
-        const guestError = makeError(contract);
-        delivered.set(guestError, contract);
-        throw guestError;
+        throw typeof e?.message === 'string' ? e.message : String(e);
       }
     },
   };
@@ -127,10 +116,10 @@ export async function execute(request, options = {}) {
   });
   let settled;
   try {
-    // A synchronous throw (the executor's own deadline, say) is a rejection like any other.
-    const running = new Promise((resolve) => resolve(compiled.run({ bridge, log, timeoutMs: deadline }))).then(
-      (value) => ({ value }),
-      (thrown) => ({ thrown }),
+    // A synchronous throw from the executor is its own failure, like a rejection.
+    const running = new Promise((resolve) => resolve(compiled.run({ bridge, log, timeoutMs: deadline, signal: run.signal }))).then(
+      (ending) => ending,
+      (e) => ({ failed: String(e?.message ?? e) }),
     );
     settled = await Promise.race([running, stopped]);
   } finally {
@@ -138,39 +127,39 @@ export async function execute(request, options = {}) {
     signal?.removeEventListener('abort', onAbort);
   }
   if (settled.aborted || settled.timeout) run.abort();
+  compiled.dispose?.();
   const base = { bridge_dispatch_started: dispatched, restart_safe: restartSafe };
   const fail = (member) => ended(`{"failed":${wasm.classifyRun({ ...base, ...member })}}`, output);
 
   if (settled.aborted) return fail({ aborted: {} });
   if (settled.timeout) return fail({ timeout: { deadline_ms: deadline } });
-  if ('thrown' in settled) {
-    const thrown = settled.thrown;
-    if (executor.isTimeout?.(thrown)) return fail({ timeout: { deadline_ms: deadline } });
-    const contract = (typeof thrown === 'object' || typeof thrown === 'function') && thrown !== null ? delivered.get(thrown) : undefined;
-    if (contract !== undefined) return fail({ uncaught_tool_error: contract });
-    const name = property(thrown, 'name');
-    const message = typeof thrown === 'string' ? thrown : property(thrown, 'message');
-    const exception = { name: typeof name === 'string' ? name : 'Error', message: typeof message === 'string' ? message : consoleText(thrown) };
-    const result = fail({ guest_exception: exception });
-    const stack = property(thrown, 'stack');
-    if (typeof stack === 'string') {
-      result.stack = wasm.userStack(executor.engine, exception.name, exception.message, stack, file, compiled.linesBefore, compiled.columnsBefore, label);
+  if (settled.failed !== undefined) return fail({ internal: { message: settled.failed } });
+  if (settled.bridgeError !== undefined) return fail({ uncaught_tool_error: settled.bridgeError });
+  if (settled.guestError !== undefined) {
+    const { name, message, stack } = settled.guestError;
+    const result = fail({ guest_exception: { name, message } });
+    if (typeof stack === 'string' && stack !== '') {
+      const lines = code.split('\n').length;
+      result.stack = wasm.userStack(executor.engine, name, message, stack, file, compiled.linesBefore, compiled.columnsBefore, lines, label);
     }
     return result;
   }
-  let valueJson;
-  try {
-    valueJson = JSON.stringify(settled.value === undefined ? null : settled.value) ?? 'null';
-  } catch (e) {
-    return fail({ output_unserializable: { message: `the returned value is not JSON data: ${String(property(e, 'message') ?? e)}` } });
-  }
-  const projected = JSON.parse(wasm.projectCompleted(output, valueJson, maxOutputBytes, dispatched, restartSafe));
+  if (settled.unserializable !== undefined) return fail({ output_unserializable: { message: settled.unserializable } });
+  const projected = JSON.parse(wasm.projectCompleted(output, settled.valueJson, maxOutputBytes, dispatched, restartSafe));
   if (projected.failed !== undefined) return failedRun(JSON.stringify(projected), output, maxOutputBytes, telemetry());
   const result = { status: 'completed', value: projected.value, output: projected.output, bridgeDispatchStarted: dispatched, replaySafe: restartSafe };
   if (projected.truncated || outputCut) result.truncated = true;
   result.telemetry = telemetry();
   return result;
 }
+
+/**
+ * How an executor reports the end of its run (`run()` resolves with one of these):
+ * `{ valueJson }` (the returned value as JSON text), `{ unserializable: reason }`,
+ * `{ bridgeError: contractJson }` (an uncaught value that is one of the rejections its
+ * bridge delivered, by identity), `{ guestError: { name, message, stack } }`, `{ timeout:
+ * true }` (its own deadline, such as an interrupted loop).
+ */
 
 /** A failed run: the core's run error, the output in what the budget leaves, telemetry. */
 function failedRun(failedJson, output, maxOutputBytes, telemetry) {
@@ -195,10 +184,14 @@ function runTelemetry(catalog, stats, durationMs) {
 /** The executor object for `executor`: a name, or an object the caller built. */
 async function resolveExecutor(executor) {
   if (executor !== undefined && executor !== null && typeof executor === 'object') return executor;
-  const name = executor ?? 'node-vm';
+  const name = executor ?? 'quickjs';
   if (name === 'node-vm') {
     const { nodeVmExecutor } = await import('./node-vm.js');
     return nodeVmExecutor();
   }
-  throw new Error(`unknown executor ${JSON.stringify(String(name))}: 'node-vm' or an executor object`);
+  if (name === 'quickjs') {
+    const { quickjsExecutor } = await import('./quickjs.js');
+    return quickjsExecutor();
+  }
+  throw new Error(`unknown executor ${JSON.stringify(String(name))}: 'quickjs', 'node-vm' or an executor object`);
 }

@@ -315,9 +315,10 @@ pub fn user_stack(
     file: &str,
     lines_before: u32,
     columns_before: u32,
+    source_lines: u32,
     label: &str,
 ) -> JsResult<String> {
-    let wrapping = codemode_errors::run::Wrapping::new(file, lines_before, columns_before);
+    let wrapping = codemode_errors::run::Wrapping::new(file, lines_before, columns_before).with_source_lines(source_lines);
     Ok(codemode_errors::run::user_stack(engine_named(engine)?, name, message, stack, &wrapping, label).into_string())
 }
 

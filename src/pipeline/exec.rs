@@ -323,13 +323,21 @@ pub struct Wrapping {
     file: String,
     lines_before: u32,
     columns_before: u32,
+    /// The source's line count, when known: a position after it is the wrapper's.
+    source_lines: Option<u32>,
 }
 
 impl Wrapping {
     /// A wrapping under `file` with `lines_before` lines before the source and
     /// `columns_before` columns before it on its first line.
     pub fn new(file: &str, lines_before: u32, columns_before: u32) -> Self {
-        Wrapping { file: file.to_owned(), lines_before, columns_before }
+        Wrapping { file: file.to_owned(), lines_before, columns_before, source_lines: None }
+    }
+
+    /// This wrapping of a source of `lines` lines: a frame after them is the wrapper's.
+    pub fn with_source_lines(mut self, lines: u32) -> Self {
+        self.source_lines = Some(lines);
+        self
     }
 
     /// The position in the submitted source of the first `file:LINE[:COLUMN]` in `text`
@@ -340,7 +348,7 @@ impl Wrapping {
 
     /// A compiled position in the submitted source, when it is inside it.
     fn map(&self, line: u32, column: u32) -> Option<(u32, u32)> {
-        let line = line.checked_sub(self.lines_before).filter(|&l| l >= 1)?;
+        let line = line.checked_sub(self.lines_before).filter(|&l| l >= 1 && self.source_lines.is_none_or(|n| l <= n))?;
         let column = if line == 1 { column.saturating_sub(self.columns_before).max(1) } else { column.max(1) };
         Some((line, column))
     }
@@ -460,7 +468,11 @@ fn frame_parts(engine: Engine, frame: &str) -> Option<(&str, &str)> {
         Engine::V8 | Engine::QuickJs => {
             let rest = frame.strip_prefix("at ")?;
             match rest.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) {
-                Some((function, location)) => Some((function.trim_start_matches("async ").trim(), location)),
+                // QuickJS names the wrapper and top-level code `<anonymous>` and `<eval>`.
+                Some((function, location)) => {
+                    let function = function.trim_start_matches("async ").trim();
+                    Some((if function.starts_with('<') && function.ends_with('>') { "" } else { function }, location))
+                }
                 None => Some(("", rest.trim_start_matches("async "))),
             }
         }

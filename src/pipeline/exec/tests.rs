@@ -115,8 +115,11 @@ fn stacks_keep_only_the_submitted_source_frames() {
     let out = user_stack(Engine::V8, "Error\u{202E}", "token=ghp_abcdefghijklmnopqrstuvwxyz0123456789", &many, &wrapping, "agent");
     assert_eq!(out.matches("\n    at ").count(), MAX_FRAMES);
     assert!(!out.contains("ghp_") && !out.contains('\u{202E}'), "{out}");
-    // The wrapper's own line is no frame of the source.
+    // The wrapper's own lines, before and after the source, are no frames of the source.
     assert_eq!(user_stack(Engine::V8, "Error", "m", "    at agent:user.js:1:1", &wrapping, "agent").as_str(), "Error: m");
+    let quickjs = "    at f (agent:user.js:2:26)\n    at <anonymous> (agent:user.js:3:9)\n    at <eval> (agent:user.js:4:3)\n";
+    let out = user_stack(Engine::QuickJs, "TypeError", "m", quickjs, &Wrapping::new("agent:user.js", 1, 0).with_source_lines(2), "agent");
+    assert_eq!(out.as_str(), "TypeError: m\n    at f (agent:user.js:1:26)\n    at agent:user.js:2:9");
 }
 
 #[test]
