@@ -99,8 +99,8 @@ pub fn demo(ctx: &Ctx) -> Result {
     run(node(&example).arg("main.mjs"))
 }
 
-/// Size, start-up and per-call budgets, compared with a naive JavaScript redactor;
-/// writes `docs/PERFORMANCE-js.md`.
+/// Size, start-up and per-call budgets, compared with a naive JavaScript redactor, then
+/// redaction against secretlint and a regex list; writes `docs/PERFORMANCE-js.md`.
 pub fn bench(ctx: &Ctx) -> Result {
     build(ctx)?;
     // The bench-only exports (`benchCore`, `benchCoreText`: the core's own time inside
@@ -109,7 +109,11 @@ pub fn bench(ctx: &Ctx) -> Result {
     let wasm = compile(ctx, "bench")?;
     let out = package_dir(ctx).join("bench/pkg");
     run(Command::new("wasm-bindgen").args(["--target", "nodejs", "--no-typescript", "--out-dir"]).arg(&out).arg(&wasm))?;
-    run(node(&package_dir(ctx)).args(["--expose-gc", "bench/bench.mjs"]))
+    run(node(&package_dir(ctx)).args(["--expose-gc", "bench/bench.mjs"]))?;
+    // Against secretlint and a regex list; the peers live in their own folder, never in
+    // the package's dependencies.
+    ensure_npm(&package_dir(ctx).join("bench/peers"))?;
+    run(node(&package_dir(ctx)).args(["--expose-gc", "bench/compare.mjs", "--write"]))
 }
 
 /// Serve the browser demo offline on http://127.0.0.1:8080/ until interrupted.

@@ -4,6 +4,7 @@
 //! - `test`: install what the tests need, then run every test of every surface.
 //! - `bless`: rewrite the expected outcomes of `tests/vectors/` from the native core.
 //! - `bench`: run the benchmarks whose figures `docs/PERFORMANCE.md` records.
+//! - `build-js`: build the npm package into `js-package/dist/` (nothing else).
 
 mod component;
 mod features;
@@ -21,8 +22,8 @@ fn main() {
         Some("bless") => bless(&ctx),
         Some("bench") => bench(&ctx),
         Some("serve-demo") => js::serve(&ctx),
-        Some("build-js") => js::build(&ctx).map(|dist| println!("built {}", dist.display())),
-        _ => Err("usage: cargo xtask demo|test|bless|bench|serve-demo|build-js".into()),
+        Some("build-js") => setup().and_then(|()| js::build(&ctx).map(|dist| println!("built {}", dist.display()))),
+        _ => Err("usage: cargo xtask demo|test|bless|bench|build-js|serve-demo".into()),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");
