@@ -52,6 +52,14 @@ wire_enum! {
         RateLimitText = "rate_limit_text",
         /// Permission prose.
         PermissionText = "permission_text",
+        /// A destination the server refuses to reach (a host outside its allowed list).
+        ForbiddenTarget = "forbidden_target",
+        /// Something the call named does not exist.
+        NotFoundText = "not_found_text",
+        /// What the call would create exists already.
+        AlreadyExists = "already_exists",
+        /// The server names an argument value it refuses (`Invalid timezone: ...`).
+        InvalidValueText = "invalid_value_text",
     }
 }
 
@@ -89,7 +97,36 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     RecognitionRule { id: RuleId::Errno, matcher: errno, meaning: Meaning::ByStatus },
     RecognitionRule { id: RuleId::RateLimitText, matcher: rate_limit_text, meaning: Meaning::Kind(Kind::RateLimited, None) },
     RecognitionRule { id: RuleId::PermissionText, matcher: permission_text, meaning: Meaning::Kind(Kind::PermissionDenied, None) },
+    RecognitionRule { id: RuleId::ForbiddenTarget, matcher: forbidden_target, meaning: Meaning::Kind(Kind::Forbidden, None) },
+    RecognitionRule { id: RuleId::AlreadyExists, matcher: already_exists, meaning: Meaning::Kind(Kind::Conflict, None) },
+    RecognitionRule { id: RuleId::NotFoundText, matcher: not_found_text, meaning: Meaning::Kind(Kind::NotFound, None) },
+    RecognitionRule { id: RuleId::InvalidValueText, matcher: invalid_value_text, meaning: Meaning::Kind(Kind::InvalidParam, None) },
 ];
+
+/// Phrases that say something the call named does not exist (lowercase, whole words).
+/// "Tool … not found" is matched first, as a missing tool.
+const NOT_FOUND_PHRASES: &[&str] = &[
+    "not found",
+    "does not exist",
+    "do not exist",
+    "no such file",
+    "did not resolve to",
+    "did not match any",
+    "no item found",
+    "unknown revision",
+    "bad revision",
+    "malformed object name",
+];
+
+/// Phrases that say what the call would create exists already (lowercase, whole words).
+const ALREADY_EXISTS_PHRASES: &[&str] = &["already exists", "already exist"];
+
+/// Phrases of a server refusing a destination outside what it may reach.
+const FORBIDDEN_TARGET_PHRASES: &[&str] = &["not in the allowed domains", "not in the list of allowed", "not a public address"];
+
+/// Names after "Invalid" that are credentials: an auth failure, not a bad argument.
+const CREDENTIAL_WORDS: &[&str] =
+    &["token", "credentials", "credential", "api", "password", "signature", "session", "key", "grant", "client"];
 
 /// What a status means: (status, kind, advice override).
 pub(crate) const STATUS_KINDS: &[(&str, Kind, Option<Advice>)] = &[
@@ -102,6 +139,8 @@ pub(crate) const STATUS_KINDS: &[(&str, Kind, Option<Advice>)] = &[
     ("ENOENT", Kind::NotFound, None),
     ("EACCES", Kind::PermissionDenied, None),
     ("EPERM", Kind::PermissionDenied, None),
+    ("EEXIST", Kind::Conflict, None),
+    ("ENOTEMPTY", Kind::Conflict, None),
     ("ENOTDIR", Kind::InvalidParam, None),
     ("EISDIR", Kind::InvalidParam, None),
     ("ETIMEDOUT", Kind::Timeout, None),
@@ -263,15 +302,54 @@ fn tool_not_found(hay: &Haystack<'_>) -> Option<Hit> {
     None
 }
 
-/// "path outside (the) allowed directories", "not in allowed directories", "outside allowed roots".
+/// "path outside (the) allowed directories", "not in allowed directories", "outside allowed
+/// roots", "is outside the (allowed) repository".
 fn path_outside_allowed(hay: &Haystack<'_>) -> Option<Hit> {
     hay.lower
         .lines()
         .any(|line| {
             let allowed = ["allowed director", "allowed roots", "allowed paths"].iter().any(|a| search::contains(line, a));
-            allowed && (search::contains(line, "outside") || search::contains(line, "not in"))
+            let outside_the = ["is outside the repository", "is outside the allowed", "is outside the root", "is outside the workspace"]
+                .iter()
+                .any(|a| search::contains(line, a));
+            outside_the || (allowed && (search::contains(line, "outside") || search::contains(line, "not in")))
         })
         .then_some(Hit::Plain)
+}
+
+fn forbidden_target(hay: &Haystack<'_>) -> Option<Hit> {
+    FORBIDDEN_TARGET_PHRASES.iter().any(|p| search::contains(&hay.lower, p)).then_some(Hit::Plain)
+}
+
+fn already_exists(hay: &Haystack<'_>) -> Option<Hit> {
+    ALREADY_EXISTS_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some()).then_some(Hit::Plain)
+}
+
+fn not_found_text(hay: &Haystack<'_>) -> Option<Hit> {
+    NOT_FOUND_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some()).then_some(Hit::Plain)
+}
+
+/// `Invalid <name>: <value>`, `Invalid <name> format`, `Invalid <name> value`, at the start
+/// of the text or after an SDK's `Error executing tool <name>:` or an `Error:` prefix; a
+/// credential's name (`Invalid token`) is an auth failure, not a bad argument.
+fn invalid_value_text(hay: &Haystack<'_>) -> Option<Hit> {
+    let mut text = hay.lower.trim_start();
+    loop {
+        if let Some(rest) = text.strip_prefix("error executing tool ") {
+            text = rest.split_once(": ").map_or("", |(_, r)| r).trim_start();
+        } else if let Some(rest) = text.strip_prefix("error: ") {
+            text = rest.trim_start();
+        } else {
+            break;
+        }
+    }
+    let rest = text.strip_prefix("invalid ")?;
+    let name_end = rest.bytes().take(64).take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    let (name, after) = rest.split_at(name_end);
+    if name.is_empty() || CREDENTIAL_WORDS.contains(&name) {
+        return None;
+    }
+    (after.starts_with(':') || after.starts_with(" format") || after.starts_with(" value")).then_some(Hit::Plain)
 }
 
 /// `HTTP/1.1 404`, `status: 404`, `status code 404`, `status_code=404`.
@@ -567,6 +645,15 @@ mod tests {
     /// (text, rule, kind)
     const CASES: &[(&str, &str, &str)] = &[
         ("Tool get_weather not found", "tool_not_found", "unknown_tool"),
+        ("Error executing tool get_item: Item named 'x' not found", "not_found_text", "not_found"),
+        ("Ref 'hotfix' did not resolve to an object", "not_found_text", "not_found"),
+        ("fatal: pathspec 'src/missing.py' did not match any files", "not_found_text", "not_found"),
+        ("Cannot create branch 'feature': refs/heads/feature already exists", "already_exists", "conflict"),
+        ("EEXIST: file already exists, mkdir '/srv/a'", "errno", "conflict"),
+        ("Path '../outside.txt' is outside the repository '/srv/repo'", "path_outside_allowed", "path_traversal"),
+        ("Domain 127.0.0.1 is not in the allowed domains list.", "forbidden_target", "forbidden"),
+        ("Error executing tool convert_time: Invalid timezone: 'Mars/Olympus'", "invalid_value_text", "invalid_param"),
+        ("Invalid time format. Expected HH:MM [24-hour format]", "invalid_value_text", "invalid_param"),
         ("Unknown tool: frobnicate", "tool_not_found", "unknown_tool"),
         ("Access denied - path outside allowed directories: /etc/passwd not in /tmp", "path_outside_allowed", "path_traversal"),
         ("GitHub API error: HTTP/1.1 401 Unauthorized", "http_status", "auth_failed"),
@@ -615,7 +702,18 @@ mod tests {
 
     #[test]
     fn ordinary_text_is_not_recognized() {
-        for text in ["the total was 404 items", "Division by zero", "file 500.txt is empty", "status: ok"] {
+        for text in [
+            "the total was 404 items",
+            "Division by zero",
+            "file 500.txt is empty",
+            "status: ok",
+            // Near misses of the phrase families: a word that only contains the phrase, an
+            // invalid credential (an auth failure), a value that is merely invalid prose.
+            "the notfound flag is set",
+            "existsAlready: false",
+            "this request is invalid",
+            "invalid token: expired",
+        ] {
             assert_eq!(recognize(text), None, "{text}");
         }
     }
