@@ -10,6 +10,7 @@
 //! CLI) and the [`JsonBuilder`] helpers that the npm package drives while it walks a
 //! JavaScript object. Both apply the same limits, so every surface sees the same tree.
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -241,7 +242,8 @@ pub fn utf16_prefix(s: &str, max_units: usize) -> &str {
 /// [`InputLimits::max_depth`] are errors, never panics.
 pub fn parse_json(text: &str) -> Result<Json, ReportError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = BoundedSeed { depth: 0 }.deserialize(&mut de).map_err(json_syntax_error)?;
+    let kept = Cell::new(MAX_KEPT_VALUES);
+    let value = BoundedSeed { depth: 0, kept: &kept }.deserialize(&mut de).map_err(json_syntax_error)?;
     de.end().map_err(json_syntax_error)?;
     Ok(value)
 }
@@ -262,19 +264,40 @@ fn json_syntax_error(e: serde_json::Error) -> ReportError {
 
 const DEPTH_MESSAGE: &str = "nesting deeper than the input limit";
 
-struct BoundedSeed {
+/// Most values the reader keeps in one tree, whatever the input's shape: nested lists of
+/// 256 items each would otherwise keep a value for every two bytes of input (an 8 MB
+/// report of nested zeros held 4 million values, 40 times its size), while what the core
+/// shows of a value fits its 32 KiB output. Values past the budget are read and checked
+/// like the items past a list's cap, and counted, not stored.
+pub(crate) const MAX_KEPT_VALUES: usize = 1 << 17;
+
+struct BoundedSeed<'b> {
     depth: usize,
+    /// How many more values this parse may keep.
+    kept: &'b Cell<usize>,
 }
 
-impl<'de> DeserializeSeed<'de> for BoundedSeed {
+impl<'b> BoundedSeed<'b> {
+    fn child(&self, depth: usize) -> BoundedSeed<'b> {
+        BoundedSeed { depth, kept: self.kept }
+    }
+
+    /// Whether another value may be kept.
+    fn may_keep(&self) -> bool {
+        self.kept.get() > 0
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for BoundedSeed<'_> {
     type Value = Json;
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
+        self.kept.set(self.kept.get().saturating_sub(1));
         deserializer.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for BoundedSeed {
+impl<'de> Visitor<'de> for BoundedSeed<'_> {
     type Value = Json;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -310,11 +333,11 @@ impl<'de> Visitor<'de> for BoundedSeed {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
-        let depth = self.check_depth::<A::Error>()?;
+        let depth = deeper::<A::Error>(self.depth)?;
         let mut items = Vec::new();
         let mut total = 0usize;
-        while total < INPUT_LIMITS.array_items {
-            match seq.next_element_seed(BoundedSeed { depth })? {
+        while total < INPUT_LIMITS.array_items && self.may_keep() {
+            match seq.next_element_seed(self.child(depth))? {
                 Some(v) => {
                     items.push(v);
                     total += 1;
@@ -329,14 +352,14 @@ impl<'de> Visitor<'de> for BoundedSeed {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-        let depth = self.check_depth::<A::Error>()?;
+        let depth = deeper::<A::Error>(self.depth)?;
         let mut members = MemberSet::default();
         let mut total = 0usize;
         while let Some(key) = map.next_key::<KeyHead>()? {
             if let Some(i) = members.position(&key.0) {
-                members.items[i].1 = map.next_value_seed(BoundedSeed { depth })?;
-            } else if members.items.len() < INPUT_LIMITS.object_members {
-                let value = map.next_value_seed(BoundedSeed { depth })?;
+                members.items[i].1 = map.next_value_seed(self.child(depth))?;
+            } else if members.items.len() < INPUT_LIMITS.object_members && self.may_keep() {
+                let value = map.next_value_seed(self.child(depth))?;
                 members.push(key.0, value);
                 total += 1;
             } else {
@@ -348,14 +371,13 @@ impl<'de> Visitor<'de> for BoundedSeed {
     }
 }
 
-impl BoundedSeed {
-    fn check_depth<E: de::Error>(&self) -> Result<usize, E> {
-        let depth = self.depth + 1;
-        if depth > INPUT_LIMITS.max_depth {
-            Err(E::custom(DEPTH_MESSAGE))
-        } else {
-            Ok(depth)
-        }
+/// The depth one level below `depth`, or the error for nesting past the limit.
+fn deeper<E: de::Error>(depth: usize) -> Result<usize, E> {
+    let depth = depth + 1;
+    if depth > INPUT_LIMITS.max_depth {
+        Err(E::custom(DEPTH_MESSAGE))
+    } else {
+        Ok(depth)
     }
 }
 
@@ -410,13 +432,13 @@ impl<'de> Visitor<'de> for Checked {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let depth = BoundedSeed { depth: self.depth }.check_depth::<A::Error>()?;
+        let depth = deeper::<A::Error>(self.depth)?;
         while seq.next_element_seed(Checked { depth })?.is_some() {}
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let depth = BoundedSeed { depth: self.depth }.check_depth::<A::Error>()?;
+        let depth = deeper::<A::Error>(self.depth)?;
         while map.next_key_seed(Checked { depth })?.is_some() {
             map.next_value_seed(Checked { depth })?;
         }
@@ -586,6 +608,33 @@ mod tests {
         assert_eq!(t.head().len(), INPUT_LIMITS.string_head);
         assert_eq!(t.total_utf16(), INPUT_LIMITS.string_head + 10);
         assert!(!t.is_complete());
+    }
+
+    #[test]
+    fn a_tree_keeps_at_most_its_value_budget_whatever_its_shape() {
+        fn kept(v: &Json) -> usize {
+            1 + match v {
+                Json::Array(a) => a.items().iter().map(kept).sum(),
+                Json::Object(o) => o.items().iter().map(|(_, v)| kept(v)).sum(),
+                _ => 0,
+            }
+        }
+        fn total(v: &Json) -> usize {
+            match v {
+                Json::Array(a) => a.total(),
+                _ => 0,
+            }
+        }
+        // 16 x 256 x 256 zeros: a million values, two bytes each.
+        let row = format!("[{}]", vec!["0"; 256].join(","));
+        let plane = format!("[{}]", vec![row.as_str(); 256].join(","));
+        let cube = format!("[{}]", vec![plane.as_str(); 16].join(","));
+        let v = parse_json(&cube).unwrap();
+        assert!(kept(&v) <= MAX_KEPT_VALUES + 1, "{} values kept", kept(&v));
+        assert_eq!(total(&v), 16, "every item is still counted");
+        // Past the budget, every rule still applies.
+        let bad = format!("[{cube},[\"\\ud800\"]]");
+        assert_eq!(parse_json(&bad).unwrap_err().code(), ErrorCode::InvalidJson);
     }
 
     #[test]
