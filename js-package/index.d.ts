@@ -100,6 +100,8 @@ export interface CodeModeCallError {
   safety?: Safety;
   evidence?: Evidence;
   kind_source?: KindSource;
+  /** The recognition rule that decided `kind` from failure text, when one did (ours). */
+  recognized_by?: string;
   /** Whether the host knows the request left the gateway. */
   dispatched?: boolean;
   /** The arguments that were missing, unexpected or mistyped. */

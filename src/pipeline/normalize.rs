@@ -42,6 +42,8 @@ struct Draft {
     origin: Origin,
     kind: String,
     kind_source: KindSource,
+    /// The recognition rule that decided the kind, when one did.
+    recognized_by: Option<RuleId>,
     original_kind: Option<SafeText>,
     breaker: Breaker,
     retry_after_ms: Option<u64>,
@@ -59,6 +61,7 @@ impl Draft {
             origin,
             kind: kind.to_owned(),
             kind_source,
+            recognized_by: None,
             original_kind: None,
             breaker,
             retry_after_ms: None,
@@ -74,6 +77,7 @@ impl Draft {
     fn sharpen(&mut self, found: Recognition) {
         self.kind = found.kind.as_str().to_owned();
         self.kind_source = KindSource::Recognized;
+        self.recognized_by = Some(found.rule);
         self.advice = found.advice;
         self.retry_after_ms = self.retry_after_ms.or(found.retry_after_ms);
         if self.invalid_arguments.is_empty() {
@@ -162,6 +166,7 @@ impl Normalizer {
             side_effects: effects,
             original_kind: d.original_kind,
             kind_source: Some(d.kind_source),
+            recognized_by: d.recognized_by.and_then(|r| SafeText::identifier(r.as_str())),
             cause: d.cause,
             safety: Some(safety).filter(|s| !s.is_empty()),
             dispatched: report.dispatched,

@@ -408,6 +408,9 @@ pub struct CodeModeCallError {
     pub original_kind: Option<SafeText>,
     /// How `kind` was decided (additive).
     pub kind_source: Option<KindSource>,
+    /// The recognition rule that decided `kind` from failure text, when one did (additive),
+    /// so a wrong answer can be traced to its rule.
+    pub recognized_by: Option<SafeText>,
     /// A short sanitized cause.
     pub cause: Option<SafeText>,
     /// The tool's annotations as untrusted hints (rule 13).
@@ -465,6 +468,9 @@ impl CodeModeCallError {
         }
         if let Some(s) = self.kind_source {
             o.word("kind_source", s.as_str());
+        }
+        if let Some(r) = &self.recognized_by {
+            o.text("recognized_by", r);
         }
         if let Some(c) = &self.cause {
             o.text("cause", c);
@@ -662,6 +668,7 @@ mod tests {
             side_effects: SideEffects::Possible,
             original_kind: None,
             kind_source: None,
+            recognized_by: None,
             cause: None,
             safety: Some(Safety::default()),
             dispatched: None,

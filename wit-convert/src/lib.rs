@@ -102,6 +102,7 @@ macro_rules! conversions {
                     side_effects: side_effects(e.side_effects),
                     original_kind: e.original_kind.as_ref().map(ToString::to_string),
                     kind_source: e.kind_source.map(kind_source),
+                    recognized_by: e.recognized_by.as_ref().map(ToString::to_string),
                     cause: e.cause.as_ref().map(ToString::to_string),
                     safety: e.safety.map(annotations),
                     dispatched: e.dispatched,
