@@ -196,6 +196,10 @@ export interface ReportHeader {
   annotations?: ToolAnnotations | null;
   /** The trusted fact whether the request left the gateway (null: unknown). */
   dispatched?: boolean | null;
+  /** The called tool's `inputSchema`: the tool's own failure text then names its arguments. */
+  input_schema?: Record<string, unknown> | null;
+  /** The arguments the call sent (used with `input_schema`). */
+  arguments?: unknown;
 }
 
 /** A failure report: a header and exactly one failure. */

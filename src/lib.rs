@@ -45,7 +45,7 @@ mod input;
 mod pipeline;
 
 pub use error::{ErrorCode, ReportError};
-pub use input::{call_error_from_value, parse_call_error, CallHeader, Failure, FailureReport, ToolName, ValidationFailure};
+pub use input::{call_error_from_value, parse_call_error, CallArguments, CallHeader, Failure, FailureReport, ToolName, ValidationFailure};
 pub use json::{parse_json, Json};
 pub use pipeline::Normalizer;
 pub use rules::arguments::ArgumentProblem;

@@ -293,14 +293,34 @@ pub struct FailureReport {
     pub annotations: Safety,
     /// Whether the request certainly left the gateway (`None`: unknown).
     pub dispatched: Option<bool>,
+    /// The called tool's `inputSchema` and the call's arguments, when the host has them
+    /// (the catalog does): the tool's own failure text then names arguments of the schema.
+    pub call: Option<CallArguments>,
     /// What failed.
     pub failure: Failure,
+}
+
+/// A call's arguments with the tool's input schema they were meant for.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct CallArguments {
+    /// The tool's `inputSchema` (a JSON Schema object).
+    pub input_schema: Json,
+    /// The arguments the call sent, when known (any JSON value: a model may send a
+    /// string where an object belongs).
+    pub arguments: Option<Json>,
 }
 
 impl FailureReport {
     /// A report of `failure` with nothing else known.
     pub fn new(failure: Failure) -> Self {
-        FailureReport { tool: None, annotations: Safety::default(), dispatched: None, failure }
+        FailureReport { tool: None, annotations: Safety::default(), dispatched: None, call: None, failure }
+    }
+
+    /// This report with the tool's `input_schema` and the call's `arguments`.
+    pub fn with_call(mut self, input_schema: Json, arguments: Option<Json>) -> Self {
+        self.call = Some(CallArguments { input_schema, arguments });
+        self
     }
 
     /// This report for `tool`.
@@ -339,9 +359,19 @@ impl FailureReport {
         let mut annotations = Safety::default();
         let mut dispatched = None;
         let mut failure = None;
+        let (mut input_schema, mut arguments) = (None, None);
         for (key, v) in members.items() {
             match key.as_str() {
                 "tool" => tool = parse_tool(v)?,
+                "input_schema" => match v {
+                    Json::Object(_) => input_schema = Some(v.clone()),
+                    Json::Null => {}
+                    other => {
+                        return Err(invalid("input_schema", format!("must be the tool's inputSchema object, not {}", other.type_name())))
+                    }
+                },
+                // What the call sent, whatever it was (a model may send a string).
+                "arguments" => arguments = Some(v.clone()),
                 "annotations" => annotations = parse_annotations(v)?,
                 "dispatched" => {
                     dispatched = match v {
@@ -360,7 +390,7 @@ impl FailureReport {
                     return Err(invalid(
                         other,
                         format!(
-                            "unknown report field; expected tool, annotations, dispatched or one failure tag ({})",
+                            "unknown report field; expected tool, annotations, dispatched, input_schema, arguments or one failure tag ({})",
                             FAILURE_TAGS.join(", ")
                         ),
                     ))
@@ -369,7 +399,9 @@ impl FailureReport {
         }
         let (_, failure) =
             failure.ok_or_else(|| invalid("", format!("a report needs exactly one failure: one of {}", FAILURE_TAGS.join(", "))))?;
-        Ok(FailureReport { tool, annotations, dispatched, failure })
+        // Arguments name nothing without the schema they were meant for (an unknown tool's).
+        let call = input_schema.map(|input_schema| CallArguments { input_schema, arguments });
+        Ok(FailureReport { tool, annotations, dispatched, call, failure })
     }
 }
 

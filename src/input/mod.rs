@@ -8,5 +8,5 @@ pub(crate) mod run_report;
 pub(crate) mod thrown;
 
 pub use call_error::{call_error_from_value, parse_call_error};
-pub use failure_report::{CallHeader, Failure, FailureReport, ToolName, ValidationFailure};
+pub use failure_report::{CallArguments, CallHeader, Failure, FailureReport, ToolName, ValidationFailure};
 pub use run_report::{RunFailure, RunReport};

@@ -7,7 +7,7 @@ use crate::input::failure_report::MAX_TOOL_NAME;
 use crate::input::{Failure, FailureReport, ValidationFailure};
 use crate::json::{exact_integer, parse_json, utf16_prefix, Json, JsonBuilder, JsonList, JsonText};
 use crate::pipeline::message::{clean_problem, compose_message, short_cause, MAX_CAUSE};
-use crate::rules::arguments::{argument_kind, check_arguments, ArgumentProblem, MAX_INVALID_ARGUMENTS};
+use crate::rules::arguments::{argument_kind, arguments_named_in, check_arguments, ArgumentProblem, MAX_INVALID_ARGUMENTS};
 use crate::rules::classify::{jsonrpc_code, transport_kind};
 use crate::rules::kinds::{canonicalize, sanitize_original, Advice, Kind};
 use crate::rules::policy::Policy;
@@ -138,6 +138,12 @@ impl Normalizer {
     }
 
     fn finish(&self, report: &FailureReport, mut d: Draft) -> CodeModeCallError {
+        // The tool's own text about its arguments, read against its schema.
+        if let (Some(call), true) = (&report.call, d.invalid_arguments.is_empty()) {
+            if let (Some(kind), Some(cause)) = (Kind::stable(&d.kind), &d.cause) {
+                d.invalid_arguments = arguments_named_in(cause, kind, &call.input_schema, call.arguments.as_ref());
+            }
+        }
         // Argument problems are untrusted text whatever their source (SDK messages, hosts).
         let invalid_arguments: Vec<InvalidArgument> = d.invalid_arguments.iter().map(|p| clean_problem(p, &mut d.counts)).collect();
         // A tool name the report reader accepted can still hold a secret or a marker.

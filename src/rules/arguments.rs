@@ -196,6 +196,94 @@ pub(crate) fn argument_kind(problems: &[ArgumentProblem]) -> Option<Kind> {
     }
 }
 
+/// What an argument named by a tool's own failure text is said to have done, by the kind
+/// the failure was given; kinds not listed name no argument.
+const NAMED_BY_KIND: &[(Kind, &str)] = &[
+    (Kind::InvalidParam, "the tool refused its value"),
+    (Kind::NotFound, "names something that does not exist"),
+    (Kind::Conflict, "names something that already exists"),
+    (Kind::PathTraversal, "is outside what the tool may reach"),
+    (Kind::Forbidden, "names a destination the tool may not reach"),
+];
+
+/// Most arguments named from a failure text.
+const MAX_NAMED: usize = 3;
+
+/// The arguments a tool's own failure `text` is about, named only from the tool's
+/// `input_schema`: a top-level property whose name, or its spelled-out form (`branch_type`
+/// and `branchType` as "branch type"), is a whole word of the text, or whose value in the
+/// call's `arguments` (a string of three or more characters, or such a string in a list)
+/// the text quotes. A property the schema does not have is never named, and a failure of
+/// a kind that is not about an argument names none.
+pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, arguments: Option<&Json>) -> Vec<ArgumentProblem> {
+    let Some(&(_, problem)) = NAMED_BY_KIND.iter().find(|(k, _)| *k == kind) else {
+        return Vec::new();
+    };
+    let Some(properties) = input_schema.get("properties").and_then(Json::as_object) else {
+        return Vec::new();
+    };
+    let lower = text.to_ascii_lowercase();
+    let mut by_value = Vec::new();
+    let mut by_name = Vec::new();
+    for (name, _) in properties.items().iter().take(64) {
+        let value = arguments.and_then(|a| a.get(name));
+        if value.is_some_and(|v| quotes_value(&lower, v)) {
+            by_value.push(ArgumentProblem::new(name.clone(), problem));
+        } else if name.len() >= 2 && (has_word(&lower, &name.to_ascii_lowercase()) || has_word(&lower, &spelled_out(name))) {
+            by_name.push(ArgumentProblem::new(name.clone(), problem));
+        }
+    }
+    // A value the text quotes is the stronger evidence: when one matches, names alone do not count.
+    let mut named = if by_value.is_empty() { by_name } else { by_value };
+    named.truncate(MAX_NAMED);
+    named
+}
+
+/// Whether `text` (lowercase) holds a string the call sent, as a whole word.
+fn quotes_value(text: &str, value: &Json) -> bool {
+    match value {
+        Json::String(s) => {
+            let v = s.head().trim().to_ascii_lowercase();
+            v.len() >= 3 && has_word(text, &v)
+        }
+        Json::Array(items) => items.items().iter().take(16).any(|v| matches!(v, Json::String(_)) && quotes_value(text, v)),
+        _ => false,
+    }
+}
+
+/// A property name as prose: `branch_type`, `branch-type` and `branchType` as "branch type".
+fn spelled_out(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c == '_' || c == '-' || c == '.' {
+            out.push(' ');
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// Whether `word` (lowercase) stands in `text` (lowercase) with no letter, digit or `_`
+/// right before or after it.
+fn has_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let inner = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    crate::search::positions(text, word).any(|at| {
+        let end = at + word.len();
+        (at == 0 || !inner(bytes[at - 1])) && bytes.get(end).is_none_or(|&b| !inner(b))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,5 +352,23 @@ mod tests {
         assert_eq!(problems[0].path, "title");
         assert_eq!(problems[0].problem, "missing required argument");
         assert_eq!(problems[1].path, "titel");
+    }
+
+    #[test]
+    fn failure_text_names_only_arguments_of_the_schema() {
+        let schema = parse_json(r#"{"type":"object","properties":{"source_timezone":{"type":"string"},"time":{"type":"string"},"branchType":{"type":"string"},"repo_path":{"type":"string"}}}"#).unwrap();
+        let args = parse_json(r#"{"source_timezone":"Mars/Olympus","time":"25:99","repo_path":"/srv/repo"}"#).unwrap();
+        let named =
+            |text: &str, kind: Kind| arguments_named_in(text, kind, &schema, Some(&args)).into_iter().map(|p| p.path).collect::<Vec<_>>();
+        // The value the call sent, quoted by the text, is the strongest evidence.
+        assert_eq!(named("Invalid timezone: 'Mars/Olympus'", Kind::InvalidParam), ["source_timezone"]);
+        // A name, or its spelled-out form, as a whole word.
+        assert_eq!(named("Invalid branch type: tags", Kind::InvalidParam), ["branchType"]);
+        assert_eq!(named("invalid time format, expected HH:MM", Kind::InvalidParam), ["time"]);
+        // Not a property of the schema, not a whole word, or a kind about no argument: nothing.
+        assert!(named("Invalid colour: red", Kind::InvalidParam).is_empty());
+        assert!(named("the timestamps are off", Kind::InvalidParam).is_empty());
+        assert!(named("Invalid time: 25:99", Kind::RateLimited).is_empty());
+        assert!(arguments_named_in("time", Kind::InvalidParam, &parse_json(r#"{"type":"object"}"#).unwrap(), None).is_empty());
     }
 }
