@@ -39,10 +39,10 @@ function property(value, key) {
 }
 
 /** The core's verdict on a thrown value, from its `name`, `code`, `message` and `data`. */
-function thrownVerdict(site, thrown, dispatched) {
+function thrownVerdict(site, thrown, dispatched, args) {
   const name = property(thrown, 'name');
   const message = typeof thrown === 'string' ? thrown : property(thrown, 'message');
-  return site.thrown(typeof name === 'string' ? name : '', property(thrown, 'code'), message, property(thrown, 'data'), dispatched);
+  return site.thrown(typeof name === 'string' ? name : '', property(thrown, 'code'), message, property(thrown, 'data'), dispatched, args);
 }
 
 /**
@@ -58,17 +58,17 @@ function report(onBreaker, verdict, tool) {
  * Settle one call: resolve with its result when the core finds no failure, otherwise
  * reject with `new Error(<contract JSON>)`. Shared by `wrapCallTool` and `createCodemode`.
  */
-export async function settle(site, call, { tool, timeoutMs, onBreaker }) {
+export async function settle(site, call, { tool, timeoutMs, onBreaker, args }) {
   let verdict;
   let result;
   try {
     result = await withTimeout(call, timeoutMs);
   } catch (thrown) {
-    verdict = thrownVerdict(site, thrown, undefined);
+    verdict = thrownVerdict(site, thrown, undefined, args);
   }
   if (verdict === undefined) {
     // A result that cannot be read as JSON is classified by the core too (decode_error).
-    verdict = site.result(result, true);
+    verdict = site.result(result, true, args);
   }
   report(onBreaker, verdict, tool);
   if (verdict[0] !== null) throw new Error(verdict[0]);

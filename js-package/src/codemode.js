@@ -45,7 +45,8 @@ export function createCodemode(catalog, dispatch, options = {}) {
   const anonymous = new wasm.CallSite(undefined, policy);
 
   function invoke(call, args = {}) {
-    const context = { tool: call.tool, timeoutMs, onBreaker };
+    // The arguments go with the verdict: the tool's failure text can then name them.
+    const context = { tool: call.tool, timeoutMs, onBreaker, args };
     let invalid;
     try {
       invalid = call.site.invalidArguments(args);

@@ -147,24 +147,26 @@ impl CallSite {
     }
 
     /// `[errorJson | null, breaker]` for a `CallToolResult` the call returned. A result
-    /// that cannot be read as JSON is the core's `Failure::unreadable_result`.
-    pub fn result(&self, result: &JsValue, dispatched: &JsValue) -> Array {
+    /// that cannot be read as JSON is the core's `Failure::unreadable_result`. `args`, the
+    /// call's arguments (optional), let the tool's own failure text name arguments of its
+    /// input schema.
+    pub fn result(&self, result: &JsValue, dispatched: &JsValue, args: &JsValue) -> Array {
         let failure = match walk::read(result) {
             Ok(result) => Failure::tool_result(result),
             Err(e) => Failure::unreadable_result(&e.within("tool_result")),
         };
-        self.verdict(failure, dispatched.as_bool())
+        self.verdict_for_call(failure, dispatched.as_bool(), args)
     }
 
     /// `[errorJson, breaker]` for an exception the call threw, classified by the core's
     /// `Failure::from_thrown` from its `name`, `code`, `message` and `data`. Never fails
     /// on the exception itself: a `code` or `data` that cannot be read as JSON is left
     /// out, and lone surrogates in the message become U+FFFD.
-    pub fn thrown(&self, name: &str, code: &JsValue, message: &JsValue, data: &JsValue, dispatched: &JsValue) -> Array {
+    pub fn thrown(&self, name: &str, code: &JsValue, message: &JsValue, data: &JsValue, dispatched: &JsValue, args: &JsValue) -> Array {
         let code = walk::read_optional(code).ok().flatten();
         let data = walk::read_optional(data).ok().flatten();
         let message = message.dyn_ref::<JsString>().map(walk::lossy_head).unwrap_or_default();
-        self.verdict(Failure::from_thrown(name, code.as_ref(), &message, data.as_ref()), dispatched.as_bool())
+        self.verdict_for_call(Failure::from_thrown(name, code.as_ref(), &message, data.as_ref()), dispatched.as_bool(), args)
     }
 
     /// Check arguments against `inputSchema` (the tool's JSON Schema) from now on; read
@@ -206,6 +208,17 @@ impl CallSite {
 }
 
 impl CallSite {
+    /// The verdict on `failure` of a call that sent `args`: with the input schema, the
+    /// tool's own failure text names arguments of it. Arguments that are not plain data
+    /// are left out (they only sharpen what is named).
+    fn verdict_for_call(&self, failure: Failure, dispatched: Option<bool>, args: &JsValue) -> Array {
+        let mut report = FailureReport::new(failure).with_header(&self.header).with_dispatched(dispatched);
+        if let Some(schema) = &self.input_schema {
+            report = report.with_call(schema.clone(), walk::read_optional(args).ok().flatten());
+        }
+        verdict(&self.normalizer.normalize(&report))
+    }
+
     /// The verdict on `failure` for this call site's tool.
     fn verdict(&self, failure: Failure, dispatched: Option<bool>) -> Array {
         let report = FailureReport::new(failure).with_header(&self.header).with_dispatched(dispatched);

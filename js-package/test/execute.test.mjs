@@ -183,6 +183,15 @@ for (const executor of ['quickjs', 'node-vm']) describe(`execute on ${executor}`
     assert.deepEqual([bigint.status, bigint.code, bigint.failurePhase], ['failed', 'output_limit_exceeded', 'host']);
   });
 
+  test("the tool's own failure text names arguments of its input schema", async () => {
+    const timeCatalog = { time: [{ name: 'convert_time', inputSchema: { type: 'object', properties: { source_timezone: { type: 'string' }, time: { type: 'string' } } } }] };
+    const dispatch = async () => ({ isError: true, content: [{ type: 'text', text: "Error executing tool convert_time: Invalid timezone: 'Mars/Olympus'" }] });
+    const result = await run('await codemode.time.convert_time({ source_timezone: "Mars/Olympus", time: "10:00" });', { catalog: timeCatalog, dispatch });
+    assert.equal(result.toolError.kind, 'invalid_param');
+    assert.deepEqual(result.toolError.invalid_arguments.map((a) => a.path), ['source_timezone']);
+    assert.equal(result.code, 'invalid_input', 'an input error of the tool is the input');
+  });
+
   test('replaySafe is the request restartSafe, never derived', async () => {
     const { dispatch } = upstream();
     assert.equal((await run({ code: 'return 1' }, { catalog, dispatch })).replaySafe, false);
