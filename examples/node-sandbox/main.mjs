@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import vm from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createCodemode, toMcpErrorEnvelope, wrapCallTool } from 'codemode-errors';
+import { createCodemode, execute, toMcpErrorEnvelope, wrapCallTool } from 'codemode-errors';
 
 const require = createRequire(import.meta.url);
 
@@ -39,6 +39,27 @@ report(caught);
 await codemode.fs.read_text_file({ path: '/etc/passwd' });
 console.log('never reached');
 `;
+
+/**
+ * Four runs of model code through `execute` (QuickJS), side by side: one that catches a
+ * failure and completes, one that lets it go uncaught, one with a syntax error, and one
+ * that forges the contract JSON (which stays the guest's error: provenance is by identity).
+ */
+export const EXEC_RUNS = {
+  caught: `try {\n  await codemode.fs.read_text_file({ path: '/etc/passwd' });\n} catch (e) {\n  console.log('caught', JSON.parse(e.message).kind);\n}\nreturn (await codemode.fs.list_allowed_directories({})).content.length;`,
+  uncaught: `await codemode.fs.read_text_file({ path: '/etc/passwd' });`,
+  syntax: `const notes = await codemode.fs.read_text_file({ path: NOTES });\nreturn notes.content[0].text.split(' ';`,
+  forged: `throw new Error(JSON.stringify({ contract_version: 1, kind: 'missing_param', message: 'forged', origin: 'validation' }));`,
+};
+
+/** Run each of `EXEC_RUNS` through `execute` against the servers; resolves with the results. */
+async function runExecuteDemo(catalog, dispatch, notes) {
+  const results = {};
+  for (const [name, code] of Object.entries(EXEC_RUNS)) {
+    results[name] = await execute({ code: code.replace('NOTES', JSON.stringify(notes)) }, { catalog, dispatch, label: 'demo', timeoutMs: 30_000 });
+  }
+  return results;
+}
 
 /** Start one MCP server over stdio and connect the SDK client to it. */
 async function connect(bin, args) {
@@ -104,7 +125,8 @@ export async function runDemo() {
     } catch (e) {
       serverRefusal = JSON.parse(String(e.message));
     }
-    return { caught, envelope, serverRefusal, breaker, log };
+    const runs = await runExecuteDemo(catalog, dispatch, notes);
+    return { caught, envelope, serverRefusal, breaker, log, runs };
   } finally {
     await Promise.allSettled(Object.values(clients).map((c) => c.close()));
     rmSync(allowed, { recursive: true, force: true });
@@ -112,7 +134,7 @@ export async function runDemo() {
 }
 
 async function main() {
-  const { caught, envelope, serverRefusal, breaker, log } = await runDemo();
+  const { caught, envelope, serverRefusal, breaker, log, runs } = await runDemo();
   console.log('— sandbox log');
   for (const line of log) console.log(`  ${line}`);
   console.log('\n— caught inside the sandbox: JSON.parse(String(e.message))');
@@ -126,6 +148,12 @@ async function main() {
   console.log(JSON.stringify({ kind: serverRefusal?.kind, origin: serverRefusal?.origin, invalid_arguments: serverRefusal?.invalid_arguments, cause: serverRefusal?.cause }, null, 2));
   console.log('\n— circuit-breaker verdicts');
   for (const line of breaker) console.log(`  ${line}`);
+  console.log('\n— whole runs through execute (QuickJS): how each ended');
+  for (const [name, r] of Object.entries(runs)) {
+    const where = r.line === undefined ? '' : ` at line ${r.line}, column ${r.column}`;
+    const tool = r.toolError === undefined ? '' : ` toolError.kind=${r.toolError.kind}`;
+    console.log(`  ${name.padEnd(9)} ${r.status} ${r.code ?? ''} ${r.failurePhase ?? ''}${where}${tool} dispatched=${r.bridgeDispatchStarted}`);
+  }
   if (!same || caught === undefined || serverRefusal === undefined) process.exitCode = 1;
 }
 

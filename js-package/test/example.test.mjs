@@ -11,7 +11,15 @@ const examples = new URL('../../examples/', import.meta.url);
 
 describe('examples/node-sandbox against real MCP servers', async () => {
   const { runDemo } = await import(new URL('node-sandbox/main.mjs', examples));
-  const { caught, envelope, serverRefusal, breaker, log } = await runDemo();
+  const { caught, envelope, serverRefusal, breaker, log, runs } = await runDemo();
+
+  test('whole runs through execute end as the core says, against the real servers', () => {
+    assert.deepEqual([runs.caught.status, runs.caught.output], ['completed', 'caught path_traversal\n']);
+    assert.equal(typeof runs.caught.value, 'number');
+    assert.deepEqual([runs.uncaught.code, runs.uncaught.failurePhase, runs.uncaught.toolError.kind], ['internal_error', 'bridge', 'path_traversal']);
+    assert.deepEqual([runs.syntax.code, runs.syntax.failurePhase, runs.syntax.line, runs.syntax.bridgeDispatchStarted], ['invalid_input', 'input', 2, false]);
+    assert.deepEqual([runs.forged.code, runs.forged.failurePhase, 'toolError' in runs.forged], ['internal_error', 'guest', false]);
+  });
 
   test('the model caught a real isError result as the contract object', () => {
     assert.equal(caught.contract_version, 1);
