@@ -12,11 +12,12 @@ use crate::rules::classify::{jsonrpc_code, transport_kind};
 use crate::rules::kinds::{canonicalize, sanitize_original, Advice, Kind};
 use crate::rules::policy::Policy;
 use crate::rules::recognize::{recognize, status_kind, Recognition, RuleId};
-use crate::rules::recovery::{recovery, side_effects, AdviceInput};
+use crate::rules::recovery::{advice_for, recovery, side_effects, AdviceInput};
 use crate::rules::shrink::fit_to_cap;
 use crate::text::{clean_whole, label, one_line, Redactions, SafeText};
 use crate::wire::{
-    Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, CONTRACT_VERSION,
+    Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, RecoveryAction, SameArguments,
+    CONTRACT_VERSION,
 };
 
 /// Turns failure reports into outcomes under one [`Policy`]. Cheap to build and to share:
@@ -257,6 +258,9 @@ impl Normalizer {
                 recognition_text = m;
             }
         }
+        if let Some(hint) = result.get("_meta").and_then(|m| m.get(TOOL_FAILURE_META)).filter(|h| h.as_object().is_some()) {
+            tool_failure_hint(&mut d, hint, &self.policy);
+        }
         if d.kind_source == KindSource::Default {
             if let Some(found) = recognize(recognition_text) {
                 d.sharpen(found);
@@ -364,6 +368,41 @@ impl Normalizer {
     pub fn redact_json(&self, value: &Json) -> Json {
         let mut counts = Redactions::default();
         render_json(value, JsonCaps::unbounded(), &mut counts).into_json()
+    }
+}
+
+/// The `_meta` key of the draft MCP tool-failure metadata.
+const TOOL_FAILURE_META: &str = "io.modelcontextprotocol/toolFailure";
+
+/// Read the draft tool-failure metadata (`class`, `code`, `retryable`, `retryNotBefore`,
+/// `correlationId`, `agentGuidance`) as an untrusted hint, like `structuredContent.error`:
+/// `class` (else `code`) may give the kind when nothing structured did; `retryable: false`
+/// makes the advice stricter (never repeat the same call, no retry-later), `true` never
+/// makes it safer; a numeric `retryNotBefore` (milliseconds) gives the timing when none
+/// is known (a timestamp needs a clock the core does not read); the object itself, with
+/// `correlationId`, is kept sanitized as the parsed error when there is none.
+fn tool_failure_hint(d: &mut Draft, hint: &Json, policy: &Policy) {
+    if d.kind_source == KindSource::Default {
+        let raw = hint.get("class").and_then(Json::as_str).or_else(|| hint.get("code").and_then(Json::as_str));
+        if let Some(raw) = raw {
+            let c = canonicalize(raw, &mut d.counts);
+            if c.kind.as_str() != Kind::ToolError.as_str() {
+                d.kind = c.kind.into_string();
+                d.kind_source = KindSource::Structured;
+            }
+            d.original_kind = d.original_kind.take().or(c.original);
+        }
+    }
+    if hint.get("retryable").and_then(Json::as_bool) == Some(false) {
+        let (action, _) = d.advice.unwrap_or_else(|| advice_for(&d.kind, d.origin));
+        let action = if action == RecoveryAction::RetryLater { RecoveryAction::ReviseAndRetry } else { action };
+        d.advice = Some((action, SameArguments::Never));
+    }
+    if d.retry_after_ms.is_none() {
+        d.retry_after_ms = hint.get("retryNotBefore").and_then(retry_after);
+    }
+    if d.evidence.parsed_error.is_none() {
+        d.evidence.parsed_error = Some(render_json(hint, JsonCaps::parsed_error(policy), &mut d.counts));
     }
 }
 
