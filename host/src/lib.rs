@@ -74,5 +74,5 @@ fn typed_input_len(context: &wit::CallContext, failure: &wit::Failure) -> usize 
         }
         wit::Failure::Policy(b) | wit::Failure::Budget(b) | wit::Failure::CodeMode(b) => b.kind.len() + b.message.len(),
     };
-    opt(&context.tool) + failure_len
+    opt(&context.tool) + opt(&context.input_schema) + opt(&context.arguments) + failure_len
 }

@@ -38,6 +38,8 @@ fn wit_values(report: &TypedReport) -> (CallContext, Failure) {
             open_world_hint: hints.open_world,
         },
         dispatched: report.dispatched,
+        input_schema: report.input_schema.clone(),
+        arguments: report.arguments.clone(),
     };
     let blocked = |b: &codemode_errors_vectors::Blocked| Blocked {
         kind: b.kind.clone(),

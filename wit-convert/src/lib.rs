@@ -273,10 +273,20 @@ macro_rules! conversions {
                 annotations.destructive_hint = hints.destructive_hint;
                 annotations.idempotent_hint = hints.idempotent_hint;
                 annotations.open_world_hint = hints.open_world_hint;
-                Ok(FailureReport::new(self::failure(failure)?)
+                let mut report = FailureReport::new(self::failure(failure)?)
                     .with_tool(tool)
                     .with_annotations(annotations)
-                    .with_dispatched(context.dispatched))
+                    .with_dispatched(context.dispatched);
+                if let Some(schema) = &context.input_schema {
+                    let schema = payload(schema, "input_schema")?;
+                    if schema.as_object().is_none() {
+                        let message = format!("must be the tool's inputSchema object, not {}", schema.type_name());
+                        return Err(ReportError::new(core::ErrorCode::InvalidReport, "input_schema", message));
+                    }
+                    let arguments = context.arguments.as_deref().map(|a| payload(a, "arguments")).transpose()?;
+                    report = report.with_call(schema, arguments);
+                }
+                Ok(report)
             }
 
             fn failure(f: &wit::Failure) -> Result<Failure, ReportError> {

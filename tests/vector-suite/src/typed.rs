@@ -30,6 +30,10 @@ pub struct TypedReport {
     pub annotations: Hints,
     /// `dispatched`.
     pub dispatched: Option<bool>,
+    /// `input-schema`, as compact JSON.
+    pub input_schema: Option<String>,
+    /// `arguments`, as compact JSON.
+    pub arguments: Option<String>,
     /// The one failure.
     pub failure: TypedFailure,
 }
@@ -103,16 +107,21 @@ impl TypedReport {
     pub fn from_report(report: &Value) -> Option<TypedReport> {
         let members = report.as_object()?;
         let (mut tool, mut annotations, mut dispatched, mut failure) = (None, Hints::default(), None, None);
+        let (mut input_schema, mut arguments) = (None, None);
         for (key, value) in members {
             match key.as_str() {
                 "tool" => tool = Some(value.as_str()?.to_owned()),
                 "annotations" => annotations = hints(value.as_object()?),
                 "dispatched" => dispatched = Some(value.as_bool()?),
+                // An object, as the report reader takes it; `null` or another type is not
+                // what a typed caller would pass.
+                "input_schema" => input_schema = Some(value.as_object().map(|_| value.to_string())?),
+                "arguments" => arguments = Some(value.to_string()),
                 tag if failure.is_none() => failure = Some(typed_failure(tag, value)?),
                 _ => return None,
             }
         }
-        Some(TypedReport { tool, annotations, dispatched, failure: failure? })
+        Some(TypedReport { tool, annotations, dispatched, input_schema, arguments, failure: failure? })
     }
 }
 
