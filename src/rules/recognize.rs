@@ -103,8 +103,9 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     RecognitionRule { id: RuleId::InvalidValueText, matcher: invalid_value_text, meaning: Meaning::Kind(Kind::InvalidParam, None) },
 ];
 
-/// Phrases that say something the call named does not exist (lowercase, whole words).
-/// "Tool … not found" is matched first, as a missing tool.
+/// Phrases that say something the call named does not exist (lowercase, whole words), each
+/// holding "no", "revision" or "malformed" (`not_found_text` relies on it). "Tool … not
+/// found" is matched first, as a missing tool.
 const NOT_FOUND_PHRASES: &[&str] = &[
     "not found",
     "does not exist",
@@ -266,7 +267,9 @@ fn whole_words<'a>(hay: &'a Haystack<'_>, word: &'a str) -> impl Iterator<Item =
 }
 
 fn sdk_validation(hay: &Haystack<'_>) -> Option<Hit> {
-    SDK_VALIDATION_TEXTS.iter().any(|t| search::contains(&hay.lower, t)).then_some(Hit::Plain)
+    // Every text but the pydantic marker says "valid" or "required": one search rules most texts out.
+    let maybe = ["valid", "required", "[type="].iter().any(|w| search::contains(&hay.lower, w));
+    (maybe && SDK_VALIDATION_TEXTS.iter().any(|t| search::contains(&hay.lower, t))).then_some(Hit::Plain)
 }
 
 /// `Unknown tool`, or `tool … not found` within 200 bytes on one line.
@@ -305,6 +308,10 @@ fn tool_not_found(hay: &Haystack<'_>) -> Option<Hit> {
 /// "path outside (the) allowed directories", "not in allowed directories", "outside allowed
 /// roots", "is outside the (allowed) repository".
 fn path_outside_allowed(hay: &Haystack<'_>) -> Option<Hit> {
+    // Each form says "outside" or "not in": most texts are ruled out before reading lines.
+    if !search::contains(&hay.lower, "outside") && !search::contains(&hay.lower, "not in") {
+        return None;
+    }
     hay.lower
         .lines()
         .any(|line| {
@@ -326,7 +333,9 @@ fn already_exists(hay: &Haystack<'_>) -> Option<Hit> {
 }
 
 fn not_found_text(hay: &Haystack<'_>) -> Option<Hit> {
-    NOT_FOUND_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some()).then_some(Hit::Plain)
+    // Every phrase holds "no", "revision" or "malformed": one search rules most texts out.
+    let maybe = ["no", "revision", "malformed"].iter().any(|w| search::contains(&hay.lower, w));
+    (maybe && NOT_FOUND_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some())).then_some(Hit::Plain)
 }
 
 /// `Invalid <name>: <value>`, `Invalid <name> format`, `Invalid <name> value`, at the start
@@ -698,6 +707,12 @@ mod tests {
         assert_eq!(r.retry_after_ms, Some(30_000));
         let r = recognize("HTTP/1.1 502 Bad Gateway").unwrap();
         assert_eq!(r.advice, Some((A::RetryLater, S::Conditional)));
+    }
+
+    #[test]
+    fn phrase_families_hold_the_words_their_gates_search_for() {
+        assert!(NOT_FOUND_PHRASES.iter().all(|p| ["no", "revision", "malformed"].iter().any(|w| p.contains(w))));
+        assert!(SDK_VALIDATION_TEXTS.iter().all(|t| ["valid", "required", "[type="].iter().any(|w| t.contains(w))));
     }
 
     #[test]

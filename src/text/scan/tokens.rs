@@ -209,16 +209,18 @@ pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
             after_key = pad + 2;
         }
     }
-    // HashiCorp Vault service tokens in the format before `hvs.`: `s.` and 24 characters.
-    for at in positions(text, "s.") {
-        let end = run_end(bytes, at + 2, |b| b.is_ascii_alphanumeric());
-        let clear_before = at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'.' | b'_' | b'-'));
-        let clear_after = bytes.get(end).is_none_or(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')));
-        if end - at - 2 == 24 && clear_before && clear_after && looks_random(&text[at + 2..end]) {
-            spans.push((at..end, "vault_token"));
-        }
-    }
     for dot in positions(text, ".") {
+        // HashiCorp Vault service tokens in the format before `hvs.`: `s.` and 24 characters.
+        if dot >= 1 && bytes[dot - 1] == b's' {
+            let at = dot - 1;
+            let end = run_end(bytes, dot + 1, |b| b.is_ascii_alphanumeric());
+            let clear_before = at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'.' | b'_' | b'-'));
+            let clear_after = bytes.get(end).is_none_or(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')));
+            if end - dot - 1 == 24 && clear_before && clear_after && looks_random(&text[dot + 1..end]) {
+                spans.push((at..end, "vault_token"));
+                continue;
+            }
+        }
         let mut start = dot;
         while start > 0 && dot - start < 30 && base64url(bytes[start - 1]) {
             start -= 1;

@@ -18,14 +18,11 @@ const MAX_USERINFO: usize = 256;
 pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
-    for sep in positions(text, ":") {
-        let after = if bytes[sep + 1..].starts_with(b"//") {
-            sep + 3
-        } else if bytes[sep + 1..].starts_with(b"\\/\\/") {
-            sep + 5
-        } else {
-            continue;
-        };
+    let plain = positions(text, "://").map(|sep| (sep, sep + 3));
+    let escaped = positions(text, r":\/\/").map(|sep| (sep, sep + 5));
+    let mut seps: Vec<(usize, usize)> = plain.chain(escaped).collect();
+    seps.sort_unstable();
+    for (sep, after) in seps {
         let mut scheme = sep;
         while scheme > 0
             && sep - scheme <= 32
