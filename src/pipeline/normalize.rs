@@ -14,6 +14,7 @@ use crate::rules::policy::Policy;
 use crate::rules::recognize::{recognize, status_kind, Recognition, RuleId};
 use crate::rules::recovery::{advice_for, recovery, side_effects, AdviceInput};
 use crate::rules::shrink::fit_to_cap;
+use crate::search;
 use crate::text::{clean_whole, label, one_line, Redactions, SafeText};
 use crate::wire::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, RecoveryAction, SameArguments,
@@ -139,6 +140,19 @@ impl Normalizer {
     }
 
     fn finish(&self, report: &FailureReport, mut d: Draft) -> CodeModeCallError {
+        // A tool result's text gives `unknown_tool` only when it names the called tool: a
+        // server saying some other tool is missing did not say this one is.
+        if d.recognized_by == Some(RuleId::ToolNotFound) && d.origin == Origin::ToolExecution {
+            if let (Some(tool), Some(cause)) = (&report.tool, &d.cause) {
+                let name = tool.as_str().rsplit("::").next().unwrap_or(tool.as_str());
+                if !search::contains(&cause.to_ascii_lowercase(), &name.to_ascii_lowercase()) {
+                    d.kind = Kind::ToolError.as_str().to_owned();
+                    d.kind_source = KindSource::Default;
+                    d.recognized_by = None;
+                    d.advice = None;
+                }
+            }
+        }
         // The tool's own text about its arguments, read against its schema.
         if let (Some(call), true) = (&report.call, d.invalid_arguments.is_empty()) {
             if let (Some(kind), Some(cause)) = (Kind::stable(&d.kind), &d.cause) {
