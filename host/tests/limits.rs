@@ -203,3 +203,26 @@ fn the_compiled_component_is_cached_by_hash() {
     assert_eq!(third.cache_event(), CacheEvent::Stored);
     assert!(third.normalize_json(common::TYPICAL_REPORT).is_ok());
 }
+
+/// The report shapes that amplify memory the most: lists of lists of 256 items each, up to
+/// the default input bound. The component accepts what the native core accepts (its
+/// memory bound is not reached), and both give the same bytes.
+#[test]
+fn hostile_nesting_within_the_input_bound_runs_on_both_engines_alike() {
+    let row = format!("[{}]", vec!["0"; 256].join(","));
+    let plane = format!("[{}]", vec![row.as_str(); 256].join(","));
+    let zeros = format!("[{}]", vec![plane.as_str(); 63].join(","));
+    let inner = format!("[{}]", vec![r#""""#; 256].join(","));
+    let middle = format!("[{}]", vec![inner.as_str(); 256].join(","));
+    let strings = format!("[{}]", vec![middle.as_str(); 20].join(","));
+    for value in [zeros, strings] {
+        let report = format!(
+            r#"{{"tool":"a::b","tool_result":{{"resultType":"complete","isError":true,"content":[{{"type":"text","text":"x"}}],"structuredContent":{{"v":{value}}}}}}}"#
+        );
+        assert!(report.len() <= codemode_errors_host::limits::DEFAULT_MAX_INPUT_BYTES, "{} bytes", report.len());
+        let native = Engine::Native(codemode_errors_host::NativeEngine::new(&Default::default(), Limits::default()));
+        let component = Engine::Component(common::component().clone());
+        let expected = native.normalize_json(&report).unwrap().json;
+        assert_eq!(component.normalize_json(&report).unwrap().json, expected, "the engines differ");
+    }
+}
