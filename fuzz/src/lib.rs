@@ -1,0 +1,275 @@
+//! Shared checks for the fuzz targets: the contract's invariants, written once.
+//!
+//! Every target asserts more than "no panic". What a target checks is said in its own doc
+//! comment; the pieces live here:
+//!
+//! - [`call_error`]: a call error is JSON, carries `contract_version: 1`, fits its size
+//!   cap in bytes and (for a sample of inputs, see [`sampled`]) validates against both the
+//!   vendored reference schema and our own superset;
+//! - [`measure`] and [`assert_memory_bounded`]: the peak of bytes allocated while an entry
+//!   point runs, counted by a global allocator (the core's step counter
+//!   `search::work::tally` is compiled in tests only, so it cannot be read from here), is
+//!   at most 4 × the input plus 16 MiB (issue 13's memory target);
+//! - [`idempotence`]: what to do when a second pass of the redactor changes its own
+//!   output. That invariant is known to fail on rare hostile texts, so by default a
+//!   violation is recorded (not fatal) and `CODEMODE_FUZZ_STRICT_IDEMPOTENCE=1` makes it a
+//!   crash (see docs/RELIABILITY.md).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------------------
+// Allocation counting
+
+/// The system allocator, counting the bytes live now and the most ever live since the
+/// last [`measure`] started.
+pub struct CountingAllocator;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    let now = LIVE.fetch_add(by, Relaxed) + by;
+    PEAK.fetch_max(now, Relaxed);
+}
+
+// SAFETY: every call forwards to `System` with the same arguments; the counters are only
+// bookkeeping beside it.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        LIVE.fetch_sub(layout.size(), Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// Run `f` and return its result with the peak of bytes it had allocated at once (above
+/// what was live when it started). The fuzz loop is single-threaded, so every allocation
+/// counted is `f`'s.
+pub fn measure<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = LIVE.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    let out = f();
+    (out, PEAK.load(Relaxed).saturating_sub(base))
+}
+
+/// The memory target of issue 13: peak allocation at most 4 × the input plus 16 MiB.
+pub fn memory_bound(input_len: usize) -> usize {
+    4 * input_len + 16 * 1024 * 1024
+}
+
+/// Panic when `peak` (from [`measure`]) is over [`memory_bound`] for `input_len` bytes.
+pub fn assert_memory_bounded(what: &str, input_len: usize, peak: usize) {
+    assert!(
+        peak <= memory_bound(input_len),
+        "{what}: peak allocation {peak} bytes for {input_len} bytes of input, over 4 x input + 16 MiB"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Sampling
+
+/// FNV-1a of the input: cheap, stable across runs, so the same input is always sampled or
+/// always not.
+pub fn fnv1a(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in data {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// One input in this many gets its outputs validated against the JSON Schemas
+/// (`CODEMODE_FUZZ_SCHEMA_EVERY`, default 64; 1 validates every input). Validation costs
+/// several times what normalizing does, so validating everything would cut the campaign's
+/// executions by about that factor; the cheap structural checks run on every input.
+pub fn schema_every() -> u64 {
+    static EVERY: OnceLock<u64> = OnceLock::new();
+    *EVERY.get_or_init(|| {
+        std::env::var("CODEMODE_FUZZ_SCHEMA_EVERY").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(64)
+    })
+}
+
+/// Whether this input's outputs are validated against the schemas.
+pub fn sampled(data: &[u8]) -> bool {
+    fnv1a(data) % schema_every() == 0
+}
+
+// ---------------------------------------------------------------------------------------
+// Schemas
+
+struct Schemas {
+    reference: jsonschema::Validator,
+    ours: jsonschema::Validator,
+}
+
+fn schemas() -> &'static Schemas {
+    static S: OnceLock<Schemas> = OnceLock::new();
+    S.get_or_init(|| {
+        let compile = |text: &str| {
+            let schema: Value = serde_json::from_str(text).expect("schema is JSON");
+            jsonschema::validator_for(&schema).expect("schema compiles")
+        };
+        Schemas {
+            reference: compile(include_str!("../../schema/reference/reference-code-mode-call-error-v1.schema.json")),
+            ours: compile(codemode_errors::SCHEMA),
+        }
+    })
+}
+
+/// Panic unless `error` validates against the reference schema and ours.
+pub fn assert_schemas(error: &Value, json: &str) {
+    let s = schemas();
+    for (name, v) in [("reference", &s.reference), ("ours", &s.ours)] {
+        let problems: Vec<String> = v.iter_errors(error).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        assert!(problems.is_empty(), "the {name} schema refuses the call error: {problems:?}\nerror: {json}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Call errors
+
+/// Parse `text` as JSON, panicking with the text when it is not.
+pub fn json(what: &str, text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON ({e}): {text}"))
+}
+
+/// Check one serialized call error: JSON, an object with `contract_version: 1` and the
+/// contract's required members, at most `cap` bytes (when given), and both schemas when
+/// `schema` is set. Returns the parsed value for further checks.
+pub fn call_error(text: &str, cap: Option<usize>, schema: bool) -> Value {
+    let v = json("the call error", text);
+    assert!(v.is_object(), "the call error is not an object: {text}");
+    assert_eq!(v["contract_version"], 1, "contract_version is not 1: {text}");
+    for field in ["kind", "message", "origin", "side_effects"] {
+        assert!(v[field].as_str().is_some_and(|s| !s.is_empty()), "{field} missing or empty: {text}");
+    }
+    assert!(v["recovery"]["guidance"].as_str().is_some(), "recovery.guidance missing: {text}");
+    if let Some(cap) = cap {
+        assert!(text.len() <= cap, "the call error is {} bytes, over its cap of {cap}", text.len());
+    }
+    if schema {
+        assert_schemas(&v, text);
+    }
+    v
+}
+
+/// Panic unless every object in `v` has its keys in strictly increasing byte order (the
+/// contract's "keys of arbitrary JSON values sorted"). Needs serde_json's preserve_order.
+pub fn assert_sorted_keys(v: &Value, text: &str) {
+    match v {
+        Value::Object(m) => {
+            let keys: Vec<&String> = m.keys().collect();
+            for w in keys.windows(2) {
+                assert!(w[0].as_bytes() < w[1].as_bytes(), "keys {:?} and {:?} out of order in {text}", w[0], w[1]);
+            }
+            m.values().for_each(|x| assert_sorted_keys(x, text));
+        }
+        Value::Array(a) => a.iter().for_each(|x| assert_sorted_keys(x, text)),
+        _ => {}
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Sanitizing
+
+/// Characters the contract says the sanitizer removes or replaces: none may be in any
+/// text the core emits.
+pub fn is_removed(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}' // C0 (not tab, newline), DEL, C1, NEL
+        | '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' // bidi
+        | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{ad}' | '\u{34f}' // zero-width, BOM, soft hyphen, CGJ
+        | '\u{2028}' | '\u{2029}' // become newlines
+        | '\u{fe00}'..='\u{fe0f}' | '\u{e0000}'..='\u{e007f}' // variation selectors, tags
+    )
+}
+
+/// Chat-template markers that must never reach a model verbatim.
+pub const MARKERS: &[&str] = &["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<|eot_id|>", "[INST]", "[/INST]", "<<SYS>>", "[TOOL_CALLS]"];
+
+/// Panic when `text` (an emitted text) holds a removed character or a chat marker.
+pub fn assert_clean(what: &str, text: &str) {
+    if let Some(c) = text.chars().find(|&c| is_removed(c)) {
+        panic!("{what} holds U+{:04X}, which the sanitizer removes: {text:?}", c as u32);
+    }
+    for m in MARKERS {
+        assert!(!text.contains(m), "{what} holds the chat marker {m}: {text:?}");
+    }
+}
+
+/// Every string and key in `v`, for [`assert_clean`].
+pub fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(m) => {
+            for (k, x) in m {
+                out.push(k.clone());
+                strings(x, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Idempotence
+
+/// A second redaction pass changed the first pass's output. The first pass's output is
+/// what a consumer re-reading the object runs through the pipeline again, so it should be
+/// a fixed point; it is known not to be on rare hostile texts.
+///
+/// - `CODEMODE_FUZZ_STRICT_IDEMPOTENCE=1`: panic (a crash libFuzzer keeps and `tmin`
+///   minimizes);
+/// - `CODEMODE_FUZZ_IDEMPOTENCE_DIR=<dir>`: write the input there, named by its hash, and
+///   go on;
+/// - neither: go on (the smoke run in `cargo xtask test` stays green on this known
+///   failure; the campaign sets the directory and reports what it collected).
+pub fn idempotence(what: &str, input: &[u8], once: &str, twice: &str) {
+    if once == twice {
+        return;
+    }
+    if std::env::var_os("CODEMODE_FUZZ_STRICT_IDEMPOTENCE").is_some_and(|v| v == "1") {
+        panic!("{what} is not idempotent\ninput: {:?}\nonce:  {once:?}\ntwice: {twice:?}", String::from_utf8_lossy(input));
+    }
+    if let Some(dir) = std::env::var_os("CODEMODE_FUZZ_IDEMPOTENCE_DIR") {
+        let dir = std::path::PathBuf::from(dir);
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join(format!("{what}-{:016x}", fnv1a(input))), input);
+    }
+}
