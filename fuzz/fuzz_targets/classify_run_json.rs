@@ -2,6 +2,7 @@
 //!
 //! Asserts, for every input:
 //! - a refusal is a typed error, the same on a second run;
+//! - text the core accepts is JSON (serde_json reads it too): gated as `accepts-non-json`;
 //! - a run error serializes to JSON, the same bytes on a second run (deterministic), with
 //!   a known `code`, a non-empty sanitized `message`, and `bridgeDispatchStarted` and
 //!   `replaySafe` equal to the report's `bridge_dispatch_started` and `restart_safe`
@@ -36,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
         }
         (a, b) => panic!("one run refused and the other did not: {a:?} / {b:?}"),
     };
+    check::accepted_json("classify_run_json", data, text);
     let out = end.to_json();
     let cap = Policy::default().max_error_bytes();
     assert!(out.len() <= cap + 4096, "the run error is {} bytes", out.len());
@@ -55,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Some(nested) = &end.tool_error {
         let json = nested.to_json();
-        check::call_error(&json, Some(cap), check::sampled(data));
+        check::call_error(&json, Some(cap), data);
         assert_eq!(v["toolError"], check::json("toolError", &json), "toolError differs from the nested object");
     }
 });

@@ -2,14 +2,16 @@
 //!
 //! Asserts, for every input:
 //! - a refusal is `invalid_call_error` or `unsupported_version`, the same on a second run;
+//! - text the core accepts is JSON (serde_json reads it too): gated as `accepts-non-json`;
 //! - an accepted object serializes to a call error that is JSON with `contract_version: 1`
-//!   and the required members and validates against both schemas (sampled), the same
-//!   bytes on a second run (deterministic);
+//!   and the required members and validates against both schemas (sampled; a `tool` that
+//!   is not `namespace::name` is gated as `tool-pattern`), the same bytes on a second run
+//!   (deterministic);
 //! - every string and key of it is sanitized (no removed character, no chat marker): the
 //!   object is untrusted, so the reader cleans every text;
 //! - reading the reader's own output again gives the same bytes (rule 6: an object the
 //!   core produced reads back unchanged). The re-read runs the redactor over redacted
-//!   text, so it is gated like `redact_text`'s idempotence;
+//!   text, so it is gated as `idempotence`;
 //! - the peak allocation is at most 4 × the input + 16 MiB.
 #![no_main]
 
@@ -33,8 +35,9 @@ fuzz_target!(|data: &[u8]| {
         }
         (a, b) => panic!("one run refused and the other did not: {a:?} / {b:?}"),
     };
+    check::accepted_json("parse_call_error", data, text);
     let once = error.to_json();
-    let v = check::call_error(&once, None, check::sampled(data));
+    let v = check::call_error(&once, None, data);
     let mut texts = Vec::new();
     check::strings(&v, &mut texts);
     texts.iter().for_each(|t| check::assert_clean("a string read back", t));

@@ -3,13 +3,16 @@
 //! Asserts, for every input:
 //! - every refusal is `invalid_policy` (also when the text is no JSON), the same on a
 //!   second run;
+//! - text the core accepts is JSON (serde_json reads it too): gated as `accepts-non-json`;
 //! - an accepted policy holds every cap within its documented range, keeps the default
 //!   of every cap the text does not name, and round-trips: `Policy::from_json` of its
 //!   `to_json` is the same policy;
-//! - a cap the text names (as the only member, with a whole number in range) is taken.
+//! - every cap the text names holds the number named (read as serde_json reads the text,
+//!   when it has at most 256 members, all the core reads).
 #![no_main]
 
 use codemode_errors::{Cap, ErrorCode, Policy};
+use codemode_errors_fuzz as check;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
@@ -27,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
         }
         (a, b) => panic!("one run refused and the other did not: {a:?} / {b:?}"),
     };
+    check::accepted_json("policy_from_json", data, text);
     let named: Option<serde_json::Map<String, Value>> = match serde_json::from_str(text) {
         Ok(Value::Object(m)) if m.len() <= 256 => Some(m),
         _ => None,

@@ -2,12 +2,13 @@
 //!
 //! Asserts, for every input:
 //! - a refusal is a typed error, the same on a second run;
+//! - text the core accepts is JSON (serde_json reads it too): gated as `accepts-non-json`;
 //! - the output is JSON, compact, with the keys of every object sorted, the same bytes on
 //!   a second run (deterministic);
 //! - every string and key of it is sanitized (no removed character, no chat marker);
 //! - the peak allocation is at most 4 × the input + 16 MiB;
-//! - idempotence, `redact_json(redact_json(x)) == redact_json(x)`: gated like
-//!   `redact_text`'s (the same redactor runs on every string).
+//! - idempotence, `redact_json(redact_json(x)) == redact_json(x)`: gated as `idempotence`
+//!   (the same redactor runs on every string).
 #![no_main]
 
 use codemode_errors::redact_json;
@@ -29,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
         }
         (a, b) => panic!("one run refused and the other did not: {a:?} / {b:?}"),
     };
+    check::accepted_json("redact_json", data, text);
     let v = check::json("redact_json's output", &once);
     check::assert_sorted_keys(&v, &once);
     // Compact: no whitespace outside string literals.

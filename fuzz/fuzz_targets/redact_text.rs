@@ -5,8 +5,8 @@
 //! - it holds no character the sanitizer removes and no chat-template marker;
 //! - the peak allocation is at most 4 × the input + 16 MiB;
 //! - idempotence, `redact_text(redact_text(x)) == redact_text(x)`: known to fail on rare
-//!   hostile texts, so a violation is recorded, or fatal with
-//!   `CODEMODE_FUZZ_STRICT_IDEMPOTENCE=1` (see `codemode_errors_fuzz::idempotence`).
+//!   hostile texts, so it is the gated invariant `idempotence` (recorded, or fatal with
+//!   `CODEMODE_FUZZ_STRICT=idempotence`; see `codemode_errors_fuzz::gated`).
 #![no_main]
 
 use codemode_errors::redact_text;

@@ -15,7 +15,7 @@
 //!   reverse order (deterministic);
 //! - the error is JSON, at most `max_error_bytes`, valid against both schemas (sampled),
 //!   every string and key sanitized, and reads back byte for byte with `parse_call_error`
-//!   (gated like `redact_text`'s idempotence: reading runs the redactor over its output);
+//!   (gated as `idempotence`: reading runs the redactor over its output);
 //! - the contract's rules hold (the same invariants as `tests/properties.rs`): breaker
 //!   and origin by failure tag (rules 3, 4), no infrastructure kind inside a completed
 //!   result, `same_arguments: safe` only with `dispatched: false`, `dispatched: false`
@@ -84,24 +84,120 @@ const PHRASES: &[&str] = &[
 
 /// Characters and markers the sanitizer and the defanger must handle.
 const SPECIALS: &[&str] = &[
-    "\n", "\n    ", "\t", "\r\n", "\r", "\u{0}", "\u{7}", "\u{1b}[31m", "\u{85}", "\u{9b}", "\u{7f}", "\u{ad}", "\u{202e}", "\u{2066}",
-    "\u{2069}", "\u{200f}", "\u{200b}", "\u{200d}", "\u{2060}", "\u{feff}", "\u{2028}", "\u{fe0f}", "\u{e0041}", "\u{3000}", "ｇｈｐ＿",
-    "<|im_start|>", "<|im_end|>", "< | im_start | >", "<|im\u{200b}_start|>", "[INST]", "[/INST]", "<<SYS>>", "</s>", "<s>",
-    "<start_of_turn>", "<tool_call>", "<function=run>", "[TOOL_CALLS]", "😀", "é", "日本語", "\"", "\\", "\\n", "[REDACTED:api_key]",
-    "€", "\u{10ffff}", "a", " ", "=", ":", "/",
+    "\n",
+    "\n    ",
+    "\t",
+    "\r\n",
+    "\r",
+    "\u{0}",
+    "\u{7}",
+    "\u{1b}[31m",
+    "\u{85}",
+    "\u{9b}",
+    "\u{7f}",
+    "\u{ad}",
+    "\u{202e}",
+    "\u{2066}",
+    "\u{2069}",
+    "\u{200f}",
+    "\u{200b}",
+    "\u{200d}",
+    "\u{2060}",
+    "\u{feff}",
+    "\u{2028}",
+    "\u{fe0f}",
+    "\u{e0041}",
+    "\u{3000}",
+    "ｇｈｐ＿",
+    "<|im_start|>",
+    "<|im_end|>",
+    "< | im_start | >",
+    "<|im\u{200b}_start|>",
+    "[INST]",
+    "[/INST]",
+    "<<SYS>>",
+    "</s>",
+    "<s>",
+    "<start_of_turn>",
+    "<tool_call>",
+    "<function=run>",
+    "[TOOL_CALLS]",
+    "😀",
+    "é",
+    "日本語",
+    "\"",
+    "\\",
+    "\\n",
+    "[REDACTED:api_key]",
+    "€",
+    "\u{10ffff}",
+    "a",
+    " ",
+    "=",
+    ":",
+    "/",
 ];
 
 const KINDS: &[&str] = &[
-    "unknown_action", "unknown_subaction", "missing_param", "invalid_param", "unknown_instance", "confirmation_required", "conflict",
-    "forbidden", "unknown_tool", "route_scope_denied", "path_traversal", "permission_denied", "timeout", "budget_exceeded",
-    "quota_exceeded", "invalid_code_mode_id", "snippet_not_found", "artifact_too_large", "auth_failed", "oauth_needs_reauth",
-    "not_found", "rate_limited", "validation_failed", "upstream_error", "network_error", "server_error", "internal_error",
-    "decode_error", "cancelled", "runtime_unavailable", "output_limit_exceeded", "my_custom_kind", "Rate Limited", "",
+    "unknown_action",
+    "unknown_subaction",
+    "missing_param",
+    "invalid_param",
+    "unknown_instance",
+    "confirmation_required",
+    "conflict",
+    "forbidden",
+    "unknown_tool",
+    "route_scope_denied",
+    "path_traversal",
+    "permission_denied",
+    "timeout",
+    "budget_exceeded",
+    "quota_exceeded",
+    "invalid_code_mode_id",
+    "snippet_not_found",
+    "artifact_too_large",
+    "auth_failed",
+    "oauth_needs_reauth",
+    "not_found",
+    "rate_limited",
+    "validation_failed",
+    "upstream_error",
+    "network_error",
+    "server_error",
+    "internal_error",
+    "decode_error",
+    "cancelled",
+    "runtime_unavailable",
+    "output_limit_exceeded",
+    "my_custom_kind",
+    "Rate Limited",
+    "",
 ];
 
 const KEYS: &[&str] = &[
-    "kind", "message", "error", "retry_after_ms", "code", "status", "data", "details", "name", "value", "type", "uri", "password",
-    "api_key", "token", "authorization", "client_secret", "next_page_token", "max_tokens", "public_key", "[TRUNCATED]", "items",
+    "kind",
+    "message",
+    "error",
+    "retry_after_ms",
+    "code",
+    "status",
+    "data",
+    "details",
+    "name",
+    "value",
+    "type",
+    "uri",
+    "password",
+    "api_key",
+    "token",
+    "authorization",
+    "client_secret",
+    "next_page_token",
+    "max_tokens",
+    "public_key",
+    "[TRUNCATED]",
+    "items",
 ];
 
 const SECRET_NAMES: &[&str] = &["password", "api_key", "client_secret", "accessToken", "DB_PASSWORD", "x-api-key", "refresh_token"];
@@ -109,16 +205,27 @@ const SECRET_NAMES: &[&str] = &["password", "api_key", "client_secret", "accessT
 const TOOLS: &[&str] = &["github::create_issue", "fs::read_file", "notion::create_page", "a::b", "slack::post_message"];
 
 const JSONRPC_CODES: &[i64] = &[
-    -32602, -32601, -32002, -32603, -32700, -32600, -32001, -32000, -32020, -32021, -32022, -32050, -32099, -32010, -32019, -32100,
-    -1, 0, 1, 404, 429, 500,
+    -32602, -32601, -32002, -32603, -32700, -32600, -32001, -32000, -32020, -32021, -32022, -32050, -32099, -32010, -32019, -32100, -1, 0,
+    1, 404, 429, 500,
 ];
 
 const TRANSPORT_KINDS: &[&str] =
     &["timeout", "connection_closed", "connection_refused", "dns", "tls", "response_too_large", "malformed_response", "cancelled", "other"];
 
 const GATEWAY_KINDS: &[&str] = &[
-    "budget_exceeded", "quota_exceeded", "forbidden", "route_scope_denied", "confirmation_required", "artifact_too_large",
-    "unknown_tool", "timeout", "rate_limited", "internal_error", "runtime_unavailable", "output_limit_exceeded", "my_custom_kind",
+    "budget_exceeded",
+    "quota_exceeded",
+    "forbidden",
+    "route_scope_denied",
+    "confirmation_required",
+    "artifact_too_large",
+    "unknown_tool",
+    "timeout",
+    "rate_limited",
+    "internal_error",
+    "runtime_unavailable",
+    "output_limit_exceeded",
+    "my_custom_kind",
 ];
 
 const URIS: &[&str] = &["file:///Users/ann/notes.md", "https://api.example.com/v1/x", "mem://a", "", "file:///etc/passwd"];
@@ -299,11 +406,28 @@ enum ContentList {
 
 #[derive(Arbitrary, Debug)]
 enum Block {
-    Text { text: Text, decorated: bool },
-    Image { mime: u8, payload_copies: u8 },
-    Audio { mime: u8, payload_copies: u8 },
-    Resource { uri: Uri, mime: Option<u8>, body: ResourceBody },
-    ResourceLink { uri: Uri, name: Option<Text>, mime: Option<u8> },
+    Text {
+        text: Text,
+        decorated: bool,
+    },
+    Image {
+        mime: u8,
+        payload_copies: u8,
+    },
+    Audio {
+        mime: u8,
+        payload_copies: u8,
+    },
+    Resource {
+        uri: Uri,
+        mime: Option<u8>,
+        body: ResourceBody,
+    },
+    ResourceLink {
+        uri: Uri,
+        name: Option<Text>,
+        mime: Option<u8>,
+    },
     Other(String),
     /// No string `type`: a malformed result.
     Untyped,
@@ -750,14 +874,15 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(breaker, "success", "no error, yet breaker {breaker}");
         return;
     };
-    let error = check::call_error(&error_json, Some(policy.max_error_bytes()), check::sampled(data));
+    let error = check::call_error(&error_json, Some(policy.max_error_bytes()), data);
     let mut texts = Vec::new();
     check::strings(&error, &mut texts);
     texts.iter().for_each(|t| check::assert_clean("an emitted string", t));
 
     // The contract's rules.
     let s = |v: &Value| v.as_str().unwrap_or("").to_owned();
-    let (origin, kind, side, same) = (s(&error["origin"]), s(&error["kind"]), s(&error["side_effects"]), s(&error["recovery"]["same_arguments"]));
+    let (origin, kind, side, same) =
+        (s(&error["origin"]), s(&error["kind"]), s(&error["side_effects"]), s(&error["recovery"]["same_arguments"]));
     let dispatched = report.get("dispatched").and_then(Value::as_bool);
     let read_only = report.get("annotations").and_then(|a| a.get("readOnlyHint")).and_then(Value::as_bool) == Some(true);
     if let Some(tool) = known_tool {
@@ -803,7 +928,7 @@ fuzz_target!(|data: &[u8]| {
 
     // Rule 6 and rule 14: the consumer reads the core's object back byte for byte.
     let reread = parse_call_error(&error_json).unwrap_or_else(|e| panic!("parse_call_error refused the core's error: {e}\n{error_json}"));
-    // Gated like redact_text's idempotence: the reader runs the redactor over redacted text.
+    // Gated as `idempotence`: the reader runs the redactor over redacted text.
     check::idempotence("report-readback", data, &error_json, &reread.to_json());
 
     // Rule 6 for a run: the uncaught rejection nests as toolError, unchanged when it fits
