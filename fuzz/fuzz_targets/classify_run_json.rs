@@ -2,7 +2,7 @@
 //!
 //! Asserts, for every input:
 //! - a refusal is a typed error, the same on a second run;
-//! - text the core accepts is JSON (serde_json reads it too): gated as `accepts-non-json`;
+//! - text the core accepts is JSON (serde_json reads it too), past the kept items as well;
 //! - a run error serializes to JSON, the same bytes on a second run (deterministic), with
 //!   a known `code`, a non-empty sanitized `message`, and `bridgeDispatchStarted` and
 //!   `replaySafe` equal to the report's `bridge_dispatch_started` and `restart_safe`

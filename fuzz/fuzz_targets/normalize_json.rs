@@ -2,7 +2,7 @@
 //!
 //! Asserts, for every input:
 //! - a refusal is a typed error, the same on a second run;
-//! - text the core accepts is JSON (serde_json reads it too): gated as `accepts-non-json`;
+//! - text the core accepts is JSON (serde_json reads it too), past the kept items as well;
 //! - an outcome serializes to JSON `{"error": …, "breaker": …}` with a known breaker, and
 //!   the same bytes on a second run (deterministic);
 //! - the error, when there is one, has `contract_version: 1` and the required members, is

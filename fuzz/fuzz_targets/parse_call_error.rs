@@ -2,7 +2,7 @@
 //!
 //! Asserts, for every input:
 //! - a refusal is `invalid_call_error` or `unsupported_version`, the same on a second run;
-//! - text the core accepts is JSON (serde_json reads it too): gated as `accepts-non-json`;
+//! - text the core accepts is JSON (serde_json reads it too), past the kept items as well;
 //! - an accepted object serializes to a call error that is JSON with `contract_version: 1`
 //!   and the required members and validates against both schemas (sampled; a `tool` that
 //!   is not `namespace::name` is gated as `tool-pattern`), the same bytes on a second run

@@ -3,7 +3,7 @@
 //! Asserts, for every input:
 //! - every refusal is `invalid_policy` (also when the text is no JSON), the same on a
 //!   second run;
-//! - text the core accepts is JSON (serde_json reads it too): gated as `accepts-non-json`;
+//! - text the core accepts is JSON (serde_json reads it too), past the kept items as well;
 //! - an accepted policy holds every cap within its documented range, keeps the default
 //!   of every cap the text does not name, and round-trips: `Policy::from_json` of its
 //!   `to_json` is the same policy;

@@ -2,7 +2,7 @@
 //!
 //! Asserts, for every input:
 //! - a refusal is a typed error, the same on a second run;
-//! - text the core accepts is JSON (serde_json reads it too): gated as `accepts-non-json`;
+//! - text the core accepts is JSON (serde_json reads it too), past the kept items as well;
 //! - the output is JSON, compact, with the keys of every object sorted, the same bytes on
 //!   a second run (deterministic);
 //! - every string and key of it is sanitized (no removed character, no chat marker);
