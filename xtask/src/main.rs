@@ -1,13 +1,16 @@
 //! `cargo xtask <command>`: every build step, so two commands set everything up.
 //!
 //! - `demo`: normalize the sample failures in `examples/failures/` on every surface.
-//! - `test`: install what the tests need, then run every test of every surface.
+//! - `test`: install what the tests need, then run every test of every surface, then the
+//!   fuzz smoke (each cargo-fuzz target for 20 s on its committed corpus).
+//! - `fuzz`: the fuzz smoke alone.
 //! - `bless`: rewrite the expected outcomes of `tests/vectors/` from the native core.
 //! - `bench`: run the benchmarks whose figures `docs/PERFORMANCE.md` records.
 //! - `build-js`: build the npm package into `js-package/dist/` (nothing else).
 
 mod component;
 mod features;
+mod fuzz;
 mod js;
 mod util;
 
@@ -21,9 +24,10 @@ fn main() {
         Some("test") => test(&ctx),
         Some("bless") => bless(&ctx),
         Some("bench") => bench(&ctx),
+        Some("fuzz") => fuzz::smoke(&ctx),
         Some("serve-demo") => js::serve(&ctx),
         Some("build-js") => setup().and_then(|()| js::build(&ctx).map(|dist| println!("built {}", dist.display()))),
-        _ => Err("usage: cargo xtask demo|test|bless|bench|build-js|serve-demo".into()),
+        _ => Err("usage: cargo xtask demo|test|fuzz|bless|bench|build-js|serve-demo".into()),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");
@@ -50,7 +54,8 @@ fn test(ctx: &Ctx) -> Result {
     component::build(ctx)?;
     run(ctx.cargo().args(["test", "--workspace", "--exclude", "codemode-errors-guest", "--exclude", "codemode-errors-js"]))?;
     component::test(ctx)?;
-    js::test(ctx)
+    js::test(ctx)?;
+    fuzz::smoke(ctx)
 }
 
 fn bless(ctx: &Ctx) -> Result {

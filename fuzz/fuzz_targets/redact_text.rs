@@ -1,0 +1,24 @@
+//! `redact_text` on arbitrary text.
+//!
+//! Asserts, for every input:
+//! - the output is the same on a second run (deterministic);
+//! - it holds no character the sanitizer removes and no chat-template marker;
+//! - the peak allocation is at most 4 × the input + 16 MiB;
+//! - idempotence, `redact_text(redact_text(x)) == redact_text(x)`: known to fail on rare
+//!   hostile texts, so it is the gated invariant `idempotence` (recorded, or fatal with
+//!   `CODEMODE_FUZZ_STRICT=idempotence`; see `codemode_errors_fuzz::gated`).
+#![no_main]
+
+use codemode_errors::redact_text;
+use codemode_errors_fuzz as check;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let (once, peak) = check::measure(|| redact_text(text));
+    check::assert_memory_bounded("redact_text", data.len(), peak);
+    assert_eq!(once, redact_text(text), "redact_text differs on a second run");
+    check::assert_clean("redact_text's output", &once);
+    let twice = redact_text(&once);
+    check::idempotence("redact_text", data, &once, &twice);
+});

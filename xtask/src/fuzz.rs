@@ -1,0 +1,82 @@
+//! The fuzz smoke: every cargo-fuzz target in `fuzz/` for a short run on its committed
+//! corpus (`fuzz/corpus/<target>/`), failing when a target finds a crash or breaks one of
+//! its invariants. The campaign itself, and what each target asserts, is in
+//! `docs/RELIABILITY.md`.
+//!
+//! The fuzz crate is its own workspace on nightly (libFuzzer needs `-Z` flags), so it runs
+//! through the rustup proxy with `+nightly`, never through the stable cargo that runs this
+//! xtask. New inputs the smoke finds go to a scratch directory under the target
+//! directory, so the committed corpus is only read.
+
+use std::process::Command;
+use std::time::Instant;
+
+use crate::util::{output, run, Ctx, Result};
+
+/// The targets, in the order the smoke runs them (the `[[bin]]`s of fuzz/Cargo.toml).
+pub const TARGETS: &[&str] =
+    &["normalize_json", "redact_text", "redact_json", "classify_run_json", "parse_call_error", "policy_from_json", "report"];
+
+/// Seconds each target runs in the smoke.
+const SMOKE_SECONDS: u32 = 20;
+
+/// The toolchain the fuzz crate builds with.
+const TOOLCHAIN: &str = "nightly";
+
+/// Install the nightly toolchain (minimal profile) unless rustup already has one.
+pub fn ensure_nightly() -> Result {
+    let installed = output(Command::new("rustup").args(["toolchain", "list"])).unwrap_or_default();
+    if installed.lines().any(|l| l.starts_with(&format!("{TOOLCHAIN}-"))) {
+        return Ok(());
+    }
+    run(Command::new("rustup").args(["toolchain", "install", TOOLCHAIN, "--profile", "minimal"]))
+}
+
+/// Install cargo-fuzz unless it is already on PATH.
+pub fn ensure_cargo_fuzz() -> Result {
+    if output(Command::new("cargo-fuzz").arg("--version")).is_ok() {
+        return Ok(());
+    }
+    run(Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]))
+}
+
+/// `cargo +nightly fuzz …` from `fuzz/`, through the rustup proxy: the variables the
+/// outer (stable) cargo set would otherwise pin the stable toolchain.
+fn cargo_fuzz(ctx: &Ctx) -> Command {
+    let mut c = Command::new("cargo");
+    c.arg(format!("+{TOOLCHAIN}")).arg("fuzz").current_dir(ctx.root.join("fuzz"));
+    for var in ["CARGO", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "RUSTC_WRAPPER", "CARGO_MANIFEST_DIR"] {
+        c.env_remove(var);
+    }
+    c
+}
+
+/// Build every target and run each for [`SMOKE_SECONDS`] on its committed corpus.
+pub fn smoke(ctx: &Ctx) -> Result {
+    ensure_nightly()?;
+    ensure_cargo_fuzz()?;
+    let started = Instant::now();
+    // Without a sanitizer: the core forbids unsafe code, and the campaign runs the same way.
+    run(cargo_fuzz(ctx).args(["build", "--sanitizer", "none"]))?;
+    let scratch = ctx.target_dir().join("fuzz-smoke");
+    for target in TARGETS {
+        let corpus = ctx.root.join("fuzz/corpus").join(target);
+        if !corpus.is_dir() {
+            return Err(format!("{} is missing: the smoke runs on the committed corpus", corpus.display()));
+        }
+        let fresh = scratch.join(target);
+        let _ = std::fs::remove_dir_all(&fresh);
+        std::fs::create_dir_all(&fresh).map_err(|e| format!("could not create {}: {e}", fresh.display()))?;
+        run(cargo_fuzz(ctx)
+            .args(["run", "--sanitizer", "none", target])
+            .arg(&fresh)
+            .arg(&corpus)
+            .arg("--")
+            .arg(format!("-max_total_time={SMOKE_SECONDS}"))
+            .args(["-max_len=65536", "-timeout=10"])
+            // Known, gated failures go on; everything else fails (docs/RELIABILITY.md).
+            .env_remove("CODEMODE_FUZZ_STRICT"))?;
+    }
+    eprintln!("fuzz smoke: {} targets in {:.0} s", TARGETS.len(), started.elapsed().as_secs_f64());
+    Ok(())
+}
