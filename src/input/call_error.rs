@@ -13,7 +13,6 @@ use crate::evidence::{render_json, JsonCaps};
 use crate::json::{parse_json, utf16_len, Json};
 use crate::rules::kinds::{canonicalize, Kind, MAX_ORIGINAL_KIND};
 use crate::rules::recovery::{advice_for, guidance};
-use crate::search;
 use crate::text::{clean_text, Redactions, SafeText};
 use crate::wire::{
     CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Recovery, RecoveryAction, ResourceBody, Safety,
@@ -175,7 +174,8 @@ impl Reader {
             contract_version: CONTRACT_VERSION,
             kind,
             message,
-            tool: self.optional(v, "tool").map(|t| crate::text::cut_safe(&t, MAX_TOOL_TEXT)),
+            // Kept only when it still reads `namespace::name` (the schema's pattern).
+            tool: self.optional(v, "tool").map(|t| crate::text::cut_safe(&t, MAX_TOOL_TEXT)).filter(|t| qualified(t)),
             origin: wire(v, "origin", "", Origin::from_wire)?,
             recovery,
             side_effects: wire(v, "side_effects", "", SideEffects::from_wire)?,
@@ -249,7 +249,7 @@ impl Reader {
         let message = self.text(v, "message", "")?;
         let canonical = canonicalize(raw_kind, &mut self.counts);
         let (action, same) = advice_for(&canonical.kind, Origin::ToolExecution);
-        let tool = v.get("tool").and_then(Json::as_str).filter(|t| search::contains(t, "::")).map(|t| self.clean(t));
+        let tool = v.get("tool").and_then(Json::as_str).map(|t| self.clean(t)).filter(|t| qualified(t));
         Ok(CodeModeCallError {
             contract_version: CONTRACT_VERSION,
             kind: canonical.kind,
@@ -268,6 +268,12 @@ impl Reader {
             evidence: None,
         })
     }
+}
+
+/// Whether a tool name reads `namespace::name` with both parts present, on one line (the
+/// reference schema's `^.+::.+$`).
+fn qualified(tool: &str) -> bool {
+    tool.find("::").is_some_and(|at| at > 0 && at + 2 < tool.len()) && !tool.contains(['\n', '\r'])
 }
 
 #[cfg(test)]

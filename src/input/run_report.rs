@@ -6,9 +6,11 @@ use crate::input::failure_report::invalid;
 use crate::json::{exact_integer, parse_json, Json};
 use crate::wire::CodeModeCallError;
 
-/// Longest text field kept in a nested tool error, in UTF-16 code units: above anything
-/// the core composes, so the core's own objects pass unchanged (rule 6).
-pub(crate) const MAX_NESTED_TEXT: usize = 4096;
+/// Longest text field kept in a nested tool error, in UTF-16 code units: the longest text
+/// block any policy lets the core emit, so the core's own objects pass unchanged (rule 6;
+/// the fuzzer found an 8192-unit block cut at the old 4096). The nested object is fitted
+/// to the size cap afterwards.
+pub(crate) const MAX_NESTED_TEXT: usize = crate::rules::policy::Cap::MaxTextChars.spec().max as usize;
 
 /// What ended the run, as the executor saw it.
 #[derive(Clone, Debug, PartialEq)]

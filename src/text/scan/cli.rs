@@ -89,7 +89,11 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
                 continue;
             }
             // A command line is read to its end, at most this far: an argument list is short.
-            let reach = bytes.len().min(end + MAX_COMMAND_LINE);
+            // At a character boundary: the arguments are sliced out of the text.
+            let mut reach = bytes.len().min(end + MAX_COMMAND_LINE);
+            while !text.is_char_boundary(reach) {
+                reach -= 1;
+            }
             let line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
             crate::search::work::tally(line_end - end);
             resume = line_end;

@@ -133,7 +133,10 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
             // TOML's multi-line strings: to the closing triple quote.
             Some(&q @ (b'"' | b'\'')) if bytes[value..].starts_with(&[q, q, q]) => {
                 let inner = value + 3;
-                let limit = bytes.len().min(inner + MAX_BLOCK_VALUE);
+                let mut limit = bytes.len().min(inner + MAX_BLOCK_VALUE);
+                while !text.is_char_boundary(limit) {
+                    limit -= 1;
+                }
                 let close = bytes[inner..limit].windows(3).position(|w| w == [q, q, q]).map_or(limit, |k| inner + k);
                 crate::search::work::tally(close - inner + 1);
                 if close > inner && !is_placeholder(text[inner..close].trim()) {

@@ -231,6 +231,27 @@ mod tests {
         assert_eq!(found(&format!("{body}\n\nnext"), private_keys), vec![body]);
     }
 
+    /// Scanners that stop at a byte budget stop at a character boundary (the fuzzer found
+    /// a command line cut inside `€`).
+    #[test]
+    fn byte_budgets_never_cut_a_character() {
+        for pad in 0..4 {
+            let a = "a".repeat(2040 + pad);
+            for text in [
+                format!("sshpass -p {a}€€€€"),
+                format!("mysql -u root -phunter2 db{a}€€€€"),
+                format!("key = \"\"\"{}€€€", "b".repeat(8 * 1024 - 2 + pad)),
+                format!("{}€:pw@tcp(h:1)/d", "c".repeat(250 + pad)),
+                format!("{}€€€€€€€:pw@tcp(h:1)/d", "é".repeat(125 + pad)),
+            ] {
+                let _ = cli_credentials(&text);
+                let _ = secret_field_values(&text);
+                let _ = schemeless_dsn(&text);
+                let _ = crate::text::redact::redact_secrets(&text, &mut crate::text::Redactions::default());
+            }
+        }
+    }
+
     #[test]
     fn generated_values_are_told_from_words_and_identifiers() {
         for value in ["sqGuGVygUHdMh2izBV5U", "xOO8crgJSt!8rG9Y", "ajTO07g+IJmLbk0H", "\"ezuBEwICpSQ2x-7J\""] {

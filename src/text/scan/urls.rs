@@ -79,6 +79,10 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
             {
                 start -= 1;
             }
+            // The reach may stop inside a character: the user info starts after it.
+            while !text.is_char_boundary(start) {
+                start += 1;
+            }
             let info = &text[start..at];
             if let Some((user, password)) = info.split_once(':') {
                 if !user.is_empty() && user.bytes().all(user_byte) && !password.is_empty() && !is_placeholder(password) {
