@@ -5,7 +5,7 @@
 //! - text the core accepts is JSON (serde_json reads it too), past the kept items as well;
 //! - an accepted object serializes to a call error that is JSON with `contract_version: 1`
 //!   and the required members and validates against both schemas (sampled; a `tool` that
-//!   is not `namespace::name` is gated as `tool-pattern`), the same bytes on a second run
+//!   is not `namespace::name` was the gated `tool-pattern` until the reader kept only `namespace::name`; it is fatal now), the same bytes on a second run
 //!   (deterministic);
 //! - every string and key of it is sanitized (no removed character, no chat marker): the
 //!   object is untrusted, so the reader cleans every text;

@@ -527,7 +527,10 @@ pub(crate) fn paired_values(text: &str) -> Vec<Range<usize>> {
         let tag_end = match bytes.get(name_end) {
             Some(b'>') if is_secret_key(&text[open + 1..name_end]) => name_end,
             Some(b' ') => {
-                let limit = bytes.len().min(name_end + 256);
+                let mut limit = bytes.len().min(name_end + 256);
+                while !text.is_char_boundary(limit) {
+                    limit -= 1;
+                }
                 let close = run_end(&bytes[..limit], name_end, |b| b != b'>' && b != b'<');
                 let attrs = &text[name_end..close];
                 let named = [" key=", " name="].iter().any(|a| {

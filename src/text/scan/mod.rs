@@ -243,10 +243,12 @@ mod tests {
                 format!("key = \"\"\"{}€€€", "b".repeat(8 * 1024 - 2 + pad)),
                 format!("{}€:pw@tcp(h:1)/d", "c".repeat(250 + pad)),
                 format!("{}€€€€€€€:pw@tcp(h:1)/d", "é".repeat(125 + pad)),
+                format!("<entry key=\"api.token\" {}›››››>v</entry>", "d".repeat(230 + pad)),
             ] {
                 let _ = cli_credentials(&text);
                 let _ = secret_field_values(&text);
                 let _ = schemeless_dsn(&text);
+                let _ = paired_values(&text);
                 let _ = crate::text::redact::redact_secrets(&text, &mut crate::text::Redactions::default());
             }
         }
