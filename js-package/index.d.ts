@@ -412,9 +412,30 @@ export interface RunTelemetry {
   counterScope: string;
 }
 
+/** How an executor's run ended, as `Executor.compile(...).run` resolves it. */
+export type RunEnding =
+  | { valueJson: string }
+  | { unserializable: string }
+  /** An uncaught value that is one of the rejections the bridge delivered (by identity): the contract JSON. */
+  | { bridgeError: string }
+  | { guestError: { name: string; message: string; stack: string } }
+  | { timeout: true };
+
+/** What `execute` gives an executor's run: the bridge to the tools, the console sink, the deadline. */
+export interface RunContext {
+  bridge: {
+    namespaces: Record<string, string[]>;
+    /** Resolves with the tool's result, or rejects with the contract JSON text. */
+    call(namespace: string, name: string, args: unknown): Promise<unknown>;
+  };
+  log: (args: unknown[]) => void;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
 /**
- * An executor `execute` runs code with: `node-vm` is built in; an object of this shape
- * runs the code elsewhere (another sandbox), and the core still decides every rule.
+ * An executor `execute` runs code with: `quickjs` and `node-vm` are built in; an object of
+ * this shape runs the code elsewhere (another sandbox), and the core still decides every rule.
  */
 export interface Executor {
   /** The engine, for placing syntax errors and frames: `v8`, `quickjs` or `spidermonkey`. */
@@ -424,19 +445,21 @@ export interface Executor {
     file: string,
   ): {
     syntaxError?: { message: string; stack?: string; line?: number; column?: number };
+    /** Lines (and, on the source's first line, columns) the wrapper put before the source. */
     linesBefore: number;
     columnsBefore: number;
-    run?: (context: { bridge: unknown; log: (args: unknown[]) => void; timeoutMs: number }) => Promise<unknown>;
+    run?: (context: RunContext) => Promise<RunEnding>;
+    /** Release what the compiled run holds (called once the run has ended). */
+    dispose?: () => void;
   };
-  isTimeout?(thrown: unknown): boolean;
 }
 
 /** Options of `execute`. */
 export interface ExecuteOptions {
   catalog: Record<string, CatalogTool[]>;
   dispatch: Dispatch;
-  /** `node-vm` (the default), or an executor object. */
-  executor?: 'node-vm' | Executor;
+  /** `quickjs` (the default), `node-vm`, or an executor object. */
+  executor?: 'quickjs' | 'node-vm' | Executor;
   /** The run's deadline (default 30 000 ms). */
   timeoutMs?: number;
   /** Each tool call's own deadline. */
