@@ -9,11 +9,24 @@ const LINES_BEFORE = 1;
 /** The QuickJS module, loaded once per process (about 1 MB of WebAssembly). */
 let quickjs;
 
+/** The version of the QuickJS packages, as package.json pins them. */
+const QUICKJS_VERSION = '0.32.0';
+
+/** Import a QuickJS package: from node_modules, or in Deno, from npm when it is not there. */
+async function peer(name) {
+  try {
+    return await import(name);
+  } catch (e) {
+    if (globalThis.Deno === undefined) throw e;
+    return import(`npm:${name}@${QUICKJS_VERSION}`);
+  }
+}
+
 async function loadQuickJs() {
   quickjs ??= (async () => {
     const [{ newQuickJSWASMModuleFromVariant }, variant] = await Promise.all([
-      import('quickjs-emscripten-core'),
-      import('@jitl/quickjs-wasmfile-release-sync'),
+      peer('quickjs-emscripten-core'),
+      peer('@jitl/quickjs-wasmfile-release-sync'),
     ]);
     return newQuickJSWASMModuleFromVariant(variant.default ?? variant);
   })();

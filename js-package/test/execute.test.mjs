@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { execute } from 'codemode-errors';
 
 const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
@@ -198,4 +199,12 @@ for (const executor of ['quickjs', 'node-vm']) describe(`execute on ${executor}`
     assert.equal((await run({ code: 'await codemode.github.get_issue({}); return 1', restartSafe: true }, { catalog, dispatch })).replaySafe, true);
     assert.equal((await run({ code: 'throw new Error("x")', restartSafe: true }, { catalog, dispatch })).replaySafe, true);
   });
+});
+
+test('the QuickJS version the executor falls back to in Deno is the one package.json pins', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const source = readFileSync(new URL('../src/quickjs.js', import.meta.url), 'utf8');
+  const version = source.match(/const QUICKJS_VERSION = '([^']+)'/)[1];
+  assert.equal(pkg.dependencies['quickjs-emscripten-core'], version);
+  assert.equal(pkg.dependencies['@jitl/quickjs-wasmfile-release-sync'], version);
 });
