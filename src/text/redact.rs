@@ -314,6 +314,17 @@ mod tests {
         }
     }
 
+    /// Texts the fuzzer found where a second pass changed the first's output.
+    #[test]
+    fn fuzz_found_texts_are_fixed_points() {
+        for text in ["AUR: Bearer T-e7\u{fe0f}_AI_KEY=SNpZ", "env:ps://\u{0}\u{0}sessionid=53D7"] {
+            let (once, _) = redact(&crate::text::sanitize::strip_controls(text));
+            let (twice, counts) = redact(&once);
+            assert_eq!(once, twice, "{text}");
+            assert_eq!(counts.total(), 0);
+        }
+    }
+
     #[test]
     fn redaction_is_idempotent() {
         for (input, _, _) in CASES {

@@ -150,8 +150,12 @@ pub(crate) fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
         let body = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || b"._~+/-".contains(&b));
         let end = run_end(bytes, body, |b| b == b'=');
         // `Bearer realm="…"`, `Bearer resource_metadata="…"`: an auth-param, not a token.
-        let key_value =
-            body - value < 32 && end > body && bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'"'));
+        // A redaction marker stands where a value was: `key=[REDACTED:…]` is still a key
+        // (so a second pass judges the text as the first did).
+        let key_value = body - value < 32
+            && end > body
+            && (bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'"'))
+                || text[end..].starts_with("[REDACTED:"));
         let reference = matches!(bytes.get(value), Some(b'$' | b'{' | b'<'));
         if body - value >= 8 && !key_value && !reference && !is_placeholder(&text[value..end]) {
             spans.push(value..end);

@@ -110,7 +110,8 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
 /// `user:password` or `:password` (as Redis URLs write it), with a password that is no
 /// placeholder.
 fn has_password(userinfo: &str) -> bool {
-    userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len() && !is_placeholder(&userinfo[c + 1..]))
+    // A marker's colon is no separator: text the core already redacted is its own output.
+    !userinfo.contains("[REDACTED:") && userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len() && !is_placeholder(&userinfo[c + 1..]))
 }
 
 /// Whether a host name starts at `i` and ends where an authority ends.
