@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::json::{write_json, ByteCount, Json, JsonList, JsonText};
+use crate::json::{write_json, ByteCount, Json, JsonList, JsonText, INPUT_LIMITS};
 use crate::rules::policy::Policy;
 use crate::search;
 use crate::text::redact::redact_secrets;
@@ -239,6 +239,12 @@ fn size_of(value: &Json) -> usize {
 
 fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts: &mut Redactions) -> Json {
     match value {
+        // The core's own list marker, read back, stays whole: cutting it would change it.
+        Json::String(text) if is_items_marker(text.head()) => {
+            let v = Json::String(text.clone());
+            *budget = budget.saturating_sub(size_of(&v));
+            v
+        }
         Json::String(text) => {
             let c = capped_text(text, caps.string_chars, counts);
             let mut s = c.text.into_string();
@@ -254,7 +260,11 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
         Json::Array(list) => {
             let mut items = Vec::new();
             *budget = budget.saturating_sub(2);
-            for item in list.items().iter().take(caps.items) {
+            // A list cut short keeps one item fewer, so with its marker it is no longer than
+            // the cap: read and rendered again, it is the same list (the marker is an item).
+            let cap = caps.items.min(INPUT_LIMITS.array_items);
+            let keep = if list.total() > cap { cap.saturating_sub(1) } else { cap };
+            for item in list.items().iter().take(keep) {
                 if *budget < MARKER_RESERVE * 2 {
                     break;
                 }
@@ -285,7 +295,11 @@ fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts
                 .items()
                 .iter()
                 .any(|(k, v)| (k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key")) && v.as_str().is_some_and(is_secret_key));
-            for (key, member) in sorted.into_iter().take(caps.items) {
+            // As for lists: a cut object keeps one member fewer, so with its marker member
+            // it is no larger than the cap and reads back the same.
+            let cap = caps.items.min(INPUT_LIMITS.object_members);
+            let keep = if list.total() > cap { cap.saturating_sub(1) } else { cap };
+            for (key, member) in sorted.into_iter().take(keep) {
                 if *budget < MARKER_RESERVE * 2 {
                     break;
                 }
@@ -338,6 +352,13 @@ fn too_deep(budget: &mut usize) -> Json {
     let v = Json::String(JsonText::whole("[TRUNCATED: nested too deep]"));
     *budget = budget.saturating_sub(size_of(&v));
     v
+}
+
+/// Whether `text` is exactly the marker a cut list ends with, `[TRUNCATED: N more items]`.
+fn is_items_marker(text: &str) -> bool {
+    text.strip_prefix("[TRUNCATED: ")
+        .and_then(|rest| rest.strip_suffix(" more items]"))
+        .is_some_and(|n| !n.is_empty() && n.len() <= 20 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Keys of an object that describes a secret rather than holds one: a JSON Schema of a
@@ -422,11 +443,14 @@ mod tests {
         let v = parse_json(r#"{"password":"x","list":[1,2,3,4,5],"deep":{"a":{"b":1}},"s":"abcdefghijklmnopqrstuvwxyz"}"#).unwrap();
         let caps = JsonCaps { depth: 2, items: 3, string_chars: 16, bytes: 4096 };
         let out = render_json(&v, caps, &mut c).to_string();
-        assert_eq!(
-            out,
-            r#"{"[TRUNCATED]":1,"deep":{"a":"[TRUNCATED: nested too deep]"},"list":[1,2,3,"[TRUNCATED: 2 more items]"],"password":"[REDACTED:secret_field]"}"#
-        );
-        assert_eq!(c.get("secret_field"), 1);
+        assert_eq!(out, r#"{"[TRUNCATED]":2,"deep":{"a":"[TRUNCATED: nested too deep]"},"list":[1,2,"[TRUNCATED: 3 more items]"]}"#);
+        // A list cut to the cap, marker included, renders the same again (the fuzzer found
+        // the marker counted as one more item on a second pass).
+        let list = parse_json(r#"[1,2,3,4,5]"#).unwrap();
+        let once = render_json(&list, caps, &mut c).to_string();
+        assert_eq!(once, r#"[1,2,"[TRUNCATED: 3 more items]"]"#);
+        assert_eq!(render_json(&parse_json(&once).unwrap(), caps, &mut c).to_string(), once);
+        assert_eq!(c.get("secret_field"), 0, "the password member was cut with the others");
     }
 
     #[test]
