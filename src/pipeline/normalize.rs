@@ -145,7 +145,7 @@ impl Normalizer {
         if d.recognized_by == Some(RuleId::ToolNotFound) && d.origin == Origin::ToolExecution {
             if let (Some(tool), Some(cause)) = (&report.tool, &d.cause) {
                 let name = tool.as_str().rsplit("::").next().unwrap_or(tool.as_str());
-                if !search::contains(&cause.to_ascii_lowercase(), &name.to_ascii_lowercase()) {
+                if !search::contains_ignore_ascii_case(cause, &name.to_ascii_lowercase()) {
                     d.kind = Kind::ToolError.as_str().to_owned();
                     d.kind_source = KindSource::Default;
                     d.recognized_by = None;

@@ -324,12 +324,14 @@ pub(crate) fn spaced_values(text: &str) -> Vec<Range<usize>> {
                 Some(&q @ (b'"' | b'\'')) => (value + 1, run_end(bytes, value + 1, |b| b != q && b != b'\n' && b != b'\\')),
                 _ => (value, run_end(bytes, value, value_byte)),
             };
-            if looks_random(&text[value..value_end]) && spans.iter().all(|s| s.end <= value || s.start >= value_end) {
+            // Two stems in one name find the same value: deduplicated after sorting.
+            if looks_random(&text[value..value_end]) {
                 spans.push(value..value_end);
             }
         }
     }
-    spans.sort_unstable_by_key(|s| s.start);
+    spans.sort_unstable_by_key(|s| (s.start, s.end));
+    spans.dedup();
     spans
 }
 
