@@ -74,9 +74,9 @@ pub fn build(ctx: &Ctx) -> Result<PathBuf> {
     Ok(pkg.join("dist"))
 }
 
-/// Every JavaScript test: the vector suite under Node and Deno, the API tests, the real
-/// MCP server example, the examples under Deno, the browser demo in headless Chromium,
-/// and the packed tarball imported, required and type-checked.
+/// Every JavaScript test: the vector suite and `execute` under Node and Deno, the API
+/// tests, the real MCP server example, the examples under Deno, the browser demo in
+/// headless Chromium, and the packed tarball imported, required and type-checked.
 pub fn test(ctx: &Ctx) -> Result {
     build(ctx)?;
     let pkg = package_dir(ctx);
@@ -84,9 +84,11 @@ pub fn test(ctx: &Ctx) -> Result {
     ensure_npm(&ctx.root.join("examples/deno"))?;
     let chromium = ensure_chromium()?;
     run(node(&pkg).args(["--test", "--test-reporter=spec"]).arg("test/").env("CHROMIUM", chromium))?;
+    // The vectors and `execute` (both executors), offline: the QuickJS packages come from
+    // node_modules, and `--cached-only` turns any download into a failure.
     run(Command::new(deno(ctx))
         .current_dir(&pkg)
-        .args(["test", "--no-check", "--allow-read", "--allow-env", "test/vectors.test.mjs"])
+        .args(["test", "--no-check", "--cached-only", "--allow-read", "--allow-env", "test/vectors.test.mjs", "test/execute.test.mjs"])
         .env("CODEMODE_ERRORS_ENTRY", "../dist/deno/index.js")
         .env("NO_COLOR", "1"))
 }
