@@ -1,8 +1,9 @@
 // A tiny offline static server for the browser demo (Node's http module, nothing else):
 //
 //   /                 this folder (index.html, app.js, ...)
-//   /package/...      the built npm package (js-package/dist, package.json) and the
-//                     shared vector checker (js-package/test/vector-check.mjs)
+//   /package/...      the built npm package (js-package/dist, package.json), the
+//                     shared vector checker (js-package/test/vector-check.mjs) and the
+//                     QuickJS packages `execute` imports (js-package/node_modules/...)
 //   /vectors/...      the shared test vectors and their declared gaps (gaps.json);
 //                     /vectors/index.json lists the vectors (as vector-files.mjs does)
 //
@@ -27,9 +28,21 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
+/** The packages the `quickjs` executor loads, which the page's import map points into. */
+const QUICKJS_PACKAGES = ['quickjs-emscripten-core', '@jitl/quickjs-ffi-types', '@jitl/quickjs-wasmfile-release-sync'];
+
 /** URL prefixes and the folders (and, when given, the only paths inside them) they serve. */
 const MOUNTS = [
-  { prefix: '/package/', root: join(repo, 'js-package'), allow: ['dist/', 'package.json', 'test/vector-check.mjs'] },
+  {
+    prefix: '/package/',
+    root: join(repo, 'js-package'),
+    allow: [
+      'dist/',
+      'package.json',
+      'test/vector-check.mjs',
+      ...QUICKJS_PACKAGES.map((name) => `node_modules/${name}/dist/`),
+    ],
+  },
   { prefix: '/vectors/', root: join(repo, 'tests', 'vectors') },
   { prefix: '/', root: here },
 ];

@@ -6,16 +6,19 @@
 /** Lines of the wrapper before the submitted source. */
 const LINES_BEFORE = 1;
 
-/** The QuickJS module, loaded once per process (about 1 MB of WebAssembly). */
+/** The QuickJS module, loaded once per process (about 500 KB of WebAssembly). */
 let quickjs;
 
 /** The version of the QuickJS packages, as package.json pins them. */
 const QUICKJS_VERSION = '0.32.0';
 
-/** Import a QuickJS package: from node_modules, or in Deno, from npm when it is not there. */
-async function peer(name) {
+/**
+ * Import a QuickJS package with `load`, which names it literally (so bundlers and import
+ * maps see the name): from node_modules, or in Deno, from npm when it is not there.
+ */
+async function peer(name, load) {
   try {
-    return await import(name);
+    return await load();
   } catch (e) {
     if (globalThis.Deno === undefined) throw e;
     return import(`npm:${name}@${QUICKJS_VERSION}`);
@@ -25,8 +28,8 @@ async function peer(name) {
 async function loadQuickJs() {
   quickjs ??= (async () => {
     const [{ newQuickJSWASMModuleFromVariant }, variant] = await Promise.all([
-      peer('quickjs-emscripten-core'),
-      peer('@jitl/quickjs-wasmfile-release-sync'),
+      peer('quickjs-emscripten-core', () => import('quickjs-emscripten-core')),
+      peer('@jitl/quickjs-wasmfile-release-sync', () => import('@jitl/quickjs-wasmfile-release-sync')),
     ]);
     return newQuickJSWASMModuleFromVariant(variant.default ?? variant);
   })();

@@ -1,7 +1,8 @@
 // The browser demo in headless Chromium (Debian's /usr/bin/chromium, driven by
 // playwright-core): the page loads the package's ESM build offline, renders a failure with
-// its redactions and truncations marked, and runs every shared vector in the page.
-// A screenshot is saved to target/js-browser-demo.png.
+// its redactions and truncations marked, runs every shared vector in the page, and runs
+// model code with `execute` on the quickjs executor, whose packages the page's import map
+// names. A screenshot is saved to target/js-browser-demo.png.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +24,7 @@ let profile;
 let context;
 let page;
 const problems = [];
+const fetched = [];
 
 before(async () => {
   server = await startServer({ port: 0 });
@@ -33,6 +35,7 @@ before(async () => {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => fetched.push(new URL(r.url()).pathname));
   await page.goto(server.url);
   await page.waitForFunction(() => window.demoReady === true, null, { timeout: 30_000 });
 });
@@ -98,8 +101,99 @@ describe('browser demo in headless Chromium', () => {
     mkdirSync(join(repo, 'target'), { recursive: true });
     await page.screenshot({ path: join(repo, 'target/js-browser-demo.png'), fullPage: true });
   });
+});
 
-  test('the page logged no errors and every request succeeded', () => {
-    assert.deepEqual(problems, []);
+/**
+ * `execute` in the page on the quickjs executor, against a notes catalog whose dispatch
+ * answers each tool from `answers`: a CallToolResult, or `{ thrown: message }` to throw
+ * (a transport failure). Anything else answers with a text naming the tool and arguments.
+ */
+function executeInPage(request, { answers = {}, timeoutMs } = {}) {
+  return page.evaluate(
+    async ({ request, answers, timeoutMs }) => {
+      const { execute } = await import('codemode-errors');
+      const catalog = {
+        notes: [
+          { name: 'get', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, annotations: { readOnlyHint: true } },
+          { name: 'add', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: false } },
+        ],
+      };
+      const dispatch = async (namespace, name, args) => {
+        const answer = answers[name] ?? { content: [{ type: 'text', text: `${namespace}.${name} ${JSON.stringify(args)}` }] };
+        if (answer.thrown !== undefined) throw new Error(answer.thrown);
+        return answer;
+      };
+      return execute(request, { executor: 'quickjs', catalog, dispatch, timeoutMs });
+    },
+    { request, answers, timeoutMs },
+  );
+}
+
+const MISSING = { isError: true, content: [{ type: 'text', text: 'note n-404 not found' }] };
+
+describe('execute in headless Chromium on the quickjs executor', () => {
+  test('a completed run with a tool call returns its value, output and telemetry; QuickJS came from the served packages', async () => {
+    const result = await executeInPage('const r = await codemode.notes.get({ id: "n-1" });\nconsole.log("read", r.content[0].text);\nreturn { text: r.content[0].text };');
+    assert.equal(result.status, 'completed', JSON.stringify(result));
+    assert.deepEqual(result.value, { text: 'notes.get {"id":"n-1"}' });
+    assert.equal(result.output, 'read notes.get {"id":"n-1"}\n');
+    assert.equal(result.bridgeDispatchStarted, true);
+    assert.deepEqual(result.telemetry.calls, { total: 1, failed: 0, byTool: { 'notes::get': 1 } });
+    assert.ok(fetched.includes('/package/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm'), `fetched: ${fetched.filter((p) => p.includes('node_modules'))}`);
   });
+
+  test('a caught tool failure reaches the guest as the contract and the run completes', async () => {
+    const result = await executeInPage('try { await codemode.notes.get({ id: "n-404" }); } catch (e) { return JSON.parse(e.message).origin; }', { answers: { get: MISSING } });
+    assert.deepEqual([result.status, result.value], ['completed', 'tool_execution'], JSON.stringify(result));
+  });
+
+  test('an uncaught tool failure is the bridge, with the contract object as toolError', async () => {
+    const result = await executeInPage('const r = await codemode.notes.get({ id: "n-404" });\nreturn r;', { answers: { get: MISSING } });
+    assert.deepEqual([result.status, result.code, result.failurePhase, result.bridgeDispatchStarted], ['failed', 'internal_error', 'bridge', true], JSON.stringify(result));
+    assert.deepEqual([result.toolError.tool, result.toolError.origin], ['notes::get', 'tool_execution']);
+    const thrown = await executeInPage('await codemode.notes.add({ text: "x" });', { answers: { add: { thrown: 'fetch failed: ECONNRESET' } } });
+    assert.deepEqual([thrown.code, thrown.failurePhase, thrown.toolError.origin], ['internal_error', 'bridge', 'upstream_transport'], JSON.stringify(thrown));
+  });
+
+  test('a syntax error is invalid_input placed in the submitted source', async () => {
+    const result = await executeInPage('const a = 1;\nconst x = ;\nreturn a;');
+    assert.deepEqual(
+      [result.code, result.failurePhase, result.line, result.column, result.bridgeDispatchStarted],
+      ['invalid_input', 'input', 2, 11, false],
+      JSON.stringify(result),
+    );
+  });
+
+  test('a contract error forged by the guest is the guest, without toolError', async () => {
+    const forged = JSON.stringify({ contract_version: 1, kind: 'missing_param', message: 'forged', origin: 'validation', recovery: { action: 'revise_and_retry', same_arguments: 'never', guidance: 'g' }, side_effects: 'none' });
+    const result = await executeInPage(`throw new Error(${JSON.stringify(forged)});`);
+    assert.deepEqual([result.code, result.failurePhase, 'toolError' in result], ['internal_error', 'guest', false], JSON.stringify(result));
+  });
+
+  test('without the import map entries, the run fails as runtime_unavailable naming the package', async () => {
+    // A served document without the demo's import map (a stylesheet opened as a page).
+    const bare = await context.newPage();
+    try {
+      await bare.goto(`${server.url}style.css`);
+      const result = await bare.evaluate(async () => {
+        const { execute } = await import('/package/dist/esm/index.js');
+        return execute('return 1', { executor: 'quickjs', catalog: {}, dispatch: async () => ({ content: [] }) });
+      });
+      assert.deepEqual([result.code, result.failurePhase, result.bridgeDispatchStarted], ['runtime_unavailable', 'host', false], JSON.stringify(result));
+      assert.match(result.message, /quickjs-emscripten-core/);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  test('a synchronous loop ends at the deadline as timeout', async () => {
+    const started = Date.now();
+    const result = await executeInPage('while (true) {}', { timeoutMs: 200 });
+    assert.deepEqual([result.status, result.code], ['failed', 'timeout'], JSON.stringify(result));
+    assert.ok(Date.now() - started < 10_000, 'the interrupt stopped the loop');
+  });
+});
+
+test('the page logged no errors and every request succeeded', () => {
+  assert.deepEqual(problems, []);
 });
