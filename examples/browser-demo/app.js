@@ -4,30 +4,8 @@
 
 import { classifyRunToJson, normalize, normalizeToJson } from 'codemode-errors';
 import { parseGaps, runAll, vectorProblem } from '/package/test/vector-check.mjs';
+import { $, el, marked } from './dom.js';
 import { SAMPLES } from './samples.js';
-
-const $ = (id) => document.getElementById(id);
-const REDACTED = /\[REDACTED:[a-z_]+\]/g;
-
-/** An element with text content and an optional class. */
-function el(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
-
-/** Text with every `[REDACTED:family]` marker highlighted (built from text nodes, never HTML). */
-function marked(text) {
-  const out = document.createDocumentFragment();
-  let last = 0;
-  for (const m of text.matchAll(REDACTED)) {
-    out.append(text.slice(last, m.index), el('mark', m[0], 'redacted'));
-    last = m.index + m[0].length;
-  }
-  out.append(text.slice(last));
-  return out;
-}
 
 function badge(text, className) {
   return el('span', text, `badge ${className}`);

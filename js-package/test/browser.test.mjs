@@ -1,8 +1,9 @@
 // The browser demo in headless Chromium (Debian's /usr/bin/chromium, driven by
 // playwright-core): the page loads the package's ESM build offline, renders a failure with
-// its redactions and truncations marked, runs every shared vector in the page, and runs
-// model code with `execute` on the quickjs executor, whose packages the page's import map
-// names. A screenshot is saved to target/js-browser-demo.png.
+// its redactions and truncations marked, runs every shared vector in the page, runs model
+// code with `execute` on the quickjs executor (whose packages the page's import map names),
+// and its playground runs code typed or picked in the page. Screenshots are saved to
+// target/js-browser-demo.png and target/js-browser-playground.png.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -37,7 +38,7 @@ before(async () => {
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   page.on('response', (r) => fetched.push(new URL(r.url()).pathname));
   await page.goto(server.url);
-  await page.waitForFunction(() => window.demoReady === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.demoReady === true && window.playgroundReady === true, null, { timeout: 30_000 });
 });
 
 after(async () => {
@@ -191,6 +192,78 @@ describe('execute in headless Chromium on the quickjs executor', () => {
     const result = await executeInPage('while (true) {}', { timeoutMs: 200 });
     assert.deepEqual([result.status, result.code], ['failed', 'timeout'], JSON.stringify(result));
     assert.ok(Date.now() - started < 10_000, 'the interrupt stopped the loop');
+  });
+});
+
+/**
+ * Run code in the playground as a user would: pick the snippet whose label starts with
+ * `snippet`, or type `code`, then click Run (or press `keys`); resolves with the run result
+ * the page shows.
+ */
+async function runInPlayground({ snippet, code, keys }) {
+  if (snippet !== undefined) {
+    const value = await page.$eval('#snippet', (select, l) => [...select.options].find((o) => o.text.startsWith(l)).value, snippet);
+    await page.selectOption('#snippet', value);
+  }
+  if (code !== undefined) {
+    await page.fill('#code', '');
+    await page.locator('#code').pressSequentially(code);
+  }
+  const before = Number((await page.getAttribute('#run-result', 'data-run')) ?? 0);
+  if (keys === undefined) await page.click('#run-code');
+  else await page.locator('#code').press(keys);
+  await page.waitForFunction((n) => Number(document.getElementById('run-result').dataset.run ?? 0) > n, before, { timeout: 30_000 });
+  return JSON.parse(await page.textContent('#run-result'));
+}
+
+/** What each snippet's run shows, checked on the result the page rendered. */
+const SNIPPET_RUNS = [
+  ['Success', (r) => {
+    assert.deepEqual([r.status, r.value, r.output], ['completed', { id: 'n-2', text: 'Call the plumber' }, 'added n-2\n']);
+    assert.deepEqual(r.telemetry.calls.byTool, { 'notes::add': 1, 'notes::get': 1 });
+  }],
+  ['Caught failure', (r) => assert.deepEqual([r.status, r.value, r.output], ['completed', { kind: 'not_found', origin: 'tool_execution' }, 'recovery: rediscover\n'])],
+  ['Uncaught failure', (r) => assert.deepEqual([r.code, r.failurePhase, r.toolError.kind, r.toolError.origin], ['internal_error', 'bridge', 'not_found', 'tool_execution'])],
+  ['Uncaught transport failure', (r) => {
+    assert.deepEqual([r.code, r.failurePhase, r.toolError.origin, r.toolError.tool, r.output], ['internal_error', 'bridge', 'upstream_transport', 'search::web', 'searching\n']);
+    assert.match(r.toolError.cause, /\[REDACTED:[a-z_]+\]/);
+    assert.ok(!JSON.stringify(r).includes('sk-live-'), r.toolError.cause);
+  }],
+  ['Wrong arguments', (r) => assert.deepEqual([r.code, r.failurePhase, r.bridgeDispatchStarted, r.toolError.invalid_arguments.map((a) => a.path).sort()], ['invalid_input', 'bridge', false, ['text', 'txt']])],
+  ['Syntax error', (r) => assert.deepEqual([r.code, r.failurePhase, r.line, r.column, r.bridgeDispatchStarted], ['invalid_input', 'input', 2, 28, false])],
+  ['Forged error', (r) => assert.deepEqual([r.code, r.failurePhase, 'toolError' in r], ['internal_error', 'guest', false])],
+  ['Timeout', (r) => assert.deepEqual([r.status, r.code], ['failed', 'timeout'])],
+];
+
+describe('the playground: model code typed or picked in the page runs in QuickJS', () => {
+  test('typed code that calls a tool completes, with its value and console output shown', async () => {
+    const result = await runInPlayground({ code: 'const n = await codemode.notes.get({ id: "n-1" });\nconsole.log("got", n.structuredContent.id);\nreturn n.structuredContent.text;' });
+    assert.deepEqual([result.status, result.value, result.bridgeDispatchStarted], ['completed', 'Buy oat milk', true], JSON.stringify(result));
+    assert.equal(await page.textContent('#run-output'), 'got n-1\n');
+    assert.equal(await page.textContent('#run-status'), 'completed');
+    assert.equal(await page.$$eval('#tools li', (items) => items.length), 3);
+  });
+
+  test('typed code with a syntax error is invalid_input at its line and column; Ctrl+Enter runs it', async () => {
+    const result = await runInPlayground({ code: 'const a = 1;\nreturn a +;', keys: 'Control+Enter' });
+    assert.deepEqual([result.code, result.failurePhase, result.line, result.column], ['invalid_input', 'input', 2, 11], JSON.stringify(result));
+    assert.match(await page.textContent('#run-summary'), /line 2, column 11/);
+    assert.equal(await page.textContent('#run-status'), 'failed: invalid_input');
+  });
+
+  for (const [snippet, check] of SNIPPET_RUNS) {
+    test(`the snippet "${snippet}" runs to what it shows`, async () => {
+      const result = await runInPlayground({ snippet });
+      check(result);
+    });
+  }
+
+  test('a leaked key never reaches the page, and the playground is captured', async () => {
+    await runInPlayground({ snippet: 'Uncaught transport failure' });
+    assert.ok(!(await page.textContent('#playground')).includes('sk-live-'), 'the planted key must not reach the page');
+    assert.ok((await page.$$('#run-result mark.redacted')).length >= 1);
+    mkdirSync(join(repo, 'target'), { recursive: true });
+    await page.locator('#playground').screenshot({ path: join(repo, 'target/js-browser-playground.png') });
   });
 });
 
