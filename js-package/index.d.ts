@@ -405,7 +405,11 @@ export type ExecRequest = string | { code: string; restartSafe?: boolean };
 
 /** What a run's telemetry reports: no secrets, no raw environment values, no tool inputs. */
 export interface RunTelemetry {
-  catalog: { tools: number; bySource: { mcp: number } };
+  /**
+   * The catalog's tools, and how many each source offers: by namespace, the MCP server its
+   * tools came from (names cleaned like evidence).
+   */
+  catalog: { tools: number; bySource: Record<string, number> };
   calls: { total: number; failed: number; byTool: Record<string, number> };
   durationMs: number;
   /** One counter lifetime: stable while the same catalog object is used. */

@@ -168,17 +168,35 @@ function failedRun(failedJson, output, maxOutputBytes, telemetry) {
   return { status: 'failed', ...error, output: text, telemetry };
 }
 
-/** Catalog size by source, call counts and duration; tool names cleaned by the core. */
+/**
+ * Catalog size by source, call counts and duration; namespace and tool names cleaned by
+ * the core. A catalog entry says nothing of where it came from beyond its namespace (every
+ * entry is a tool as an MCP server's `listTools()` lists it), so each namespace is one
+ * source: the server its tools came from.
+ */
 function runTelemetry(catalog, stats, durationMs) {
   let scope = scopes.get(catalog);
   if (scope === undefined && catalog !== null && typeof catalog === 'object') {
     scope = `run-counters-${nextScope++}`;
     scopes.set(catalog, scope);
   }
-  const tools = Object.values(catalog ?? {}).reduce((n, list) => n + (Array.isArray(list) ? list.length : 0), 0);
+  let tools = 0;
+  const bySource = new Map();
+  for (const [namespace, list] of Object.entries(catalog ?? {})) {
+    const n = Array.isArray(list) ? list.length : 0;
+    const source = redactText(namespace);
+    tools += n;
+    bySource.set(source, (bySource.get(source) ?? 0) + n);
+  }
   const byTool = {};
   for (const [tool, n] of stats.byTool) byTool[redactText(tool)] = n;
-  return { catalog: { tools, bySource: { mcp: tools } }, calls: { total: stats.total, failed: stats.failed, byTool }, durationMs, counterScope: scope ?? 'run-counters-0' };
+  // Object.fromEntries defines own properties, so a namespace such as `__proto__` is a count too.
+  return {
+    catalog: { tools, bySource: Object.fromEntries(bySource) },
+    calls: { total: stats.total, failed: stats.failed, byTool },
+    durationMs,
+    counterScope: scope ?? 'run-counters-0',
+  };
 }
 
 /** The executor object for `executor`: a name, or an object the caller built. */

@@ -223,6 +223,23 @@ for (const executor of ['quickjs', 'node-vm']) describe(`execute on ${executor}`
   });
 });
 
+test("telemetry counts the catalog's tools by source, each namespace being one server, with names cleaned", async () => {
+  const sources = {
+    github: catalog.github,
+    fs: [{ name: 'read_text_file' }],
+    idle: [],
+    ['__proto__']: [{ name: 'x' }],
+    [`token=${TOKEN}`]: [{ name: 'y' }],
+  };
+  const { telemetry } = await execute('return 1', { catalog: sources, dispatch: upstream().dispatch });
+  assert.equal(telemetry.catalog.tools, 5);
+  const entries = Object.entries(telemetry.catalog.bySource);
+  assert.deepEqual(entries.slice(0, 4), [['github', 2], ['fs', 1], ['idle', 0], ['__proto__', 1]]);
+  assert.equal(entries.length, 5);
+  assert.ok(!entries[4][0].includes(TOKEN) && entries[4][0].includes('[REDACTED:'), entries[4][0]);
+  assert.equal(entries[4][1], 1);
+});
+
 test('the QuickJS version the executor falls back to in Deno is the one package.json pins', () => {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   const source = readFileSync(new URL('../src/quickjs.js', import.meta.url), 'utf8');
