@@ -13,8 +13,8 @@ let quickjs;
 const QUICKJS_VERSION = '0.32.0';
 
 /**
- * Import a QuickJS package with `load`, which names it literally (so bundlers and import
- * maps see the name): from node_modules, or in Deno, from npm when it is not there.
+ * Import a QuickJS package with `load`, which names it literally so that bundlers find and
+ * bundle it: from node_modules, or in Deno, from npm when it is not there.
  */
 async function peer(name, load) {
   try {
