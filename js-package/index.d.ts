@@ -340,6 +340,49 @@ export function classifyRun(report: RunReport | string): RunError;
 /** The terminal error of a failed run as the core's exact JSON text. */
 export function classifyRunToJson(report: RunReport | string): string;
 
+/** How an executor wrapped the submitted source before compiling it. */
+export interface ExecWrapping {
+  /** The file name the wrapped source was compiled under (`agent:user.js`, say). */
+  file: string;
+  /** Lines of the wrapper before the source. */
+  lines_before: number;
+  /** Columns of the wrapper before the source on its first line. */
+  columns_before: number;
+  /** The source's line count: a frame after it is the wrapper's. */
+  source_lines?: number;
+}
+
+/** A JavaScript engine, for the shapes of its syntax errors and stack frames. */
+export type JsEngine = 'v8' | 'quickjs' | 'spidermonkey';
+
+/** One executor step, the forms of the core's `run::ExecStep` (booleans default to false). */
+export type ExecStep =
+  | { step: 'request'; request: unknown }
+  | { step: 'module_access'; code: string; restart_safe?: boolean }
+  | {
+      step: 'syntax_error';
+      engine: JsEngine;
+      message: string;
+      stack: string;
+      /** The engine's own one-based `[line, column]`, when it gives them. */
+      position?: [number, number] | null;
+      wrapping: ExecWrapping;
+      source: string;
+      restart_safe?: boolean;
+    }
+  | { step: 'user_stack'; engine: JsEngine; name: string; message: string; stack: string; wrapping: ExecWrapping; label: string }
+  | { step: 'project_completed'; output: string; value: string; max_bytes: number; dispatched?: boolean; restart_safe?: boolean }
+  | { step: 'fit_output'; output: string; budget: number };
+
+/**
+ * One executor step answered by the core, as JSON text: `{"code","restartSafe"}` for a
+ * valid request; `{"failed": <run error>}` when the run ends at the step; `null` when a
+ * source reaches for no module; the stack as a JSON string; `{"output","value","truncated"}`
+ * for a completed run; `{"output","truncated"}` for cut output. A malformed step throws a
+ * TypeError with `code` and `path`.
+ */
+export function execStepToJson(step: ExecStep | string): string;
+
 /** Called after every call with what it means for the upstream's circuit breaker. */
 export type BreakerCallback = (breaker: Breaker, details: { tool: string | undefined; error: CodeModeCallError | null }) => void;
 

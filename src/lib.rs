@@ -74,6 +74,7 @@ pub mod run {
         fit_output, module_access, project_completed, syntax_failure, user_stack, Engine, ExecRequest, Projection, Wrapping,
         DEFAULT_MAX_OUTPUT_BYTES, MAX_SOURCE_UNITS,
     };
+    pub use crate::pipeline::exec_step::{exec_step_json, ExecStep, StepAnswer};
     pub use crate::pipeline::run::{classify_run, classify_run_json};
     pub use crate::wire::{FailurePhase, RunError, RunErrorCode};
 }

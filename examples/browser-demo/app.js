@@ -2,7 +2,9 @@
 // truncations and omissions marked. Every decision comes from the package; this file only
 // renders what it returns.
 
-import { classifyRunToJson, normalize, normalizeToJson } from 'codemode-errors';
+import { classifyRunToJson, execStepToJson, normalize, normalizeToJson } from 'codemode-errors';
+// The exec-call form of the vectors calls the binding's step functions, the ones `execute` calls.
+import * as binding from '/package/dist/esm/binding.js';
 import { parseGaps, runAll, vectorProblem } from '/package/test/vector-check.mjs';
 import { $, el, marked } from './dom.js';
 import { SAMPLES } from './samples.js';
@@ -134,7 +136,7 @@ export async function runVectors() {
     vectors.set(file, vector);
   }
   const gaps = parseGaps(await (await fetch('/vectors/gaps.json')).json(), vectors);
-  return runAll({ classifyRunToJson, normalizeToJson }, 'npm-chromium', vectors, gaps);
+  return runAll({ classifyRunToJson, execStepToJson, normalizeToJson }, 'npm-chromium', vectors, gaps, binding);
 }
 
 for (const [i, s] of SAMPLES.entries()) $('sample').append(new Option(s.label, String(i)));

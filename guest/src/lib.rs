@@ -1,4 +1,4 @@
-//! The codemode-errors core as a WASI component behind the `codemode:errors@1.1.0` WIT
+//! The codemode-errors core as a WASI component behind the `codemode:errors@1.2.0` WIT
 //! package (`../wit`). No logic lives here: every function converts WIT values to core
 //! values, calls the core, and converts the answer back.
 //!
@@ -23,7 +23,8 @@ mod bindings {
 codemode_errors_wit_convert::conversions!(crate::bindings::exports::codemode::errors::api);
 
 use bindings::exports::codemode::errors::api::{
-    self, CallContext, CallError, Failure, Guest, GuestNormalizer, InputError, Outcome, Policy, RunError,
+    self, CallContext, CallError, ExecRequest, Failure, Guest, GuestNormalizer, InputError, JsEngine, Outcome, Policy, Projection,
+    RunError, Wrapping,
 };
 
 /// The component's exports.
@@ -51,6 +52,56 @@ impl Guest for Component {
 
     fn classify_run(report: String) -> Result<RunError, InputError> {
         core::run::classify_run_json(&report).map(|e| from_core::run_error(&e)).map_err(from_core::input_error)
+    }
+
+    fn read_exec_request(request: String) -> Result<ExecRequest, RunError> {
+        core::run::ExecRequest::from_json(&request).map(|r| from_core::exec_request(&r)).map_err(|f| ends(f, false, false))
+    }
+
+    fn module_access(code: String, restart_safe: bool) -> Option<RunError> {
+        core::run::module_access(&code).map(|f| ends(f, false, restart_safe))
+    }
+
+    fn syntax_error(
+        engine: JsEngine,
+        message: String,
+        stack: String,
+        position: Option<(u32, u32)>,
+        wrapping: Wrapping,
+        source: String,
+        restart_safe: bool,
+    ) -> RunError {
+        let wrapping = to_core::wrapping(&wrapping);
+        ends(core::run::syntax_failure(to_core::js_engine(engine), &message, &stack, position, &wrapping, &source), false, restart_safe)
+    }
+
+    fn user_stack(engine: JsEngine, name: String, message: String, stack: String, wrapping: Wrapping, label: String) -> String {
+        core::run::user_stack(to_core::js_engine(engine), &name, &message, &stack, &to_core::wrapping(&wrapping), &label).into_string()
+    }
+
+    fn project_completed(
+        output: String,
+        value: String,
+        max_bytes: u32,
+        dispatched: bool,
+        restart_safe: bool,
+    ) -> Result<Projection, RunError> {
+        core::run::project_completed(&output, &value, max_bytes as usize)
+            .map(|p| from_core::projection(&p))
+            .map_err(|f| ends(f, dispatched, restart_safe))
+    }
+
+    fn fit_output(output: String, budget: u32) -> (String, bool) {
+        let (text, cut) = core::run::fit_output(&output, budget as usize);
+        (text.into_string(), cut)
+    }
+
+    fn default_max_output_bytes() -> u32 {
+        core::run::DEFAULT_MAX_OUTPUT_BYTES as u32
+    }
+
+    fn exec_step(step: String) -> Result<String, InputError> {
+        core::run::exec_step_json(&step).map_err(from_core::input_error)
     }
 
     fn schema() -> String {
@@ -89,6 +140,12 @@ impl GuestNormalizer for NormalizerResource {
         let value = core::parse_json(&value).map_err(from_core::input_error)?;
         Ok(self.inner.redact_json(&value).to_json())
     }
+}
+
+/// The run error of a run that ends at an executor step (nothing dispatched unless the
+/// executor says so).
+fn ends(failure: core::run::RunFailure, dispatched: bool, restart_safe: bool) -> RunError {
+    from_core::run_error(&core::run::classify_run(&core::run::RunReport::new(failure, dispatched).with_restart_safe(restart_safe)))
 }
 
 bindings::export!(Component with_types_in bindings);

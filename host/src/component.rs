@@ -12,9 +12,10 @@ use crate::bindings::CodemodeErrorsPre;
 use crate::cache::{CacheEvent, CompileCache};
 use crate::deadline;
 use crate::error::{AbortCause, Aborted, HostError, SetupError};
+use crate::exec::{CompletedRun, GuestStack, SyntaxReport};
 use crate::limits::Limits;
 use crate::store::CallState;
-use crate::wit::{CallContext, CallError, Failure, Outcome, Policy, RunError};
+use crate::wit::{CallContext, CallError, ExecRequest, Failure, Outcome, Policy, Projection, RunError};
 use crate::{core, from_core, GUEST_COMPONENT};
 
 /// Runs the core as a WASI component. Clone it freely: clones share the engine and the
@@ -108,6 +109,42 @@ impl ComponentEngine {
     /// Classify how a whole code-mode run ended, from a run report given as JSON text.
     pub fn classify_run(&self, report: &str) -> Result<RunError, HostError> {
         self.session().classify_run(report)
+    }
+
+    /// Read the exec tool's arguments; a refused request is the run error that ends the run.
+    pub fn read_exec_request(&self, request: &str) -> Result<Result<ExecRequest, RunError>, HostError> {
+        self.session().read_exec_request(request)
+    }
+
+    /// The run error for module access in a source, if any.
+    pub fn module_access(&self, code: &str, restart_safe: bool) -> Result<Option<RunError>, HostError> {
+        self.session().module_access(code, restart_safe)
+    }
+
+    /// The run error for a syntax error an engine reported, placed in the submitted source.
+    pub fn syntax_error(&self, report: &SyntaxReport<'_>) -> Result<RunError, HostError> {
+        self.session().syntax_error(report)
+    }
+
+    /// A guest error's stack as the model reads it.
+    pub fn user_stack(&self, error: &GuestStack<'_>) -> Result<String, HostError> {
+        self.session().user_stack(error)
+    }
+
+    /// A completed run's output and value fitted to its budget; a value that is not JSON
+    /// data is the run error that ends the run.
+    pub fn project_completed(&self, run: &CompletedRun<'_>) -> Result<Result<Projection, RunError>, HostError> {
+        self.session().project_completed(run)
+    }
+
+    /// Console output cleaned and cut to `budget` bytes, and whether it was cut.
+    pub fn fit_output(&self, output: &str, budget: u32) -> Result<(String, bool), HostError> {
+        self.session().fit_output(output, budget)
+    }
+
+    /// One executor step as JSON, answered as JSON (see the core's `run::ExecStep`).
+    pub fn exec_step(&self, step: &str) -> Result<String, HostError> {
+        self.session().exec_step(step)
     }
 
     /// The JSON Schema of the call error object.

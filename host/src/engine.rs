@@ -2,8 +2,9 @@
 
 use crate::component::ComponentEngine;
 use crate::error::HostError;
+use crate::exec::{CompletedRun, GuestStack, SyntaxReport};
 use crate::native::NativeEngine;
-use crate::wit::{CallContext, CallError, Failure, Outcome, RunError};
+use crate::wit::{CallContext, CallError, ExecRequest, Failure, Outcome, Projection, RunError};
 
 /// The native core or the component, behind the same methods with the same answers.
 ///
@@ -54,6 +55,20 @@ delegate! {
     fn parse_call_error(&self, message: &str) -> Result<CallError, HostError>;
     /// Classify how a whole code-mode run ended, from a run report given as JSON text.
     fn classify_run(&self, report: &str) -> Result<RunError, HostError>;
+    /// Read the exec tool's arguments; a refused request is the run error that ends the run.
+    fn read_exec_request(&self, request: &str) -> Result<Result<ExecRequest, RunError>, HostError>;
+    /// The run error for module access in a source, if any.
+    fn module_access(&self, code: &str, restart_safe: bool) -> Result<Option<RunError>, HostError>;
+    /// The run error for a syntax error an engine reported, placed in the submitted source.
+    fn syntax_error(&self, report: &SyntaxReport<'_>) -> Result<RunError, HostError>;
+    /// A guest error's stack as the model reads it.
+    fn user_stack(&self, error: &GuestStack<'_>) -> Result<String, HostError>;
+    /// A completed run's output and value fitted to its budget.
+    fn project_completed(&self, run: &CompletedRun<'_>) -> Result<Result<Projection, RunError>, HostError>;
+    /// Console output cleaned and cut to a budget, and whether it was cut.
+    fn fit_output(&self, output: &str, budget: u32) -> Result<(String, bool), HostError>;
+    /// One executor step as JSON, answered as JSON.
+    fn exec_step(&self, step: &str) -> Result<String, HostError>;
     /// The JSON Schema of the call error object.
     fn schema(&self) -> Result<String, HostError>;
     /// The library version.

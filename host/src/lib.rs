@@ -27,6 +27,7 @@ mod component;
 pub mod deadline;
 mod engine;
 mod error;
+mod exec;
 pub mod limits;
 mod native;
 pub mod pretty;
@@ -43,6 +44,7 @@ pub use cache::{CacheEvent, CompileCache};
 pub use component::{ComponentEngine, KEEP_RESIDENT_BYTES, MAX_CONCURRENT_CALLS};
 pub use engine::Engine;
 pub use error::{code_name, core_code, AbortCause, Aborted, HostError, SetupError};
+pub use exec::{CompletedRun, GuestStack, SyntaxReport};
 pub use limits::Limits;
 pub use native::NativeEngine;
 pub use session::Session;
@@ -50,9 +52,9 @@ pub use session::Session;
 /// The types of the `codemode:errors/api` WIT interface, as both engines return them.
 pub mod wit {
     pub use crate::bindings::exports::codemode::errors::api::{
-        Blocked, Breaker, CallContext, CallError, ErrorCode, Evidence, Failure, FailurePhase, InputError, InvalidArgument, JsonrpcError,
-        KindSource, Origin, Outcome, Policy, Recovery, RecoveryAction, RedactionCount, RunError, RunErrorCode, SameArguments, SideEffects,
-        ToolAnnotations, TransportFailure, TransportKind, ValidationFailure,
+        Blocked, Breaker, CallContext, CallError, ErrorCode, Evidence, ExecRequest, Failure, FailurePhase, InputError, InvalidArgument,
+        JsEngine, JsonrpcError, KindSource, Origin, Outcome, Policy, Projection, Recovery, RecoveryAction, RedactionCount, RunError,
+        RunErrorCode, SameArguments, SideEffects, ToolAnnotations, TransportFailure, TransportKind, ValidationFailure, Wrapping,
     };
 }
 

@@ -3,8 +3,10 @@
 
 use crate::component::check_input;
 use crate::error::HostError;
+use crate::exec::{ends, CompletedRun, GuestStack, SyntaxReport};
 use crate::limits::Limits;
-use crate::wit::{CallContext, CallError, Failure, Outcome, RunError};
+use crate::wit::{CallContext, CallError, ExecRequest, Failure, Outcome, Projection, RunError};
+
 use crate::{core, from_core, to_core, typed_input_len};
 
 /// Runs the core in-process. Only the input bound of [`Limits`] applies.
@@ -72,6 +74,62 @@ impl NativeEngine {
     pub fn classify_run(&self, report: &str) -> Result<RunError, HostError> {
         check_input(report.len(), &self.limits)?;
         core::run::classify_run_json(report).map(|e| from_core::run_error(&e)).map_err(input)
+    }
+
+    /// Read the exec tool's arguments; a refused request is the run error that ends the run.
+    pub fn read_exec_request(&self, request: &str) -> Result<Result<ExecRequest, RunError>, HostError> {
+        check_input(request.len(), &self.limits)?;
+        Ok(core::run::ExecRequest::from_json(request).map(|r| from_core::exec_request(&r)).map_err(|f| ends(f, false, false)))
+    }
+
+    /// The run error for module access in a source, if any.
+    pub fn module_access(&self, code: &str, restart_safe: bool) -> Result<Option<RunError>, HostError> {
+        check_input(code.len(), &self.limits)?;
+        Ok(core::run::module_access(code).map(|f| ends(f, false, restart_safe)))
+    }
+
+    /// The run error for a syntax error an engine reported, placed in the submitted source.
+    pub fn syntax_error(&self, report: &SyntaxReport<'_>) -> Result<RunError, HostError> {
+        check_input(report.len(), &self.limits)?;
+        let failure = core::run::syntax_failure(
+            to_core::js_engine(report.engine),
+            report.message,
+            report.stack,
+            report.position,
+            &to_core::wrapping(report.wrapping),
+            report.source,
+        );
+        Ok(ends(failure, false, report.restart_safe))
+    }
+
+    /// A guest error's stack as the model reads it.
+    pub fn user_stack(&self, error: &GuestStack<'_>) -> Result<String, HostError> {
+        check_input(error.len(), &self.limits)?;
+        let wrapping = to_core::wrapping(error.wrapping);
+        Ok(core::run::user_stack(to_core::js_engine(error.engine), error.name, error.message, error.stack, &wrapping, error.label)
+            .into_string())
+    }
+
+    /// A completed run's output and value fitted to `max_bytes`; a value that is not JSON
+    /// data is the run error that ends the run.
+    pub fn project_completed(&self, run: &CompletedRun<'_>) -> Result<Result<Projection, RunError>, HostError> {
+        check_input(run.output.len() + run.value.len(), &self.limits)?;
+        Ok(core::run::project_completed(run.output, run.value, run.max_bytes as usize)
+            .map(|p| from_core::projection(&p))
+            .map_err(|f| ends(f, run.dispatched, run.restart_safe)))
+    }
+
+    /// Console output cleaned and cut to `budget` bytes, and whether it was cut.
+    pub fn fit_output(&self, output: &str, budget: u32) -> Result<(String, bool), HostError> {
+        check_input(output.len(), &self.limits)?;
+        let (text, cut) = core::run::fit_output(output, budget as usize);
+        Ok((text.into_string(), cut))
+    }
+
+    /// One executor step as JSON, answered as JSON (see the core's `run::ExecStep`).
+    pub fn exec_step(&self, step: &str) -> Result<String, HostError> {
+        check_input(step.len(), &self.limits)?;
+        core::run::exec_step_json(step).map_err(input)
     }
 
     /// The JSON Schema of the call error object.

@@ -21,9 +21,10 @@ use crate::bindings::CodemodeErrors;
 use crate::component::{abort, check_input, ComponentEngine};
 use crate::deadline;
 use crate::error::HostError;
+use crate::exec::{CompletedRun, GuestStack, SyntaxReport};
 use crate::store::{limits_of, CallState};
 use crate::typed_input_len;
-use crate::wit::{CallContext, CallError, Failure, InputError, Outcome, RunError};
+use crate::wit::{CallContext, CallError, ExecRequest, Failure, InputError, Outcome, Projection, RunError};
 
 /// Calls that share one instance of the component. Made by [`ComponentEngine::session`];
 /// not shared across threads (each thread opens its own).
@@ -83,6 +84,65 @@ impl Session {
     /// Classify how a whole code-mode run ended, from a run report given as JSON text.
     pub fn classify_run(&mut self, report: &str) -> Result<RunError, HostError> {
         self.call(report.len(), |live| live.bindings.codemode_errors_api().call_classify_run(&mut live.store, &report.to_owned()))?
+            .map_err(HostError::Input)
+    }
+
+    /// Read the exec tool's arguments; a refused request is the run error that ends the run.
+    pub fn read_exec_request(&mut self, request: &str) -> Result<Result<ExecRequest, RunError>, HostError> {
+        self.call(request.len(), |live| live.bindings.codemode_errors_api().call_read_exec_request(&mut live.store, &request.to_owned()))
+    }
+
+    /// The run error for module access in a source, if any.
+    pub fn module_access(&mut self, code: &str, restart_safe: bool) -> Result<Option<RunError>, HostError> {
+        self.call(code.len(), |live| live.bindings.codemode_errors_api().call_module_access(&mut live.store, code, restart_safe))
+    }
+
+    /// The run error for a syntax error an engine reported, placed in the submitted source.
+    pub fn syntax_error(&mut self, r: &SyntaxReport<'_>) -> Result<RunError, HostError> {
+        self.call(r.len(), |live| {
+            live.bindings.codemode_errors_api().call_syntax_error(
+                &mut live.store,
+                r.engine,
+                r.message,
+                r.stack,
+                r.position,
+                r.wrapping,
+                r.source,
+                r.restart_safe,
+            )
+        })
+    }
+
+    /// A guest error's stack as the model reads it.
+    pub fn user_stack(&mut self, e: &GuestStack<'_>) -> Result<String, HostError> {
+        self.call(e.len(), |live| {
+            live.bindings.codemode_errors_api().call_user_stack(&mut live.store, e.engine, e.name, e.message, e.stack, e.wrapping, e.label)
+        })
+    }
+
+    /// A completed run's output and value fitted to its budget; a value that is not JSON
+    /// data is the run error that ends the run.
+    pub fn project_completed(&mut self, run: &CompletedRun<'_>) -> Result<Result<Projection, RunError>, HostError> {
+        self.call(run.output.len() + run.value.len(), |live| {
+            live.bindings.codemode_errors_api().call_project_completed(
+                &mut live.store,
+                run.output,
+                &run.value.to_owned(),
+                run.max_bytes,
+                run.dispatched,
+                run.restart_safe,
+            )
+        })
+    }
+
+    /// Console output cleaned and cut to `budget` bytes, and whether it was cut.
+    pub fn fit_output(&mut self, output: &str, budget: u32) -> Result<(String, bool), HostError> {
+        self.call(output.len(), |live| live.bindings.codemode_errors_api().call_fit_output(&mut live.store, output, budget))
+    }
+
+    /// One executor step as JSON, answered as JSON (see the core's `run::ExecStep`).
+    pub fn exec_step(&mut self, step: &str) -> Result<String, HostError> {
+        self.call(step.len(), |live| live.bindings.codemode_errors_api().call_exec_step(&mut live.store, &step.to_owned()))?
             .map_err(HostError::Input)
     }
 

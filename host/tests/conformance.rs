@@ -16,8 +16,13 @@ use codemode_errors::Policy;
 use codemode_errors_host::wit::{
     Blocked, CallContext, Failure, InvalidArgument, JsonrpcError, ToolAnnotations, TransportFailure, TransportKind, ValidationFailure,
 };
-use codemode_errors_host::{code_name, ComponentEngine, Engine, HostError, Limits, NativeEngine, Session};
-use codemode_errors_vectors::{filter_from_env, Expected, Form, Suite, Tally, TypedFailure, TypedReport, Vector};
+use codemode_errors_host::wit::{ExecRequest, JsEngine, Projection, RunError, Wrapping};
+use codemode_errors_host::{
+    code_name, CompletedRun, ComponentEngine, Engine, GuestStack, HostError, Limits, NativeEngine, Session, SyntaxReport,
+};
+use codemode_errors_vectors::{
+    answer as step_answer, filter_from_env, ExecCall, ExecWrapping, Expected, Form, Suite, Tally, TypedFailure, TypedReport, Vector,
+};
 use serde_json::Value;
 
 /// The embedded vectors, loaded once per test binary.
@@ -101,6 +106,8 @@ fn answer(engine: &Engine, vector: &Vector, form: Form) -> Result<String, HostEr
             let (context, failure) = typed(vector);
             engine.normalize(&context, &failure).map(|o| o.json)
         }
+        Form::Exec => engine.exec_step(vector.input.text()),
+        Form::ExecCall => exec_call(&mut &*engine, vector),
         other => unreachable!("gaps.json gives an engine the {other} form, which engines have no entry point for"),
     }
 }
@@ -114,8 +121,107 @@ fn session_answer(session: &mut Session, vector: &Vector, form: Form) -> Result<
             let (context, failure) = typed(vector);
             session.normalize(&context, &failure).map(|o| o.json)
         }
+        Form::Exec => session.exec_step(vector.input.text()),
+        Form::ExecCall => exec_call(session, vector),
         other => unreachable!("gaps.json gives a session the {other} form, which sessions have no entry point for"),
     }
+}
+
+/// The typed executor-step entry points, on an engine or a session.
+trait Steps {
+    fn read_exec_request(&mut self, request: &str) -> Result<Result<ExecRequest, RunError>, HostError>;
+    fn module_access(&mut self, code: &str, restart_safe: bool) -> Result<Option<RunError>, HostError>;
+    fn syntax_error(&mut self, report: &SyntaxReport<'_>) -> Result<RunError, HostError>;
+    fn user_stack(&mut self, error: &GuestStack<'_>) -> Result<String, HostError>;
+    fn project_completed(&mut self, run: &CompletedRun<'_>) -> Result<Result<Projection, RunError>, HostError>;
+    fn fit_output(&mut self, output: &str, budget: u32) -> Result<(String, bool), HostError>;
+}
+
+macro_rules! steps_for {
+    ($ty:ty) => {
+        impl Steps for $ty {
+            fn read_exec_request(&mut self, request: &str) -> Result<Result<ExecRequest, RunError>, HostError> {
+                (*self).read_exec_request(request)
+            }
+            fn module_access(&mut self, code: &str, restart_safe: bool) -> Result<Option<RunError>, HostError> {
+                (*self).module_access(code, restart_safe)
+            }
+            fn syntax_error(&mut self, report: &SyntaxReport<'_>) -> Result<RunError, HostError> {
+                (*self).syntax_error(report)
+            }
+            fn user_stack(&mut self, error: &GuestStack<'_>) -> Result<String, HostError> {
+                (*self).user_stack(error)
+            }
+            fn project_completed(&mut self, run: &CompletedRun<'_>) -> Result<Result<Projection, RunError>, HostError> {
+                (*self).project_completed(run)
+            }
+            fn fit_output(&mut self, output: &str, budget: u32) -> Result<(String, bool), HostError> {
+                (*self).fit_output(output, budget)
+            }
+        }
+    };
+}
+
+steps_for!(&Engine);
+steps_for!(Session);
+
+fn js_engine(name: &str) -> JsEngine {
+    match name {
+        "v8" => JsEngine::V8,
+        "quickjs" => JsEngine::Quickjs,
+        "spidermonkey" => JsEngine::Spidermonkey,
+        other => unreachable!("ExecCall admits only known engines, not {other}"),
+    }
+}
+
+fn wrapping(w: &ExecWrapping) -> Wrapping {
+    Wrapping { file: w.file.clone(), lines_before: w.lines_before, columns_before: w.columns_before, source_lines: w.source_lines }
+}
+
+/// The exec-call form: the step through its own typed entry point, the answer written as
+/// the step's JSON answer.
+fn exec_call(steps: &mut impl Steps, vector: &Vector) -> Result<String, HostError> {
+    let value = vector.input.value().expect("an exec vector has a value");
+    let call = ExecCall::from_step(value).expect("exec-call applies only to a well-formed step");
+    Ok(match call {
+        ExecCall::Request { json, .. } => match steps.read_exec_request(&json)? {
+            Ok(r) => step_answer::request(&r.code, r.restart_safe),
+            Err(end) => step_answer::failed(&end.json),
+        },
+        ExecCall::ModuleAccess { code, restart_safe } => match steps.module_access(&code, restart_safe)? {
+            Some(end) => step_answer::failed(&end.json),
+            None => step_answer::allowed(),
+        },
+        ExecCall::SyntaxError { engine, message, stack, position, wrapping: w, source, restart_safe } => {
+            let w = wrapping(&w);
+            let report = SyntaxReport {
+                engine: js_engine(&engine),
+                message: &message,
+                stack: &stack,
+                position,
+                wrapping: &w,
+                source: &source,
+                restart_safe,
+            };
+            step_answer::failed(&steps.syntax_error(&report)?.json)
+        }
+        ExecCall::UserStack { engine, name, message, stack, wrapping: w, label } => {
+            let w = wrapping(&w);
+            let error =
+                GuestStack { engine: js_engine(&engine), name: &name, message: &message, stack: &stack, wrapping: &w, label: &label };
+            step_answer::stack(&steps.user_stack(&error)?)
+        }
+        ExecCall::ProjectCompleted { output, value, max_bytes, dispatched, restart_safe } => {
+            match steps.project_completed(&CompletedRun { output: &output, value: &value, max_bytes, dispatched, restart_safe })? {
+                Ok(p) => step_answer::projected(&p.output, &p.value, p.truncated),
+                Err(end) => step_answer::failed(&end.json),
+            }
+        }
+        ExecCall::FitOutput { output, budget } => {
+            let (text, cut) = steps.fit_output(&output, budget)?;
+            step_answer::fitted(&text, cut)
+        }
+    })
 }
 
 /// Whether the answer is what the vector states.
@@ -242,6 +348,10 @@ fn component_and_native_agree_on_every_vector_input() {
                 Form::Typed => {
                     let (context, failure) = typed(vector);
                     native.normalize(&context, &failure) == component.normalize(&context, &failure)
+                }
+                Form::Exec => native.exec_step(vector.input.text()) == component.exec_step(vector.input.text()),
+                Form::ExecCall => {
+                    exec_call(&mut &Engine::Native(native.clone()), vector) == exec_call(&mut &Engine::Component(component.clone()), vector)
                 }
                 // The value forms are the npm package's: no engine takes a JSON value.
                 Form::Object | Form::RunObject => continue,

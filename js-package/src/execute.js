@@ -66,7 +66,7 @@ export async function execute(request, options = {}) {
   const compiled = executor.compile(code, file);
   if (compiled.syntaxError !== undefined) {
     const s = compiled.syntaxError;
-    return ended(wasm.syntaxError(executor.engine, s.message, s.stack ?? '', s.line ?? 0, s.column ?? 0, file, compiled.linesBefore, compiled.columnsBefore, code, restartSafe));
+    return ended(wasm.syntaxError(executor.engine, s.message, s.stack ?? '', s.line ?? 0, s.column ?? 0, file, compiled.linesBefore, compiled.columnsBefore, 0, code, restartSafe));
   }
   const denied = wasm.moduleAccess(code, restartSafe);
   if (denied !== undefined) return ended(denied);

@@ -3,7 +3,7 @@
 
 export { Normalizer, normalize, normalizeToJson, redactJson, redactText, toCallError } from './normalize.js';
 export { parseCallError, toMcpErrorEnvelope } from './consumer.js';
-export { classifyRun, classifyRunToJson } from './run.js';
+export { classifyRun, classifyRunToJson, execStepToJson } from './run.js';
 export { wrapCallTool } from './call-tool.js';
 export { createCodemode } from './codemode.js';
 export { execute } from './execute.js';

@@ -16,7 +16,7 @@ mod text;
 mod walk;
 
 use codemode_errors::json::Json;
-use codemode_errors::run::RunReport;
+use codemode_errors::run::{ExecStep, RunFailure, RunReport, StepAnswer, Wrapping};
 use codemode_errors::{CallHeader, Failure, FailureReport, Outcome, Policy, ReportError};
 use js_sys::{Array, JsString};
 use wasm_bindgen::prelude::*;
@@ -260,41 +260,40 @@ pub fn classify_run(report: &JsValue) -> JsResult<JsString> {
 /// The exec request (`{code, restartSafe?}`, or the code as a string; an object or its
 /// JSON text) checked by the core's `ExecRequest` reader: `{"code", "restartSafe"}` as
 /// JSON text when it is valid, else the run error (`invalid_input`, phase `input`) that
-/// ends the run before anything runs, as `{"failed": <run error>}`.
+/// ends the run before anything runs, as `{"failed": <run error>}` (the core's
+/// `run::StepAnswer` forms, as every step below).
 #[wasm_bindgen(js_name = execRequest)]
 pub fn exec_request(request: &JsValue) -> JsResult<JsString> {
-    use codemode_errors::run::ExecRequest;
-    let read = match request.dyn_ref::<JsString>() {
-        Some(text) => ExecRequest::from_value(&Json::String(codemode_errors::json::JsonText::whole(String::from(text)))),
-        None => match walk::read(request) {
-            Ok(value) => ExecRequest::from_value(&value),
-            Err(e) => Err(codemode_errors::run::RunFailure::InvalidRequest {
-                message: format!("the exec request is not plain data: {}", e.message()),
-            }),
-        },
+    let request = match request.dyn_ref::<JsString>() {
+        Some(text) => Ok(Json::String(codemode_errors::json::JsonText::whole(String::from(text)))),
+        None => walk::read(request),
     };
-    Ok(text::to_js(&match read {
-        Ok(request) => {
-            let mut out = String::from("{\"code\":");
-            codemode_errors::json::write_string(&mut out, &request.code);
-            out.push_str(if request.restart_safe { ",\"restartSafe\":true}" } else { ",\"restartSafe\":false}" });
-            out
+    let answer = match request {
+        Ok(request) => ExecStep::Request { request }.answer(),
+        // A value the walk cannot read is refused like any other malformed request.
+        Err(e) => {
+            let failure = RunFailure::InvalidRequest { message: format!("the exec request is not plain data: {}", e.message()) };
+            StepAnswer::Failed(codemode_errors::run::classify_run(&RunReport::new(failure, false)))
         }
-        Err(failure) => failed(RunReport::new(failure, false)),
-    }))
+    };
+    Ok(text::to_js(&answer.to_json()))
 }
 
 /// The run error for module access in `code` (`require(...)`, `import(...)`), as
 /// `{"failed": <run error>}` JSON text, or `null` when there is none.
 #[wasm_bindgen(js_name = moduleAccess)]
 pub fn module_access(code: &str, restart_safe: bool) -> Option<String> {
-    codemode_errors::run::module_access(code).map(|f| failed(RunReport::new(f, false).with_restart_safe(restart_safe)))
+    match (ExecStep::ModuleAccess { code: code.to_owned(), restart_safe }).answer() {
+        StepAnswer::Allowed => None,
+        answer => Some(answer.to_json()),
+    }
 }
 
 /// The run error for a syntax error the engine reported compiling the wrapped source,
 /// placed in the submitted `source` (the core's `run::syntax_failure`), as
 /// `{"failed": <run error>}` JSON text. `engine` is `v8`, `quickjs` or `spidermonkey`;
-/// `line`/`column` the engine's own one-based numbers when it gives them (else 0).
+/// `line`/`column` the engine's own one-based numbers when it gives them (else 0);
+/// `source_lines` the source's line count (0 when not known).
 #[wasm_bindgen(js_name = syntaxError)]
 #[allow(clippy::too_many_arguments)]
 pub fn syntax_error(
@@ -306,14 +305,20 @@ pub fn syntax_error(
     file: &str,
     lines_before: u32,
     columns_before: u32,
+    source_lines: u32,
     source: &str,
     restart_safe: bool,
 ) -> JsResult<String> {
-    use codemode_errors::run::{syntax_failure, Wrapping};
-    let engine = engine_named(engine)?;
-    let position = (line > 0).then_some((line, column.max(1)));
-    let failure = syntax_failure(engine, message, stack, position, &Wrapping::new(file, lines_before, columns_before), source);
-    Ok(failed(RunReport::new(failure, false).with_restart_safe(restart_safe)))
+    let step = ExecStep::SyntaxError {
+        engine: engine_named(engine)?,
+        message: message.to_owned(),
+        stack: stack.to_owned(),
+        position: (line > 0).then_some((line, column.max(1))),
+        wrapping: wrapping(file, lines_before, columns_before, source_lines),
+        source: source.to_owned(),
+        restart_safe,
+    };
+    Ok(step.answer().to_json())
 }
 
 /// A guest error's stack as the model reads it: `Name: message` and the frames of the
@@ -331,7 +336,7 @@ pub fn user_stack(
     source_lines: u32,
     label: &str,
 ) -> JsResult<String> {
-    let wrapping = codemode_errors::run::Wrapping::new(file, lines_before, columns_before).with_source_lines(source_lines);
+    let wrapping = wrapping(file, lines_before, columns_before, source_lines);
     Ok(codemode_errors::run::user_stack(engine_named(engine)?, name, message, stack, &wrapping, label).into_string())
 }
 
@@ -340,17 +345,26 @@ pub fn user_stack(
 /// value as raw JSON; or `{"failed": <run error>}` when the value is not JSON data.
 #[wasm_bindgen(js_name = projectCompleted)]
 pub fn project_completed(output: &str, value_json: &str, max_bytes: f64, dispatched: bool, restart_safe: bool) -> String {
-    match codemode_errors::run::project_completed(output, value_json, budget(max_bytes)) {
-        Ok(p) => {
-            let mut out = String::from("{\"output\":");
-            codemode_errors::json::write_string(&mut out, &p.output);
-            out.push_str(",\"value\":");
-            out.push_str(&p.value);
-            out.push_str(if p.truncated { ",\"truncated\":true}" } else { ",\"truncated\":false}" });
-            out
-        }
-        Err(failure) => failed(RunReport::new(failure, dispatched).with_restart_safe(restart_safe)),
-    }
+    let step = ExecStep::ProjectCompleted {
+        output: output.to_owned(),
+        value: value_json.to_owned(),
+        max_bytes: budget(max_bytes),
+        dispatched,
+        restart_safe,
+    };
+    step.answer().to_json()
+}
+
+/// One executor step (`{"step": ...}`, the core's `run::ExecStep`; an object read by the
+/// walk, or its JSON text), answered as JSON text: the form the shared vectors run on
+/// every surface.
+#[wasm_bindgen(js_name = execStep)]
+pub fn exec_step(step: &JsValue) -> JsResult<JsString> {
+    let step = js(match step.dyn_ref::<JsString>() {
+        Some(text) => ExecStep::from_json(&walk::whole_text(text)),
+        None => walk::read(step).and_then(|value| ExecStep::from_value(&value)),
+    })?;
+    Ok(text::to_js(&step.answer().to_json()))
 }
 
 /// Console output cleaned and cut to `budget` bytes (the core's `run::fit_output`):
@@ -365,6 +379,17 @@ pub fn fit_output(output: &str, budget_bytes: f64) -> Array {
 #[wasm_bindgen(js_name = defaultMaxOutputBytes)]
 pub fn default_max_output_bytes() -> f64 {
     codemode_errors::run::DEFAULT_MAX_OUTPUT_BYTES as f64
+}
+
+/// How the executor wrapped the source; a source has at least one line, so a line count
+/// of 0 says the count is not known.
+fn wrapping(file: &str, lines_before: u32, columns_before: u32, source_lines: u32) -> Wrapping {
+    let wrapping = Wrapping::new(file, lines_before, columns_before);
+    if source_lines > 0 {
+        wrapping.with_source_lines(source_lines)
+    } else {
+        wrapping
+    }
 }
 
 /// A byte budget from a JavaScript number: whole, not negative, at most 2^32.
@@ -384,11 +409,6 @@ fn engine_named(engine: &str) -> JsResult<codemode_errors::run::Engine> {
             format!("unknown engine {engine:?}: v8, quickjs or spidermonkey"),
         ))
     })
-}
-
-/// `{"failed": <run error>}` for a report.
-fn failed(report: RunReport) -> String {
-    format!("{{\"failed\":{}}}", codemode_errors::run::classify_run(&report).to_json())
 }
 
 /// The core's input limits (`INPUT_LIMITS`) as an object: `string_head` (UTF-16 units

@@ -29,3 +29,21 @@ export function classifyRunToJson(report) {
 export function classifyRun(report) {
   return JSON.parse(classifyRunToJson(report));
 }
+
+/**
+ * One executor step answered by the core's run-layer rules, as JSON text: read an exec
+ * request, refuse module access, place a syntax error in the submitted source, rewrite a
+ * guest stack to `<label>:user.js` frames, fit a completed run to its output budget, or
+ * cut console output. `step` is `{ step, ...arguments }` (the forms of the core's
+ * `run::ExecStep`) or its JSON text; a malformed step throws a TypeError naming the member.
+ * `execute` applies the same rules itself; this is for an executor orchestrated elsewhere.
+ *
+ * @example
+ * execStepToJson({ step: 'module_access', code: "return require('fs')" });
+ * // '{"failed":{"code":"invalid_input","message":"the exec request was rejected: module access ...","failurePhase":"input",...}}'
+ * execStepToJson({ step: 'fit_output', output: 'hello', budget: 100 });
+ * // '{"output":"hello","truncated":false}'
+ */
+export function execStepToJson(step) {
+  return wasm.execStep(asJsonText(step) ?? step);
+}

@@ -5,13 +5,13 @@
 // in the browser demo page.
 
 /** Top-level keys a vector may have. */
-export const VECTOR_KEYS = ['description', 'policy', 'report', 'report_text', 'run', 'expected', 'expected_error'];
+export const VECTOR_KEYS = ['description', 'policy', 'report', 'report_text', 'run', 'exec', 'expected', 'expected_error'];
 
 /** The only files at the top of the vectors folder; everything else is `<group>/<name>.json`. */
 export const TOP_LEVEL_FILES = ['README.md', 'gaps.json', 'off-schema.json'];
 
 /** Every form, as the Rust loader names them (`Form::name`). */
-export const FORMS = ['text', 'object', 'typed', 'run-text', 'run-object'];
+export const FORMS = ['text', 'object', 'typed', 'run-text', 'run-object', 'exec', 'exec-call'];
 
 /** Whether `name`, a path below the vectors folder, is a vector file (`<group>/<name>.json`). */
 export function isVectorFile(name) {
@@ -30,12 +30,13 @@ export function vectorProblem(vector) {
   const unknown = Object.keys(vector).find((k) => !VECTOR_KEYS.includes(k));
   if (unknown !== undefined) return `unknown top-level key ${JSON.stringify(unknown)}`;
   if (typeof vector.description !== 'string' || vector.description.trim() === '') return '`description` (a non-empty string naming the rule) is required';
-  const inputs = ['report', 'report_text', 'run'].filter((k) => k in vector);
-  if (inputs.length !== 1) return 'exactly one of `report`, `report_text` and `run` is required';
+  const inputs = ['report', 'report_text', 'run', 'exec'].filter((k) => k in vector);
+  if (inputs.length !== 1) return 'exactly one of `report`, `report_text`, `run` and `exec` is required';
   if ('report_text' in vector && typeof vector.report_text !== 'string') return '`report_text` must be a string';
-  if ('run' in vector && 'policy' in vector) return 'a `run` vector takes no `policy`';
+  if (('run' in vector || 'exec' in vector) && 'policy' in vector) return 'a `run` or `exec` vector takes no `policy`';
   if ('expected' in vector === 'expected_error' in vector) return 'exactly one of `expected` and `expected_error` is required';
-  if ('expected' in vector && !('run' in vector) && (typeof vector.expected?.error !== 'object' || Array.isArray(vector.expected.error))) {
+  const runLayer = 'run' in vector || 'exec' in vector;
+  if ('expected' in vector && !runLayer && (typeof vector.expected?.error !== 'object' || Array.isArray(vector.expected.error))) {
     return '`expected.error` must be an object or null';
   }
   const e = vector.expected_error;
@@ -50,6 +51,8 @@ export function vectorProblem(vector) {
  * - `object`: a `report` only: a `report_text` is raw text, with no value without choosing
  *   a JSON parser, whose rules are what those vectors test in the core's own reader;
  * - `run-text`, `run-object`: a `run` report only;
+ * - `exec`: an executor step, as its JSON text through `execStepToJson`;
+ * - `exec-call`: a well-formed step through its own function of the binding (`execCall`);
  * - `typed`: the WIT typed entry point, which no JavaScript surface has: only the Rust
  *   loader decides which reports the WIT types can express, so here any `report` may.
  */
@@ -63,8 +66,84 @@ export function applies(vector, form) {
     case 'run-text':
     case 'run-object':
       return 'run' in vector;
+    case 'exec':
+      return 'exec' in vector;
+    case 'exec-call':
+      return 'exec' in vector && stepCall(vector.exec) !== null;
     default:
       return false;
+  }
+}
+
+const STEP_MEMBERS = {
+  request: ['request'],
+  module_access: ['code', 'restart_safe'],
+  syntax_error: ['engine', 'message', 'stack', 'position', 'wrapping', 'source', 'restart_safe'],
+  user_stack: ['engine', 'name', 'message', 'stack', 'wrapping', 'label'],
+  project_completed: ['output', 'value', 'max_bytes', 'dispatched', 'restart_safe'],
+  fit_output: ['output', 'budget'],
+};
+const ENGINES = ['v8', 'quickjs', 'spidermonkey'];
+const U32 = 2 ** 32 - 1;
+
+/**
+ * A step's call as a function of its arguments (`binding` in, the answer's JSON text out),
+ * when the step is well formed (as `ExecCall::from_step` in the Rust loader decides), else
+ * null: a malformed step has no call to make.
+ */
+export function stepCall(step) {
+  if (step === null || typeof step !== 'object' || Array.isArray(step)) return null;
+  const members = STEP_MEMBERS[step.step];
+  if (members === undefined || Object.keys(step).some((k) => k !== 'step' && !members.includes(k))) return null;
+  const str = (k) => (typeof step[k] === 'string' ? step[k] : null);
+  const flag = (k) => (step[k] === undefined ? false : typeof step[k] === 'boolean' ? step[k] : null);
+  const count = (v) => (Number.isInteger(v) && v >= 0 && v <= U32 ? v : null);
+  const wrap = (w) => {
+    if (w === null || typeof w !== 'object' || Array.isArray(w)) return null;
+    if (Object.keys(w).some((k) => !['file', 'lines_before', 'columns_before', 'source_lines'].includes(k))) return null;
+    const lines = w.source_lines === undefined || w.source_lines === null ? 0 : count(w.source_lines);
+    if (typeof w.file !== 'string' || count(w.lines_before) === null || count(w.columns_before) === null || lines === null) return null;
+    return { ...w, lines };
+  };
+  const strings = (...keys) => (keys.every((k) => str(k) !== null) ? keys.map(str) : null);
+  switch (step.step) {
+    case 'request':
+      return 'request' in step ? (b) => b.execRequest(step.request) : null;
+    case 'module_access': {
+      const rs = flag('restart_safe');
+      if (str('code') === null || rs === null) return null;
+      return (b) => b.moduleAccess(step.code, rs) ?? 'null';
+    }
+    case 'syntax_error': {
+      const s = strings('message', 'stack', 'source');
+      const w = wrap(step.wrapping);
+      const rs = flag('restart_safe');
+      const p = step.position ?? null;
+      const pos = p === null ? [0, 0] : Array.isArray(p) && p.length === 2 && p.every((n) => count(n) !== null && n >= 1) ? p : null;
+      if (!ENGINES.includes(step.engine) || s === null || w === null || rs === null || pos === null) return null;
+      return (b) => b.syntaxError(step.engine, s[0], s[1], pos[0], pos[1], w.file, w.lines_before, w.columns_before, w.lines, s[2], rs);
+    }
+    case 'user_stack': {
+      const s = strings('name', 'message', 'stack', 'label');
+      const w = wrap(step.wrapping);
+      if (!ENGINES.includes(step.engine) || s === null || w === null) return null;
+      return (b) => JSON.stringify(b.userStack(step.engine, s[0], s[1], s[2], w.file, w.lines_before, w.columns_before, w.lines, s[3]));
+    }
+    case 'project_completed': {
+      const s = strings('output', 'value');
+      const [d, rs] = [flag('dispatched'), flag('restart_safe')];
+      if (s === null || count(step.max_bytes) === null || d === null || rs === null) return null;
+      return (b) => b.projectCompleted(s[0], s[1], step.max_bytes, d, rs);
+    }
+    case 'fit_output': {
+      if (str('output') === null || count(step.budget) === null) return null;
+      return (b) => {
+        const [output, truncated] = b.fitOutput(step.output, step.budget);
+        return JSON.stringify({ output, truncated });
+      };
+    }
+    default:
+      return null;
   }
 }
 
@@ -79,6 +158,8 @@ export function input(vector, form) {
       return JSON.stringify(vector.run);
     case 'run-object':
       return vector.run;
+    case 'exec':
+      return JSON.stringify(vector.exec);
     default:
       throw new Error(`no JavaScript entry point takes the ${form} form`);
   }
@@ -171,17 +252,25 @@ export function firstDifference(expected, actual) {
 
 /**
  * Check one form of a vector with `api` (the package's exports, or anything with the same
- * `normalizeToJson` and `classifyRunToJson`): a run vector with `classifyRunToJson`, any
- * other with `normalizeToJson`. The expected bytes are `JSON.stringify(vector.expected)`;
+ * `normalizeToJson`, `classifyRunToJson` and `execStepToJson`): a run vector with
+ * `classifyRunToJson`, an exec vector with `execStepToJson` (`exec`) or its own function
+ * of `binding`, the package's WebAssembly binding (`exec-call`), any other with
+ * `normalizeToJson`. The expected bytes are `JSON.stringify(vector.expected)`;
  * an `expected_error` is compared by `code` and `path`.
  * @returns {string | null} null when the output matches, else what differs
  */
-export function check(api, vector, form) {
-  const value = input(vector, form);
+export function check(api, vector, form, binding) {
   let output;
   let thrown;
   try {
-    output = 'run' in vector ? api.classifyRunToJson(value) : api.normalizeToJson(value, vector.policy);
+    if (form === 'exec-call') {
+      if (binding === undefined) return 'the exec-call form needs the binding';
+      output = stepCall(vector.exec)(binding);
+    } else {
+      const value = input(vector, form);
+      if ('exec' in vector) output = api.execStepToJson(value);
+      else output = 'run' in vector ? api.classifyRunToJson(value) : api.normalizeToJson(value, vector.policy);
+    }
   } catch (e) {
     thrown = e;
   }
@@ -207,7 +296,7 @@ export function check(api, vector, form) {
  * `vectors` is a Map of name to vector, `gaps` what `parseGaps` returned.
  * @returns {{ files: number, checks: number, passed: number, failed: number, declared: string[], failures: string[] }}
  */
-export function runAll(api, surface, vectors, gaps) {
+export function runAll(api, surface, vectors, gaps, binding) {
   const failures = [];
   const declared = [];
   let checks = 0;
@@ -215,7 +304,7 @@ export function runAll(api, surface, vectors, gaps) {
   for (const [file, vector] of vectors) {
     for (const form of formsFor(gaps, surface, vector)) {
       checks++;
-      const verdict = judge(gaps, surface, file, form, check(api, vector, form));
+      const verdict = judge(gaps, surface, file, form, check(api, vector, form, binding));
       if (!verdict.ok) failures.push(`${file} [${form}]: ${verdict.message}`);
       else {
         passed++;

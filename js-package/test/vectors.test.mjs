@@ -10,7 +10,12 @@ import { test } from 'node:test';
 import { check, formsFor, gapFor, judge } from './vector-check.mjs';
 import { loadSuite } from './vector-files.mjs';
 
-const api = await import(process.env.CODEMODE_ERRORS_ENTRY ?? 'codemode-errors');
+const entry = process.env.CODEMODE_ERRORS_ENTRY ?? 'codemode-errors';
+const api = await import(entry);
+// The exec-call form calls the binding's step functions, the ones `execute` calls: the
+// binding module beside the entry the package resolves to.
+const bindingModule = await import(new URL('./binding.js', import.meta.resolve(entry)).href);
+const binding = bindingModule.execRequest ? bindingModule : bindingModule.default;
 const surface = 'Deno' in globalThis ? 'npm-deno' : 'npm-node';
 
 const { vectors, gaps } = loadSuite();
@@ -24,7 +29,7 @@ for (const [file, vector] of vectors) {
   for (const form of formsFor(gaps, surface, vector)) {
     const declared = gapFor(gaps, surface, file, form);
     test(`${file} [${form}]${declared ? ` (declared gap: ${declared.reason})` : ''}`, () => {
-      const { ok, message } = judge(gaps, surface, file, form, check(api, vector, form));
+      const { ok, message } = judge(gaps, surface, file, form, check(api, vector, form, binding));
       assert.ok(ok, `${vector.description}\n${message}`);
     });
   }

@@ -2,6 +2,7 @@
 //! run report to a [`RunError`](crate::run::RunError), and the messages both compose.
 
 pub(crate) mod exec;
+pub(crate) mod exec_step;
 pub(crate) mod message;
 pub(crate) mod normalize;
 pub(crate) mod run;

@@ -145,6 +145,16 @@ macro_rules! conversions {
                 }
             }
 
+            /// A valid exec request as the WIT record.
+            pub fn exec_request(r: &core::run::ExecRequest) -> wit::ExecRequest {
+                wit::ExecRequest { code: r.code.clone(), restart_safe: r.restart_safe }
+            }
+
+            /// A completed run's projection as the WIT record.
+            pub fn projection(p: &core::run::Projection) -> wit::Projection {
+                wit::Projection { output: p.output.to_string(), value: p.value.clone(), truncated: p.truncated }
+            }
+
             fn evidence(e: &core::Evidence) -> wit::Evidence {
                 wit::Evidence {
                     content: e.content.iter().map(core::ContentDescriptor::to_json).collect(),
@@ -329,6 +339,24 @@ macro_rules! conversions {
             /// Arbitrary JSON given as text, read by the core's bounded reader; errors name the field.
             fn payload(text: &str, path: &str) -> Result<core::Json, ReportError> {
                 core::parse_json(text).map_err(|e| e.within(path))
+            }
+
+            /// A WIT engine as the core's.
+            pub fn js_engine(e: wit::JsEngine) -> core::run::Engine {
+                match e {
+                    wit::JsEngine::V8 => core::run::Engine::V8,
+                    wit::JsEngine::Quickjs => core::run::Engine::QuickJs,
+                    wit::JsEngine::Spidermonkey => core::run::Engine::SpiderMonkey,
+                }
+            }
+
+            /// A WIT wrapping as the core's.
+            pub fn wrapping(w: &wit::Wrapping) -> core::run::Wrapping {
+                let wrapping = core::run::Wrapping::new(&w.file, w.lines_before, w.columns_before);
+                match w.source_lines {
+                    Some(lines) => wrapping.with_source_lines(lines),
+                    None => wrapping,
+                }
             }
         }
     };

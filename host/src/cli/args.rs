@@ -23,6 +23,8 @@ pub enum Command {
     Redact { input: Input, json: bool, pretty: bool },
     /// Classify how a whole code-mode run ended, from a run report.
     ClassifyRun { input: Input, pretty: bool },
+    /// Answer one executor step (the run layer's rules for an executor).
+    ExecStep { input: Input, pretty: bool },
     /// Print the JSON Schema.
     Schema,
     /// Print the version.
@@ -62,12 +64,15 @@ pub const USAGE: &str = "\
 usage: codemode-errors [OPTIONS] normalize [--pretty] [FILE|-]
        codemode-errors [OPTIONS] redact [--json] [--pretty] [FILE|-]
        codemode-errors [OPTIONS] classify-run [--pretty] [FILE|-]
+       codemode-errors [OPTIONS] exec-step [--pretty] [FILE|-]
        codemode-errors [OPTIONS] schema
        codemode-errors --version
 
 Normalize one code-mode failure report into the contract's error outcome, redact text or
-JSON, classify how a whole run ended from a run report, or print the JSON Schema of the
-error object.
+JSON, classify how a whole run ended from a run report, answer one executor step (read an
+exec request, refuse module access, place a syntax error, rewrite a stack, fit output to
+its budget: {\"step\": ...}, see the core's run::ExecStep), or print the JSON Schema of
+the error object.
 
 options:
   --engine component|native  run the core as the WASI component (default) or natively
@@ -135,10 +140,14 @@ fn parse_inner(args: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt:
         (_, _, Some("redact")) => Command::Redact { input, json, pretty },
         (_, _, Some("classify-run")) if !json => Command::ClassifyRun { input, pretty },
         (_, _, Some("classify-run")) => return Err("--json applies to `redact` only".into()),
+        (_, _, Some("exec-step")) if !json => Command::ExecStep { input, pretty },
+        (_, _, Some("exec-step")) => return Err("--json applies to `redact` only".into()),
         (_, _, Some("schema")) if file.is_none() => Command::Schema,
         (_, _, Some("schema")) => return Err("`schema` takes no file".into()),
-        (_, _, Some(other)) => return Err(format!("unknown command `{other}`; expected normalize, redact, classify-run or schema").into()),
-        (_, _, None) => return Err("missing command: normalize, redact, classify-run or schema (see --help)".into()),
+        (_, _, Some(other)) => {
+            return Err(format!("unknown command `{other}`; expected normalize, redact, classify-run, exec-step or schema").into())
+        }
+        (_, _, None) => return Err("missing command: normalize, redact, classify-run, exec-step or schema (see --help)".into()),
     };
     Ok(out)
 }
@@ -162,6 +171,7 @@ mod tests {
             args("classify-run run.json").unwrap().command,
             Command::ClassifyRun { input: Input::File("run.json".into()), pretty: false }
         );
+        assert_eq!(args("exec-step --pretty -").unwrap().command, Command::ExecStep { input: Input::Stdin, pretty: true });
         assert_eq!(args("--version").unwrap().command, Command::Version);
         assert_eq!(args("--policy p.json --deadline-ms 10 normalize").unwrap().deadline_ms, Some(10));
     }

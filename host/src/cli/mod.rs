@@ -75,6 +75,11 @@ pub fn run(args: args::Args) -> Result<String, Failure> {
             let end = engine(&args)?.classify_run(&text).map_err(|e| Failure::call(e, &source(input)))?;
             Ok(json_line(&end.json, *pretty))
         }
+        Command::ExecStep { input, pretty } => {
+            let text = read(input)?;
+            let answer = engine(&args)?.exec_step(&text).map_err(|e| Failure::call(e, &source(input)))?;
+            Ok(json_line(&answer, *pretty))
+        }
         Command::Redact { input, json: false, .. } => {
             let text = read(input)?;
             engine(&args)?.redact_text(&text).map_err(|e| Failure::call(e, &source(input)))

@@ -20,9 +20,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+mod exec;
 mod gaps;
 mod typed;
 
+pub use exec::{answer, ExecCall, ExecWrapping};
 pub use gaps::{Gap, Gaps, SurfaceDecl, Tally};
 pub use typed::{Blocked, Hints, TypedFailure, TypedReport, TRANSPORT_KINDS};
 
@@ -34,7 +36,7 @@ mod embedded {
 pub const MIN_VECTORS: usize = 80;
 
 /// Top-level keys a vector may have, in the order the README lists them.
-pub const VECTOR_KEYS: &[&str] = &["description", "policy", "report", "report_text", "run", "expected", "expected_error"];
+pub const VECTOR_KEYS: &[&str] = &["description", "policy", "report", "report_text", "run", "exec", "expected", "expected_error"];
 
 /// The declared gaps, at the top of the folder.
 pub const GAPS_FILE: &str = "gaps.json";
@@ -112,13 +114,21 @@ pub enum Input {
         /// The value itself.
         value: Value,
     },
+    /// `exec`: one executor step (`{"step": ...}`, the core's `run::ExecStep`), and its
+    /// compact serialization.
+    Exec {
+        /// The compact serialization.
+        text: String,
+        /// The value itself.
+        value: Value,
+    },
 }
 
 impl Input {
     /// The text a text entry point is fed.
     pub fn text(&self) -> &str {
         match self {
-            Input::Report { text, .. } | Input::Run { text, .. } => text,
+            Input::Report { text, .. } | Input::Run { text, .. } | Input::Exec { text, .. } => text,
             Input::ReportText(text) => text,
         }
     }
@@ -126,14 +136,15 @@ impl Input {
     /// The value an object entry point is fed (`None` for raw text).
     pub fn value(&self) -> Option<&Value> {
         match self {
-            Input::Report { value, .. } | Input::Run { value, .. } => Some(value),
+            Input::Report { value, .. } | Input::Run { value, .. } | Input::Exec { value, .. } => Some(value),
             Input::ReportText(_) => None,
         }
     }
 
-    /// Whether this is a run report.
+    /// Whether this is a run report or an executor step: the run layer's input, whose
+    /// expectation is not a call-error outcome.
     pub fn is_run(&self) -> bool {
-        matches!(self, Input::Run { .. })
+        matches!(self, Input::Run { .. } | Input::Exec { .. })
     }
 }
 
@@ -168,11 +179,17 @@ pub enum Form {
     RunText,
     /// A run report as a value through the run classifier (`classifyRunToJson(object)`).
     RunObject,
+    /// An executor step as JSON text through the step entry point (`exec_step_json`,
+    /// `exec-step`, `execStep`).
+    Exec,
+    /// An executor step through its own typed entry point (the WIT `syntax-error`, the npm
+    /// package's `syntaxError`, ...), the answer written as the step's JSON.
+    ExecCall,
 }
 
 impl Form {
     /// Every form, in a fixed order.
-    pub const ALL: [Form; 5] = [Form::Text, Form::Object, Form::Typed, Form::RunText, Form::RunObject];
+    pub const ALL: [Form; 7] = [Form::Text, Form::Object, Form::Typed, Form::RunText, Form::RunObject, Form::Exec, Form::ExecCall];
 
     /// The name `gaps.json` and the JavaScript runners use.
     pub fn name(self) -> &'static str {
@@ -182,6 +199,8 @@ impl Form {
             Form::Typed => "typed",
             Form::RunText => "run-text",
             Form::RunObject => "run-object",
+            Form::Exec => "exec",
+            Form::ExecCall => "exec-call",
         }
     }
 
@@ -212,16 +231,17 @@ impl Vector {
             Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
             _ => return Err("`description` (a non-empty string naming the rule) is required".into()),
         };
-        let input = match (object.get("report"), object.get("report_text"), object.get("run")) {
-            (Some(report), None, None) => Input::Report { text: compact(report), value: report.clone() },
-            (None, Some(Value::String(text)), None) => Input::ReportText(text.clone()),
-            (None, Some(_), None) => return Err("`report_text` must be a string".into()),
-            (None, None, Some(run)) => Input::Run { text: compact(run), value: run.clone() },
-            _ => return Err("exactly one of `report`, `report_text` and `run` is required".into()),
+        let input = match (object.get("report"), object.get("report_text"), object.get("run"), object.get("exec")) {
+            (Some(report), None, None, None) => Input::Report { text: compact(report), value: report.clone() },
+            (None, Some(Value::String(text)), None, None) => Input::ReportText(text.clone()),
+            (None, Some(_), None, None) => return Err("`report_text` must be a string".into()),
+            (None, None, Some(run), None) => Input::Run { text: compact(run), value: run.clone() },
+            (None, None, None, Some(step)) => Input::Exec { text: compact(step), value: step.clone() },
+            _ => return Err("exactly one of `report`, `report_text`, `run` and `exec` is required".into()),
         };
         let policy = match object.get("policy") {
             None => None,
-            Some(_) if input.is_run() => return Err("a `run` vector takes no `policy`".into()),
+            Some(_) if input.is_run() => return Err("a `run` or `exec` vector takes no `policy`".into()),
             Some(p @ Value::Object(_)) => Some(compact(p)),
             Some(_) => return Err("`policy` must be an object of cap names to whole numbers".into()),
         };
@@ -270,6 +290,10 @@ impl Vector {
             (Form::Typed, Input::Report { value, .. }) => TypedReport::from_report(value).is_some(),
             // Run reports go to the run classifier only, and failure reports never do.
             (Form::RunText | Form::RunObject, Input::Run { .. }) => true,
+            // A step goes to the step entry point as text, and to its own entry point
+            // when it is one (a malformed step has no typed call to make).
+            (Form::Exec, Input::Exec { .. }) => true,
+            (Form::ExecCall, Input::Exec { value, .. }) => ExecCall::from_step(value).is_some(),
             _ => false,
         }
     }
@@ -294,7 +318,7 @@ impl Vector {
         match &self.input {
             Input::Report { value, .. } => Some(value.clone()),
             Input::ReportText(text) => serde_json::from_str::<Value>(text).ok().filter(Value::is_object),
-            Input::Run { .. } => None,
+            Input::Run { .. } | Input::Exec { .. } => None,
         }
     }
 
@@ -559,6 +583,8 @@ mod tests {
         .is_ok());
         let run_policy = r#"{"description": "d", "run": {}, "policy": {}, "expected": {}}"#;
         assert!(problems(&[("g/a.json", run_policy)]).contains("takes no `policy`"));
+        let exec_policy = r#"{"description": "d", "exec": {"step": "fit_output"}, "policy": {}, "expected": null}"#;
+        assert!(problems(&[("g/a.json", exec_policy)]).contains("takes no `policy`"));
         let bad_error = r#"{"description": "d", "report": {}, "expected_error": {"code": "x"}}"#;
         assert!(problems(&[("g/a.json", bad_error)]).contains("`expected_error.path` must be a string"));
         assert!(problems(&[("g/a.json", r#"{"description": "d", "report": {}, "extra": 1, "expected": {}}"#)]).contains("\"extra\""));

@@ -223,6 +223,18 @@ fn run_run(vector: &Vector, bless_it: bool, schemas: &Schemas) -> Result<(), Str
     self::result(problems)
 }
 
+/// The exec form: an executor step through `exec_step_json`; `expected` is its answer.
+fn run_exec(vector: &Vector, bless_it: bool) -> Result<(), String> {
+    let result = codemode_errors::run::exec_step_json(vector.input.text());
+    let mut problems = Vec::new();
+    if bless_it {
+        bless(vector, result.as_ref().map(|answer| serde_json::from_str(answer).expect("a step's answer is JSON")))?;
+    } else {
+        compare(vector.expected(), result.as_ref().map(Clone::clone), &mut problems);
+    }
+    self::result(problems)
+}
+
 #[test]
 fn vectors() {
     let bless = std::env::var("BLESS").is_ok_and(|v| !v.is_empty() && v != "0");
@@ -240,6 +252,7 @@ fn vectors() {
             let outcome = match form {
                 Form::Text => run_report(vector, bless, &schemas),
                 Form::RunText => run_run(vector, bless, &schemas),
+                Form::Exec => run_exec(vector, bless),
                 other => unreachable!("gaps.json gives {SURFACE} the {other} form, which this runner has no entry point for"),
             };
             if bless {

@@ -1,0 +1,446 @@
+//! One executor step as data: which rule of [`exec`](super::exec) to apply and its
+//! arguments, read from JSON, and what the rule answers, written as JSON. Every surface
+//! (the CLI's `exec-step`, the host's engines, the component, the npm package) hands a
+//! step to the same reader and prints the same answer, so the shared vectors check the
+//! executor rules byte for byte everywhere.
+//!
+//! The step forms, each an object with a `step` member (booleans default to `false`,
+//! `position` and `source_lines` may be left out):
+//!
+//! | `step` | members | answer |
+//! | --- | --- | --- |
+//! | `request` | `request` (the exec tool's arguments as sent) | `{"code","restartSafe"}`, or `{"failed": <run error>}` |
+//! | `module_access` | `code`, `restart_safe` | `null`, or `{"failed": <run error>}` |
+//! | `syntax_error` | `engine`, `message`, `stack`, `position` (`[line, column]`), `wrapping`, `source`, `restart_safe` | `{"failed": <run error>}` |
+//! | `user_stack` | `engine`, `name`, `message`, `stack`, `wrapping`, `label` | the stack as a JSON string |
+//! | `project_completed` | `output`, `value` (JSON text), `max_bytes`, `dispatched`, `restart_safe` | `{"output","value","truncated"}`, or `{"failed": <run error>}` |
+//! | `fit_output` | `output`, `budget` | `{"output","truncated"}` |
+//!
+//! A `wrapping` is `{"file", "lines_before", "columns_before", "source_lines"?}` (see
+//! [`Wrapping`]).
+
+use crate::error::{ErrorCode, ReportError};
+use crate::input::{RunFailure, RunReport};
+use crate::json::{exact_integer, parse_json, write_string, Json, JsonList};
+use crate::pipeline::exec::{
+    fit_output, module_access, project_completed, syntax_failure, user_stack, Engine, ExecRequest, Projection, Wrapping,
+};
+use crate::pipeline::run::classify_run;
+use crate::text::SafeText;
+use crate::wire::RunError;
+
+/// Largest byte budget a step may name (4 GiB).
+const MAX_BUDGET: i64 = 1 << 32;
+
+/// One executor step: a rule of the run layer and its arguments.
+///
+/// ```
+/// use codemode_errors::run::ExecStep;
+/// let step = ExecStep::from_json(r#"{"step":"module_access","code":"return require('fs')"}"#).unwrap();
+/// assert!(step.answer().to_json().starts_with(r#"{"failed":{"code":"invalid_input""#));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ExecStep {
+    /// Read the exec tool's arguments ([`ExecRequest::from_value`]).
+    Request {
+        /// The arguments as the model sent them.
+        request: Json,
+    },
+    /// Refuse module access in a source ([`module_access`]).
+    ModuleAccess {
+        /// The submitted source.
+        code: String,
+        /// The request's `restartSafe`.
+        restart_safe: bool,
+    },
+    /// Place an engine's syntax error in the submitted source ([`syntax_failure`]).
+    SyntaxError {
+        /// The engine that compiled the wrapped source.
+        engine: Engine,
+        /// The engine's message.
+        message: String,
+        /// The engine's stack text.
+        stack: String,
+        /// The engine's own one-based line and column, when it gives them.
+        position: Option<(u32, u32)>,
+        /// How the source was wrapped.
+        wrapping: Wrapping,
+        /// The submitted source.
+        source: String,
+        /// The request's `restartSafe`.
+        restart_safe: bool,
+    },
+    /// A guest error's stack as the model reads it ([`user_stack`]).
+    UserStack {
+        /// The engine the guest ran in.
+        engine: Engine,
+        /// The error's name.
+        name: String,
+        /// The error's message.
+        message: String,
+        /// The engine's stack text.
+        stack: String,
+        /// How the source was wrapped.
+        wrapping: Wrapping,
+        /// The frame label.
+        label: String,
+    },
+    /// Fit a completed run's output and value to one budget ([`project_completed`]).
+    ProjectCompleted {
+        /// The console output.
+        output: String,
+        /// The final value as JSON text.
+        value: String,
+        /// The output budget in bytes.
+        max_bytes: usize,
+        /// Whether a nested call was dispatched (the executor's record).
+        dispatched: bool,
+        /// The request's `restartSafe`.
+        restart_safe: bool,
+    },
+    /// Cut console output to a budget ([`fit_output`]).
+    FitOutput {
+        /// The console output.
+        output: String,
+        /// The budget in bytes.
+        budget: usize,
+    },
+}
+
+/// What a step's rule answered.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum StepAnswer {
+    /// The request is valid.
+    Request(ExecRequest),
+    /// The run ends here, with this run error.
+    Failed(RunError),
+    /// The source does not reach for modules.
+    Allowed,
+    /// A guest error's stack.
+    Stack(SafeText),
+    /// A completed run's output and value.
+    Projected(Projection),
+    /// Console output cut to its budget, and whether it was cut.
+    Fitted(SafeText, bool),
+}
+
+impl StepAnswer {
+    /// The answer as compact JSON text (the forms in the module table).
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(128);
+        match self {
+            StepAnswer::Request(request) => {
+                out.push_str("{\"code\":");
+                write_string(&mut out, &request.code);
+                out.push_str(if request.restart_safe { ",\"restartSafe\":true}" } else { ",\"restartSafe\":false}" });
+            }
+            StepAnswer::Failed(end) => {
+                out.push_str("{\"failed\":");
+                out.push_str(&end.to_json());
+                out.push('}');
+            }
+            StepAnswer::Allowed => out.push_str("null"),
+            StepAnswer::Stack(stack) => write_string(&mut out, stack),
+            StepAnswer::Projected(p) => {
+                out.push_str("{\"output\":");
+                write_string(&mut out, &p.output);
+                out.push_str(",\"value\":");
+                out.push_str(&p.value);
+                out.push_str(if p.truncated { ",\"truncated\":true}" } else { ",\"truncated\":false}" });
+            }
+            StepAnswer::Fitted(text, cut) => {
+                out.push_str("{\"output\":");
+                write_string(&mut out, text);
+                out.push_str(if *cut { ",\"truncated\":true}" } else { ",\"truncated\":false}" });
+            }
+        }
+        out
+    }
+}
+
+/// The run error of a run that ends at a step, before anything ran or dispatched.
+fn ends(failure: RunFailure, dispatched: bool, restart_safe: bool) -> StepAnswer {
+    StepAnswer::Failed(classify_run(&RunReport::new(failure, dispatched).with_restart_safe(restart_safe)))
+}
+
+impl ExecStep {
+    /// Read a step from JSON text (the forms in the module table).
+    pub fn from_json(text: &str) -> Result<ExecStep, ReportError> {
+        Self::from_value(&parse_json(text)?)
+    }
+
+    /// Read a step from a bounded JSON value.
+    pub fn from_value(value: &Json) -> Result<ExecStep, ReportError> {
+        let members = value.as_object().ok_or_else(|| invalid("", format!("an exec step is a JSON object, not {}", value.type_name())))?;
+        let fields = Fields { members };
+        let step = fields.string("step")?;
+        let (read, allowed): (ExecStep, &[&str]) = match step.as_str() {
+            "request" => {
+                let request = fields.get("request").cloned().ok_or_else(|| invalid("request", "is required"))?;
+                (ExecStep::Request { request }, &["request"])
+            }
+            "module_access" => (
+                ExecStep::ModuleAccess { code: fields.string("code")?, restart_safe: fields.flag("restart_safe")? },
+                &["code", "restart_safe"],
+            ),
+            "syntax_error" => (
+                ExecStep::SyntaxError {
+                    engine: fields.engine()?,
+                    message: fields.string("message")?,
+                    stack: fields.string("stack")?,
+                    position: fields.position()?,
+                    wrapping: fields.wrapping()?,
+                    source: fields.string("source")?,
+                    restart_safe: fields.flag("restart_safe")?,
+                },
+                &["engine", "message", "stack", "position", "wrapping", "source", "restart_safe"],
+            ),
+            "user_stack" => (
+                ExecStep::UserStack {
+                    engine: fields.engine()?,
+                    name: fields.string("name")?,
+                    message: fields.string("message")?,
+                    stack: fields.string("stack")?,
+                    wrapping: fields.wrapping()?,
+                    label: fields.string("label")?,
+                },
+                &["engine", "name", "message", "stack", "wrapping", "label"],
+            ),
+            "project_completed" => (
+                ExecStep::ProjectCompleted {
+                    output: fields.string("output")?,
+                    value: fields.string("value")?,
+                    max_bytes: fields.bytes("max_bytes")?,
+                    dispatched: fields.flag("dispatched")?,
+                    restart_safe: fields.flag("restart_safe")?,
+                },
+                &["output", "value", "max_bytes", "dispatched", "restart_safe"],
+            ),
+            "fit_output" => {
+                (ExecStep::FitOutput { output: fields.string("output")?, budget: fields.bytes("budget")? }, &["output", "budget"])
+            }
+            other => {
+                return Err(invalid(
+                    "step",
+                    format!(
+                        "unknown step {:?}: request, module_access, syntax_error, user_stack, project_completed or fit_output",
+                        crate::json::utf16_prefix(other, 64)
+                    ),
+                ))
+            }
+        };
+        fields.only(allowed)?;
+        Ok(read)
+    }
+
+    /// Apply the step's rule.
+    pub fn answer(&self) -> StepAnswer {
+        match self {
+            ExecStep::Request { request } => match ExecRequest::from_value(request) {
+                Ok(request) => StepAnswer::Request(request),
+                Err(failure) => ends(failure, false, false),
+            },
+            ExecStep::ModuleAccess { code, restart_safe } => match module_access(code) {
+                Some(failure) => ends(failure, false, *restart_safe),
+                None => StepAnswer::Allowed,
+            },
+            ExecStep::SyntaxError { engine, message, stack, position, wrapping, source, restart_safe } => {
+                ends(syntax_failure(*engine, message, stack, *position, wrapping, source), false, *restart_safe)
+            }
+            ExecStep::UserStack { engine, name, message, stack, wrapping, label } => {
+                StepAnswer::Stack(user_stack(*engine, name, message, stack, wrapping, label))
+            }
+            ExecStep::ProjectCompleted { output, value, max_bytes, dispatched, restart_safe } => {
+                match project_completed(output, value, *max_bytes) {
+                    Ok(projection) => StepAnswer::Projected(projection),
+                    Err(failure) => ends(failure, *dispatched, *restart_safe),
+                }
+            }
+            ExecStep::FitOutput { output, budget } => {
+                let (text, cut) = fit_output(output, *budget);
+                StepAnswer::Fitted(text, cut)
+            }
+        }
+    }
+}
+
+/// Read a step from JSON text and answer it, as compact JSON text.
+///
+/// ```
+/// let answer = codemode_errors::run::exec_step_json(r#"{"step":"fit_output","output":"hello world","budget":100}"#).unwrap();
+/// assert_eq!(answer, r#"{"output":"hello world","truncated":false}"#);
+/// ```
+pub fn exec_step_json(text: &str) -> Result<String, ReportError> {
+    Ok(ExecStep::from_json(text)?.answer().to_json())
+}
+
+fn invalid(path: &str, message: impl Into<String>) -> ReportError {
+    ReportError::new(ErrorCode::InvalidReport, path, message)
+}
+
+/// A step's members, read by name.
+struct Fields<'a> {
+    members: &'a JsonList<(String, Json)>,
+}
+
+impl Fields<'_> {
+    fn get(&self, key: &str) -> Option<&Json> {
+        self.members.items().iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Refuse members the step does not take, and members past the kept ones.
+    fn only(&self, allowed: &[&str]) -> Result<(), ReportError> {
+        if self.members.dropped() > 0 {
+            return Err(invalid("", "an exec step has too many members"));
+        }
+        match self.members.items().iter().find(|(k, _)| k != "step" && !allowed.contains(&k.as_str())) {
+            Some((key, _)) => {
+                Err(invalid(crate::json::utf16_prefix(key, 64), format!("is not a member of this step; it takes {}", allowed.join(", "))))
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// A required string, all of it.
+    fn string(&self, key: &str) -> Result<String, ReportError> {
+        match self.get(key) {
+            Some(Json::String(text)) if text.is_complete() => Ok(text.head().to_owned()),
+            Some(Json::String(text)) => {
+                Err(invalid(key, format!("is {} UTF-16 units long, more than a step may hold", text.total_utf16())))
+            }
+            Some(other) => Err(invalid(key, format!("must be a string, not {}", other.type_name()))),
+            None => Err(invalid(key, "is required")),
+        }
+    }
+
+    /// A boolean, `false` when left out.
+    fn flag(&self, key: &str) -> Result<bool, ReportError> {
+        match self.get(key) {
+            None => Ok(false),
+            Some(v) => v.as_bool().ok_or_else(|| invalid(key, format!("must be true or false, not {}", v.type_name()))),
+        }
+    }
+
+    /// A required byte count.
+    fn bytes(&self, key: &str) -> Result<usize, ReportError> {
+        self.get(key)
+            .and_then(Json::as_f64)
+            .and_then(exact_integer)
+            .filter(|n| (0..=MAX_BUDGET).contains(n))
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| invalid(key, "must be a whole number of bytes from 0 to 2^32"))
+    }
+
+    fn engine(&self) -> Result<Engine, ReportError> {
+        let name = self.string("engine")?;
+        Engine::from_wire(&name).ok_or_else(|| invalid("engine", "must be v8, quickjs or spidermonkey"))
+    }
+
+    /// `[line, column]`, one-based, or left out.
+    fn position(&self) -> Result<Option<(u32, u32)>, ReportError> {
+        let pair = match self.get("position") {
+            None | Some(Json::Null) => return Ok(None),
+            Some(Json::Array(pair)) if pair.total() == 2 => pair.items(),
+            Some(_) => return Err(invalid("position", "must be [line, column], one-based")),
+        };
+        match (one_based(&pair[0]), one_based(&pair[1])) {
+            (Some(line), Some(column)) => Ok(Some((line, column))),
+            _ => Err(invalid("position", "must be [line, column], one-based")),
+        }
+    }
+
+    fn wrapping(&self) -> Result<Wrapping, ReportError> {
+        let members = match self.get("wrapping") {
+            Some(Json::Object(members)) => members,
+            Some(other) => return Err(invalid("wrapping", format!("must be an object, not {}", other.type_name()))),
+            None => return Err(invalid("wrapping", "is required")),
+        };
+        let inner = Fields { members };
+        let count = |key: &str| -> Result<u32, ReportError> {
+            inner
+                .get(key)
+                .and_then(Json::as_f64)
+                .and_then(exact_integer)
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| invalid(&format!("wrapping.{key}"), "must be a whole number from 0"))
+        };
+        let file = inner.string("file").map_err(|e| e.within("wrapping"))?;
+        let mut wrapping = Wrapping::new(&file, count("lines_before")?, count("columns_before")?);
+        if inner.get("source_lines").is_some_and(|v| !matches!(v, Json::Null)) {
+            wrapping = wrapping.with_source_lines(count("source_lines")?);
+        }
+        inner.only(&["file", "lines_before", "columns_before", "source_lines"]).map_err(|e| e.within("wrapping"))?;
+        Ok(wrapping)
+    }
+}
+
+fn one_based(value: &Json) -> Option<u32> {
+    value.as_f64().and_then(exact_integer).and_then(|n| u32::try_from(n).ok()).filter(|&n| n >= 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(step: &str) -> String {
+        exec_step_json(step).unwrap_or_else(|e| panic!("{step}: {e}"))
+    }
+
+    fn refusal(step: &str) -> String {
+        let e = exec_step_json(step).expect_err(step);
+        assert_eq!(e.code(), ErrorCode::InvalidReport, "{step}");
+        e.to_string()
+    }
+
+    #[test]
+    fn each_step_answers_with_its_rule() {
+        assert_eq!(answer(r#"{"step":"request","request":"return 1"}"#), r#"{"code":"return 1","restartSafe":false}"#);
+        assert!(answer(r#"{"step":"request","request":{"code":"x","language":"ts"}}"#).contains(r#""failurePhase":"input""#));
+        assert_eq!(answer(r#"{"step":"module_access","code":"return 1"}"#), "null");
+        let refused = answer(r#"{"step":"module_access","code":"require('fs')","restart_safe":true}"#);
+        assert!(refused.contains(r#""replaySafe":true"#) && refused.contains("module access"), "{refused}");
+        let syntax = answer(
+            r#"{"step":"syntax_error","engine":"quickjs","message":"unexpected token","stack":"    at agent:user.js:3:5","wrapping":{"file":"agent:user.js","lines_before":1,"columns_before":0},"source":"a\nb\nc"}"#,
+        );
+        assert!(syntax.contains(r#""line":2,"column":5"#), "{syntax}");
+        let stack = answer(
+            r#"{"step":"user_stack","engine":"v8","name":"TypeError","message":"no","stack":"TypeError: no\n    at f (agent:user.js:2:3)","wrapping":{"file":"agent:user.js","lines_before":1,"columns_before":0,"source_lines":5},"label":"agent"}"#,
+        );
+        assert_eq!(stack, r#""TypeError: no\n    at f (agent:user.js:1:3)""#);
+        assert_eq!(
+            answer(r#"{"step":"project_completed","output":"hi\n","value":"{\"a\":1}","max_bytes":100}"#),
+            r#"{"output":"hi\n","value":{"a":1},"truncated":false}"#
+        );
+        let unserializable = answer(r#"{"step":"project_completed","output":"","value":"{","max_bytes":100,"dispatched":true}"#);
+        assert!(unserializable.contains(r#""code":"output_limit_exceeded""#) && unserializable.contains(r#""bridgeDispatchStarted":true"#));
+        assert_eq!(answer(r#"{"step":"fit_output","output":"abcdef","budget":100}"#), r#"{"output":"abcdef","truncated":false}"#);
+    }
+
+    #[test]
+    fn malformed_steps_are_refused_naming_the_member() {
+        assert!(refusal("[]").contains("is a JSON object"));
+        assert!(refusal(r#"{"step":"run"}"#).contains("unknown step"));
+        assert!(refusal(r#"{"code":"x"}"#).contains("at step: is required"));
+        assert!(refusal(r#"{"step":"module_access"}"#).contains("code"));
+        assert!(refusal(r#"{"step":"module_access","code":"x","restartSafe":true}"#).contains("restartSafe"));
+        assert!(refusal(r#"{"step":"fit_output","output":"x","budget":-1}"#).contains("budget"));
+        assert!(refusal(r#"{"step":"fit_output","output":"x","budget":1.5}"#).contains("budget"));
+        let wrap =
+            |w: &str| format!(r#"{{"step":"user_stack","engine":"v8","name":"","message":"","stack":"","wrapping":{w},"label":""}}"#);
+        assert!(refusal(&wrap(r#"{"file":"f","lines_before":1}"#)).contains("columns_before"));
+        assert!(refusal(&wrap(r#"{"file":"f","lines_before":1,"columns_before":0,"x":1}"#)).contains("wrapping"));
+        assert!(refusal(&wrap("[]")).contains("wrapping"));
+        let position = |p: &str| {
+            format!(
+                r#"{{"step":"syntax_error","engine":"v8","message":"","stack":"","position":{p},"wrapping":{{"file":"f","lines_before":0,"columns_before":0}},"source":""}}"#
+            )
+        };
+        assert!(refusal(&position("[0,1]")).contains("position"));
+        assert!(refusal(&position("[1]")).contains("position"));
+        assert!(exec_step_json(&position("[1,1]")).is_ok());
+        assert!(refusal(r#"{"step":"user_stack","engine":"jsc","name":"","message":"","stack":"","wrapping":{},"label":""}"#)
+            .contains("engine"));
+    }
+}
