@@ -161,6 +161,14 @@ mod tests {
     #[test]
     fn query_values_by_parameter_name() {
         assert_eq!(found("/cb?code=abc&state=xyz&sig=123", secret_query_values), vec!["abc", "123"]);
+        // A URL in prose or markup ends before the punctuation after it.
+        assert_eq!(found("failed (https://h.test/s?q=x&api_key=sk-4f9a8b7c6d5e).", secret_query_values), vec!["sk-4f9a8b7c6d5e"]);
+        assert_eq!(found("see [docs](https://h.test/?token=abcdef123456), then", secret_query_values), vec!["abcdef123456"]);
+        assert_eq!(found("https://h.test/?token=abc(12)3)]", secret_query_values), vec!["abc(12)3"]);
+        assert_eq!(found("https://h.test/?token=abc)", secret_query_values), vec!["abc"]);
+        // A hostile tail of closers is trimmed in one pass (the step counter is linear).
+        let closers = format!("https://h.test/?token=x{}", ")".repeat(50_000));
+        assert_eq!(found(&closers, secret_query_values), vec!["x"]);
     }
 
     #[test]

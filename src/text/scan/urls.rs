@@ -218,11 +218,38 @@ pub(crate) fn secret_query_values(text: &str) -> Vec<Range<usize>> {
             end += 1;
         }
         crate::search::work::tally(end - value + 1);
+        let end = value + without_closing_punctuation(&bytes[value..end]);
         if end > value && (strong || fields::looks_random(&text[value..end])) {
             spans.push(value..end);
         }
     }
     spans
+}
+
+/// How much of a query value is the value: a URL written in prose or markup ends before
+/// the punctuation after it (`(see https://h/?token=abc).`, `[docs](https://h/?token=abc)`),
+/// so trailing `.,:!?` and closing brackets beyond the ones the value opened are the
+/// text's, not the value's. A generated secret does not end in them.
+fn without_closing_punctuation(value: &[u8]) -> usize {
+    // Brackets the value leaves unclosed or closes beyond its openers, counted in one pass;
+    // trimming a closer only lowers its count, so the loop does no rescan.
+    let count = |b: u8| value.iter().filter(|&&c| c == b).count();
+    let mut unmatched = [
+        (b')', count(b')').saturating_sub(count(b'('))),
+        (b']', count(b']').saturating_sub(count(b'['))),
+        (b'}', count(b'}').saturating_sub(count(b'{'))),
+    ];
+    let mut end = value.len();
+    while let Some(&last) = value[..end].last() {
+        match unmatched.iter_mut().find(|(closer, _)| *closer == last) {
+            Some((_, extra)) if *extra > 0 => *extra -= 1,
+            Some(_) => break,
+            None if matches!(last, b'.' | b',' | b':' | b'!' | b'?') => {}
+            None => break,
+        }
+        end -= 1;
+    }
+    end
 }
 
 /// Query parameters that hold a secret only when the value looks generated.
