@@ -164,3 +164,44 @@ fn a_tripped_limit_exits_3_with_one_line() {
     let big = "z".repeat(3 << 20);
     assert_fails(&run(&["--max-memory-bytes", "2000000", "redact"], Some(big.as_bytes())), 3, "memory limit exceeded");
 }
+
+#[test]
+fn a_run_report_the_engine_could_not_classify_still_gets_a_run_error_with_exit_3() {
+    let report = br#"{"bridge_dispatch_started":false,"restart_safe":true,"aborted":{}}"#;
+    let too_large = r#"{"code":"internal_error","message":"the run report is 66 bytes, over the host's input bound of 10 bytes, and was not read; whether any tool call was dispatched is unknown, so check before running the code again","failurePhase":"host","bridgeDispatchStarted":true,"replaySafe":false}"#;
+    for engine in ["component", "native"] {
+        let o = run(&["--engine", engine, "--max-input-bytes", "10", "classify-run"], Some(report));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(3), "stderr: {err}");
+        assert_eq!(err, "codemode-errors: standard input: input_too_large: input is 66 bytes; the input bound is 10 bytes\n");
+        assert_eq!(stdout(&o), format!("{too_large}\n"), "{engine}");
+    }
+    // The component stopped: by its deadline, or at its memory bound by a 3 MiB report.
+    let big = format!(r#"{{"bridge_dispatch_started":false,"internal":{{"message":"{}"}}}}"#, "z".repeat(3 << 20));
+    for (args, input, cause) in [
+        (&["--deadline-ms", "0", "classify-run"][..], &report[..], "execution limit exceeded: the error normalizer ran past its deadline"),
+        (&["--max-memory-bytes", "2000000", "classify-run"][..], big.as_bytes(), "memory limit exceeded: the error normalizer was stopped"),
+    ] {
+        let o = run(args, Some(input));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(3), "stderr: {err}");
+        assert!(err.lines().count() == 1 && err.contains(cause), "{err:?}");
+        let out = stdout(&o);
+        let end: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+        let message = end["message"].as_str().unwrap();
+        assert!(message.starts_with(&format!("the run report could not be classified: {cause} (")), "{message}");
+        assert!(
+            message.ends_with("; whether any tool call was dispatched is unknown, so check before running the code again"),
+            "{message}"
+        );
+        let facts = (&end["code"], &end["failurePhase"], &end["bridgeDispatchStarted"], &end["replaySafe"]);
+        assert_eq!(facts, (&"internal_error".into(), &"host".into(), &true.into(), &false.into()), "{out}");
+        assert_eq!(end.as_object().unwrap().len(), 5, "{out}");
+        assert_eq!(out.lines().count(), 1);
+    }
+    // A report the core refused is bad input, not a limit: nothing to end a run with.
+    assert_fails(&run(&["classify-run"], Some(br#"{"bridge_dispatch_started":1,"aborted":{}}"#)), 2, "bridge_dispatch_started");
+    // --pretty indents it like any output.
+    let o = run(&["--max-input-bytes", "10", "classify-run", "--pretty"], Some(report));
+    assert!(stdout(&o).starts_with("{\n  \"code\": \"internal_error\",\n"), "{}", stdout(&o));
+}
