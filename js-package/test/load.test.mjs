@@ -45,7 +45,7 @@ const MIB = 1024 * 1024;
 /**
  * How far each measure may grow from the end of the warm-up to the end of the run, after
  * a full collection. WebAssembly memory never shrinks, so a leak inside the core shows as
- * pages: 1 MiB, what 10 bytes leaked per call would pass in the full run, leaves room for
+ * pages: 1 MiB, which a leak of 11 bytes a call would pass in the full run, leaves room for
  * the Normalizers still waiting for the finalizer at the high-water mark. The JavaScript
  * heap's live objects get 4 MiB. The resident set is judged without the heap V8 has
  * committed: V8 grows its young generation under a high allocation rate and keeps it
