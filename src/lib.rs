@@ -61,7 +61,9 @@ pub use wire::{
 /// An executor describes what ended the run in a [`RunReport`](run::RunReport) (or a
 /// [`RunFailure`](run::RunFailure) and its own record of whether a nested call was
 /// dispatched); [`classify_run`](run::classify_run) gives the terminal
-/// [`RunError`](run::RunError).
+/// [`RunError`](run::RunError). A host that could not read or classify a report still
+/// ends the run with one: [`RunError::report_too_large`](run::RunError::report_too_large)
+/// or [`RunError::unclassified`](run::RunError::unclassified).
 ///
 /// ```
 /// let end = codemode_errors::run::classify_run_json(r#"{"bridge_dispatch_started":true,"timeout":{}}"#).unwrap();

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::core;
 use crate::from_core;
-use crate::wit::{ErrorCode, InputError, Outcome};
+use crate::wit::{ErrorCode, InputError, Outcome, RunError};
 
 /// Why a call produced no answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +104,32 @@ impl HostError {
         };
         let report = core::FailureReport::new(failure).with_tool(tool);
         from_core::outcome(&core::Normalizer::default().normalize(&report))
+    }
+
+    /// The terminal run error the executor ends a run with when this error stopped
+    /// [`classify_run`](crate::Engine::classify_run), so a run report the host could not
+    /// classify still gets an answer: for a report over the input bound, the core's
+    /// [`RunError::report_too_large`](core::run::RunError::report_too_large); for anything
+    /// else (a refused report, a trap, a tripped memory or execution bound),
+    /// [`RunError::unclassified`](core::run::RunError::unclassified) with this error as its
+    /// cause. Both are `internal_error` from the `host` phase, with a call taken as
+    /// dispatched and the run as not replay-safe, since the report saying otherwise was not
+    /// read.
+    ///
+    /// ```
+    /// use codemode_errors_host::{HostError, Limits, NativeEngine};
+    /// let engine = NativeEngine::new(&Default::default(), Limits::default().with_max_input_bytes(8));
+    /// let err = engine.classify_run(r#"{"bridge_dispatch_started":false,"aborted":{}}"#).unwrap_err();
+    /// let end = err.to_run_error();
+    /// assert!(end.json.starts_with(r#"{"code":"internal_error","message":"the run report is 46 bytes"#));
+    /// assert!(end.bridge_dispatch_started && !end.replay_safe);
+    /// ```
+    pub fn to_run_error(&self) -> RunError {
+        let end = match self {
+            HostError::InputTooLarge { bytes, bound } => core::run::RunError::report_too_large(*bytes, *bound),
+            _ => core::run::RunError::unclassified(&self.to_string()),
+        };
+        from_core::run_error(&end)
     }
 }
 

@@ -164,3 +164,113 @@ fn a_tripped_limit_exits_3_with_one_line() {
     let big = "z".repeat(3 << 20);
     assert_fails(&run(&["--max-memory-bytes", "2000000", "redact"], Some(big.as_bytes())), 3, "memory limit exceeded");
 }
+
+#[test]
+fn a_run_report_the_engine_could_not_classify_still_gets_a_run_error_with_exit_3() {
+    let report = br#"{"bridge_dispatch_started":false,"restart_safe":true,"aborted":{}}"#;
+    let too_large = r#"{"code":"internal_error","message":"the run report is 66 bytes, over the host's input bound of 10 bytes, and was not read; whether any tool call was dispatched is unknown, so check before running the code again","failurePhase":"host","bridgeDispatchStarted":true,"replaySafe":false}"#;
+    for engine in ["component", "native"] {
+        let o = run(&["--engine", engine, "--max-input-bytes", "10", "classify-run"], Some(report));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(3), "stderr: {err}");
+        assert_eq!(err, "codemode-errors: standard input: input_too_large: input is 66 bytes; the input bound is 10 bytes\n");
+        assert_eq!(stdout(&o), format!("{too_large}\n"), "{engine}");
+    }
+    // The component stopped: by its deadline, or at its memory bound by a 3 MiB report.
+    let big = format!(r#"{{"bridge_dispatch_started":false,"internal":{{"message":"{}"}}}}"#, "z".repeat(3 << 20));
+    for (args, input, cause) in [
+        (&["--deadline-ms", "0", "classify-run"][..], &report[..], "execution limit exceeded: the error normalizer ran past its deadline"),
+        (&["--max-memory-bytes", "2000000", "classify-run"][..], big.as_bytes(), "memory limit exceeded: the error normalizer was stopped"),
+    ] {
+        let o = run(args, Some(input));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(3), "stderr: {err}");
+        assert!(err.lines().count() == 1 && err.contains(cause), "{err:?}");
+        let out = stdout(&o);
+        let end: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+        let message = end["message"].as_str().unwrap();
+        assert!(message.starts_with(&format!("the run report could not be classified: {cause} (")), "{message}");
+        assert!(
+            message.ends_with("; whether any tool call was dispatched is unknown, so check before running the code again"),
+            "{message}"
+        );
+        let facts = (&end["code"], &end["failurePhase"], &end["bridgeDispatchStarted"], &end["replaySafe"]);
+        assert_eq!(facts, (&"internal_error".into(), &"host".into(), &true.into(), &false.into()), "{out}");
+        assert_eq!(end.as_object().unwrap().len(), 5, "{out}");
+        assert_eq!(out.lines().count(), 1);
+    }
+    // A report the core refused is bad input, not a limit: nothing to end a run with.
+    assert_fails(&run(&["classify-run"], Some(br#"{"bridge_dispatch_started":1,"aborted":{}}"#)), 2, "bridge_dispatch_started");
+    // --pretty indents it like any output.
+    let o = run(&["--max-input-bytes", "10", "classify-run", "--pretty"], Some(report));
+    assert!(stdout(&o).starts_with("{\n  \"code\": \"internal_error\",\n"), "{}", stdout(&o));
+}
+
+/// The peak resident set of the largest child process waited for so far, in bytes.
+fn children_peak_rss() -> u64 {
+    // SAFETY: `getrusage` only writes the `rusage` it is handed, which outlives the call.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0, "getrusage");
+    u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024
+}
+
+/// Load: processes one after another, each with its own input, mixing every outcome the
+/// CLI has (an answer, a refusal of bad input, a tripped bound with the contract error or
+/// run error on stdout); every status and every byte of stdout must be what the library
+/// gives for that input, and no process may leave anything in the shared component cache.
+/// 50 processes by default, the issue's 1000 with `CODEMODE_LOAD=full` (docs/RELIABILITY.md,
+/// "Load", records the figures).
+#[test]
+fn sequential_processes_each_give_the_answer_for_their_input() {
+    let processes = if std::env::var("CODEMODE_LOAD").is_ok_and(|v| v == "full") { 1000 } else { 50 };
+    let native = common::native();
+    let bounded =
+        codemode_errors_host::NativeEngine::new(&Default::default(), codemode_errors_host::Limits::default().with_max_input_bytes(10));
+    let starved = common::component().with_limits(codemode_errors_host::Limits::default().with_deadline(std::time::Duration::ZERO));
+    let cache_before: Vec<_> = std::fs::read_dir(common::cache_dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let start = std::time::Instant::now();
+    for p in 0..processes {
+        let report = common::TYPICAL_REPORT.replace("Retry-After: 20", &format!("Retry-After: {}", p + 1));
+        let run_report =
+            format!(r#"{{"bridge_dispatch_started":{},"guest_exception":{{"name":"Error","message":"step {p} failed"}}}}"#, p % 3 == 0);
+        let text = format!("process {p}: password=hunter{p}\n");
+        let (args, input, status, expected): (&[&str], &str, i32, String) = match p % 8 {
+            0 => (&["normalize"], &report, 0, native.normalize_json(&report).unwrap().json + "\n"),
+            1 => (&["classify-run"], &run_report, 0, native.classify_run(&run_report).unwrap().json + "\n"),
+            2 => (
+                &["--max-input-bytes", "10", "normalize"],
+                &report,
+                3,
+                bounded.normalize_json(&report).unwrap_err().to_outcome(None).json + "\n",
+            ),
+            3 => (
+                &["--max-input-bytes", "10", "classify-run"],
+                &run_report,
+                3,
+                bounded.classify_run(&run_report).unwrap_err().to_run_error().json + "\n",
+            ),
+            4 => (
+                &["--deadline-ms", "0", "normalize"],
+                &report,
+                3,
+                starved.normalize_json(&report).unwrap_err().to_outcome(None).json + "\n",
+            ),
+            5 => (&["normalize"], r#"{"frobnicate":{}}"#, 2, String::new()),
+            6 => (&["redact"], &text, 0, native.redact_text(&text).unwrap()),
+            _ => (&["--engine", "native", "classify-run"], &run_report, 0, native.classify_run(&run_report).unwrap().json + "\n"),
+        };
+        let o = run(args, Some(input.as_bytes()));
+        assert_eq!(o.status.code(), Some(status), "process {p} ({args:?}): {}", stderr(&o));
+        assert_eq!(stdout(&o), expected, "process {p} ({args:?})");
+        assert_eq!(stderr(&o).lines().count(), usize::from(status != 0), "process {p}: {}", stderr(&o));
+    }
+    let elapsed = start.elapsed();
+    let cache_after: Vec<_> = std::fs::read_dir(common::cache_dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(cache_after, cache_before, "the component cache changed");
+    println!(
+        "load: {processes} sequential processes in {:.1} s = {:.1} processes/s; largest peak RSS of a child {:.1} MiB",
+        elapsed.as_secs_f64(),
+        processes as f64 / elapsed.as_secs_f64(),
+        children_peak_rss() as f64 / f64::from(1 << 20)
+    );
+}

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use codemode_errors_host::wit::{Breaker, ErrorCode, Origin};
+use codemode_errors_host::wit::{Breaker, ErrorCode, FailurePhase, Origin, RunErrorCode};
 use codemode_errors_host::{deadline, AbortCause, CacheEvent, CompileCache, ComponentEngine, Engine, HostError, Limits, GUEST_COMPONENT};
 
 fn aborted(result: Result<impl std::fmt::Debug, HostError>) -> codemode_errors_host::Aborted {
@@ -97,6 +97,40 @@ fn an_aborted_call_becomes_a_code_mode_failure_for_the_sandbox() {
     // A tool name the core refuses is left out rather than failing the conversion.
     let outcome = err.to_outcome(Some("not qualified"));
     assert_eq!(outcome.error.unwrap().tool, None);
+}
+
+#[test]
+fn a_run_report_that_could_not_be_classified_still_ends_the_run() {
+    let report = r#"{"bridge_dispatch_started":false,"restart_safe":true,"timeout":{}}"#;
+    let bound = Limits::default().with_max_input_bytes(16);
+    let native = codemode_errors_host::NativeEngine::new(&Default::default(), bound);
+    for engine in [Engine::Component(common::component().with_limits(bound)), Engine::Native(native)] {
+        let end = engine.classify_run(report).unwrap_err().to_run_error();
+        assert_eq!(
+            end.json,
+            r#"{"code":"internal_error","message":"the run report is 66 bytes, over the host's input bound of 16 bytes, and was not read; whether any tool call was dispatched is unknown, so check before running the code again","failurePhase":"host","bridgeDispatchStarted":true,"replaySafe":false}"#
+        );
+        assert_eq!(
+            (end.code, end.failure_phase, end.bridge_dispatch_started, end.replay_safe),
+            (RunErrorCode::InternalError, Some(FailurePhase::Host), true, false)
+        );
+    }
+    // The component stopped by its deadline, and at its memory bound by a report it cannot hold.
+    let starved = common::component().with_limits(Limits::default().with_deadline(Duration::ZERO));
+    let tight = common::component().with_limits(Limits::default().with_max_memory_bytes(2_560 << 10));
+    let big = format!(r#"{{"bridge_dispatch_started":false,"internal":{{"message":"{}"}}}}"#, "z".repeat(2 << 20));
+    for (engine, input, cause) in [(starved, report, AbortCause::Execution), (tight, big.as_str(), AbortCause::Memory)] {
+        let err = engine.classify_run(input).unwrap_err();
+        assert!(matches!(&err, HostError::Aborted(a) if a.cause() == cause), "{err:?}");
+        let end = err.to_run_error();
+        let expected = format!(
+            r#"{{"code":"internal_error","message":"the run report could not be classified: {err}; whether any tool call was dispatched is unknown, so check before running the code again","failurePhase":"host","bridgeDispatchStarted":true,"replaySafe":false}}"#
+        );
+        assert_eq!(end.json, expected);
+        // The next call on the same engine classifies as if nothing had happened.
+        let small = r#"{"bridge_dispatch_started":false,"restart_safe":true,"aborted":{}}"#;
+        assert_eq!(common::component().classify_run(small).unwrap(), common::native().classify_run(small).unwrap());
+    }
 }
 
 #[test]

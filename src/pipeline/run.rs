@@ -165,6 +165,70 @@ fn uncaught_message(m: &mut SafeTextBuilder, error: &CodeModeCallError, clean: &
     }
 }
 
+/// What an unread run report leaves the caller to do: nothing in it was trusted, so the
+/// executor's record of dispatched calls is unknown.
+const UNREAD_REPORT_ADVICE: &str = "; whether any tool call was dispatched is unknown, so check before running the code again";
+
+impl RunError {
+    /// The terminal error for a run whose report is larger than the host's input bound, so
+    /// the host refused to read it: `internal_error` from the `host` phase, with a message
+    /// naming both sizes. See [`RunError::unclassified`] for why it says a call was
+    /// dispatched and the run is not replay-safe.
+    ///
+    /// ```
+    /// use codemode_errors::run::{FailurePhase, RunError, RunErrorCode};
+    /// let end = RunError::report_too_large(9_000_000, 8 << 20);
+    /// assert_eq!((end.code, end.failure_phase), (RunErrorCode::InternalError, Some(FailurePhase::Host)));
+    /// assert!(end.message.contains("9000000 bytes, over the host's input bound of 8388608 bytes"));
+    /// assert!(end.bridge_dispatch_started && !end.replay_safe);
+    /// ```
+    pub fn report_too_large(bytes: usize, bound: usize) -> RunError {
+        let mut m = SafeTextBuilder::with_capacity(192);
+        m.literal("the run report is ").number(bytes as u64).literal(" bytes, over the host's input bound of ").number(bound as u64);
+        m.literal(" bytes, and was not read").literal(UNREAD_REPORT_ADVICE);
+        RunError::unread(m.finish())
+    }
+
+    /// The terminal error for a run whose report the host could not classify: the
+    /// classifier was stopped (a tripped memory or execution bound, a trap) or refused the
+    /// report. `cause` says which (untrusted: sanitized, redacted and capped like any
+    /// text). `internal_error` from the `host` phase: the executor's own machinery failed,
+    /// not the guest's code nor a tool call.
+    ///
+    /// The report was not read, so neither of its facts is known, and both are taken on the
+    /// side that cannot repeat a side effect: `bridgeDispatchStarted` is true (a call may
+    /// have left the sandbox; saying none did would let a caller replay over it), and
+    /// `replaySafe` is false, as for any run whose request declared nothing: the
+    /// declaration was in the unread report.
+    ///
+    /// ```
+    /// use codemode_errors::run::{RunError, RunErrorCode};
+    /// let end = RunError::unclassified("memory limit exceeded");
+    /// assert_eq!(end.code, RunErrorCode::InternalError);
+    /// assert!(end.message.starts_with("the run report could not be classified: memory limit exceeded;"));
+    /// ```
+    pub fn unclassified(cause: &str) -> RunError {
+        let mut counts = Redactions::default();
+        let mut m = SafeTextBuilder::with_capacity(256);
+        m.literal("the run report could not be classified: ").safe(&short_text(cause, MAX_RUN_MESSAGE, &mut counts));
+        m.literal(UNREAD_REPORT_ADVICE);
+        RunError::unread(m.finish())
+    }
+
+    /// A host-phase `internal_error` for a report that was not read, with `message`.
+    fn unread(message: SafeText) -> RunError {
+        RunError {
+            code: RunErrorCode::InternalError,
+            message,
+            failure_phase: Some(FailurePhase::Host),
+            bridge_dispatch_started: true,
+            replay_safe: false,
+            location: None,
+            tool_error: None,
+        }
+    }
+}
+
 /// Classify a run report given as JSON text (see [`RunReport`]).
 pub fn classify_run_json(text: &str) -> Result<RunError, ReportError> {
     let report = RunReport::from_json(text)?;
@@ -308,6 +372,30 @@ mod tests {
             assert_eq!(e.path(), path, "{text}: {e:?}");
         }
         assert_eq!(classify_run_json(r#"{"bridge_dispatch_started":false,"aborted":{}}"#).unwrap().code, RunErrorCode::Aborted);
+    }
+
+    /// An unread report ends the run on the side that cannot repeat a side effect, and
+    /// its cause is untrusted text like any other.
+    #[test]
+    fn an_unread_report_ends_the_run_as_a_dispatched_host_failure() {
+        let end = RunError::report_too_large(9_437_184, 8_388_608);
+        assert_eq!(
+            end.to_json(),
+            r#"{"code":"internal_error","message":"the run report is 9437184 bytes, over the host's input bound of 8388608 bytes, and was not read; whether any tool call was dispatched is unknown, so check before running the code again","failurePhase":"host","bridgeDispatchStarted":true,"replaySafe":false}"#
+        );
+        let cause =
+            format!("memory limit exceeded\n(token=ghp_abcdefghijklmnopqrstuvwxyz0123456789 <|im_start|>system {})", "y".repeat(5000));
+        let end = RunError::unclassified(&cause);
+        assert_eq!(
+            (end.code, end.failure_phase, end.bridge_dispatch_started, end.replay_safe, end.location, end.tool_error.is_none()),
+            (RunErrorCode::InternalError, Some(FailurePhase::Host), true, false, None, true)
+        );
+        assert!(end.message.starts_with("the run report could not be classified: memory limit exceeded (token="), "{}", end.message);
+        assert!(end.message.ends_with(UNREAD_REPORT_ADVICE), "{}", end.message);
+        for leak in ["ghp_", "<|im_start|>", "\n"] {
+            assert!(!end.message.contains(leak), "{leak:?} leaked: {}", end.message);
+        }
+        assert!(end.message.chars().count() < MAX_RUN_MESSAGE + 160, "{}", end.message.chars().count());
     }
 
     #[test]

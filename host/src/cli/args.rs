@@ -86,7 +86,7 @@ options:
 
 exit status: 0 done, 2 bad input, 3 a limit tripped, 1 anything else. When normalize
 cannot normalize a report (a bound tripped, a trap), stdout still gets the contract error
-to reject with.
+to reject with; when classify-run cannot classify one, the run error to end the run with.
 environment: CODEMODE_ERRORS_CACHE_DIR  where compiled components are kept (empty: none)";
 
 /// Parse the command line; the error is one line saying what was wrong.

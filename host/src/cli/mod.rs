@@ -25,7 +25,8 @@ pub struct Failure {
     pub message: String,
     /// What still goes to standard output: for a failure report the engine could not
     /// normalize (over the input bound, a tripped limit, a trap), the contract error the
-    /// sandbox rejects with instead.
+    /// sandbox rejects with instead; for a run report it could not classify, the run error
+    /// the executor ends the run with.
     pub stdout: Option<String>,
 }
 
@@ -52,6 +53,14 @@ impl Failure {
             matches!(e, HostError::InputTooLarge { .. } | HostError::Aborted(_)).then(|| json_line(&e.to_outcome(None).json, pretty));
         Failure { stdout: outcome, ..Failure::call(e, source) }
     }
+
+    /// A failed classification: when the engine refused or stopped (not when the run
+    /// report itself was bad), the executor still gets the run error to end the run with
+    /// on standard output.
+    fn classification(e: HostError, source: &str, pretty: bool) -> Self {
+        let end = matches!(e, HostError::InputTooLarge { .. } | HostError::Aborted(_)).then(|| json_line(&e.to_run_error().json, pretty));
+        Failure { stdout: end, ..Failure::call(e, source) }
+    }
 }
 
 /// Run the parsed command, returning what to print on standard output.
@@ -72,7 +81,7 @@ pub fn run(args: args::Args) -> Result<String, Failure> {
         }
         Command::ClassifyRun { input, pretty } => {
             let text = read(input)?;
-            let end = engine(&args)?.classify_run(&text).map_err(|e| Failure::call(e, &source(input)))?;
+            let end = engine(&args)?.classify_run(&text).map_err(|e| Failure::classification(e, &source(input), *pretty))?;
             Ok(json_line(&end.json, *pretty))
         }
         Command::ExecStep { input, pretty } => {
