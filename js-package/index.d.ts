@@ -238,6 +238,11 @@ export class Normalizer {
   redactJson<T = unknown>(value: T): unknown;
   /** The policy in force, every cap included. */
   readonly policy: Required<Policy>;
+  /**
+   * Release the core's memory now instead of at garbage collection (also
+   * `[Symbol.dispose]` where the runtime has it); later calls throw.
+   */
+  free(): void;
 }
 
 /** The outcome of one report under `policy` (defaults when omitted). */

@@ -48,35 +48,54 @@ export class Normalizer {
     this.#core = new wasm.Normalizer(policy);
   }
 
+  /**
+   * Release the core's memory for this normalizer now rather than when the garbage
+   * collector finalizes it. Later calls throw. Also `using n = new Normalizer()` where the
+   * runtime has `Symbol.dispose`.
+   */
+  free() {
+    this.#core?.free();
+    this.#core = null;
+  }
+
+  get #live() {
+    if (this.#core === null) throw new Error('this Normalizer was freed: create a new one');
+    return this.#core;
+  }
+
   /** The outcome of a failure report (an object, or its JSON text). */
   normalize(report) {
-    return JSON.parse(this.#core.normalize(input(report)));
+    return JSON.parse(this.#live.normalize(input(report)));
   }
 
   /** The outcome as the core's exact JSON text. */
   normalizeToJson(report) {
-    return this.#core.normalize(input(report));
+    return this.#live.normalize(input(report));
   }
 
   /** The Error whose message is the contract JSON, or null when the report is not a failure. */
   toCallError(report) {
-    return errorFromVerdict(this.#core.verdict(input(report)));
+    return errorFromVerdict(this.#live.verdict(input(report)));
   }
 
   /** Sanitized, redacted free text. */
   redactText(text) {
-    return this.#core.redactText(text);
+    return this.#live.redactText(text);
   }
 
   /** A redacted copy of a JSON value. */
   redactJson(value) {
-    return JSON.parse(this.#core.redactJson(value));
+    return JSON.parse(this.#live.redactJson(value));
   }
 
   /** The policy in force, with every cap. */
   get policy() {
-    return JSON.parse(this.#core.policy());
+    return JSON.parse(this.#live.policy());
   }
+}
+
+if (typeof Symbol.dispose === 'symbol') {
+  Normalizer.prototype[Symbol.dispose] = Normalizer.prototype.free;
 }
 
 /** The outcome of one failure report under `policy` (defaults when omitted). */

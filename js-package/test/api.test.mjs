@@ -261,3 +261,23 @@ describe('input caps', () => {
     assert.equal(normalizeToJson(report), normalizeToJson(JSON.stringify(report)));
   });
 });
+
+describe('Normalizer.free', () => {
+  test('releases the core now; later calls say the normalizer was freed; freeing twice is harmless', () => {
+    const n = new Normalizer({ max_text_chars: 64 });
+    const before = n.normalizeToJson(failing);
+    n.free();
+    n.free();
+    assert.throws(() => n.normalizeToJson(failing), /this Normalizer was freed/);
+    assert.throws(() => n.redactText('x'), /this Normalizer was freed/);
+    assert.throws(() => n.policy, /this Normalizer was freed/);
+    assert.equal(new Normalizer({ max_text_chars: 64 }).normalizeToJson(failing), before, 'a new one answers as the freed one did');
+  });
+
+  test('is the normalizer\'s dispose method where the runtime has Symbol.dispose', () => {
+    if (typeof Symbol.dispose !== 'symbol') return;
+    const n = new Normalizer();
+    n[Symbol.dispose]();
+    assert.throws(() => n.redactText('x'), /this Normalizer was freed/);
+  });
+});
