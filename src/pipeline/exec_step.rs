@@ -109,6 +109,9 @@ pub enum ExecStep {
 }
 
 /// What a step's rule answered.
+// An answer lives for one call and is written out at once; boxing the run error would buy
+// nothing but an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum StepAnswer {
