@@ -1,10 +1,10 @@
 //! The model-readable texts of an error: the standalone message, the short cause and
 //! argument problems, each one line of sanitized, redacted, capped text.
 
-use crate::json::{utf16_len, utf16_prefix, JsonText};
+use crate::json::{utf16_len, JsonText};
 use crate::rules::arguments::{ArgumentProblem, MAX_ARGUMENT_TEXT};
 use crate::rules::kinds::Kind;
-use crate::text::{capped_text, one_line, Redactions, SafeText, SafeTextBuilder, REDACTION_MARGIN};
+use crate::text::{capped_text, one_line, Redactions, SafeText, SafeTextBuilder};
 use crate::wire::{InvalidArgument, Origin, Recovery, SideEffects};
 
 /// Longest `cause`, in UTF-16 code units.
@@ -26,9 +26,9 @@ pub(crate) fn clean_problem(p: &ArgumentProblem, counts: &mut Redactions) -> Inv
 /// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.
 pub(crate) fn short_text(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
     // Twice the cap leaves room for whitespace that collapses; `capped_text` reads a
-    // redaction margin past that, so a secret straddling the cut is still seen whole.
-    let window = JsonText::from_head(utf16_prefix(text, cap * 2 + REDACTION_MARGIN), utf16_len(text));
-    let c = capped_text(&window, cap * 2, counts);
+    // redaction margin past that (more when redaction shrinks what it read), so a secret
+    // straddling the cut is still seen whole.
+    let c = capped_text(&JsonText::from_head(text, utf16_len(text)), cap * 2, counts);
     one_line(&c.text, cap, c.truncated)
 }
 

@@ -15,7 +15,7 @@ use crate::rules::recognize::{recognize, status_kind, Recognition, RuleId};
 use crate::rules::recovery::{advice_for, recovery, side_effects, AdviceInput};
 use crate::rules::shrink::fit_to_cap;
 use crate::search;
-use crate::text::{clean_whole, label, one_line, Redactions, SafeText};
+use crate::text::{clean_whole, one_line, qualified_label, Redactions, SafeText};
 use crate::wire::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, RecoveryAction, SameArguments,
     CONTRACT_VERSION,
@@ -162,7 +162,7 @@ impl Normalizer {
         // Argument problems are untrusted text whatever their source (SDK messages, hosts).
         let invalid_arguments: Vec<InvalidArgument> = d.invalid_arguments.iter().map(|p| clean_problem(p, &mut d.counts)).collect();
         // A tool name the report reader accepted can still hold a secret or a marker.
-        let tool = report.tool.as_ref().map(|t| label(t.as_str(), MAX_TOOL_NAME, &mut d.counts));
+        let tool = report.tool.as_ref().map(|t| qualified_label(t.as_str(), MAX_TOOL_NAME, &mut d.counts));
         // Kinds are the table's, checked host kinds or stable upstream kinds: identifiers.
         let kind = SafeText::identifier(&d.kind).unwrap_or_else(|| SafeText::literal("tool_error"));
         let safety = report.annotations;

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::search;
 use crate::text::redact::{redact_secrets, Redactions};
-use crate::text::safe::SafeText;
+use crate::text::safe::{SafeText, SafeTextBuilder};
 use crate::text::sanitize::{defang_chat_markers, strip_controls, strip_controls_prefix};
 
 /// Extra UTF-16 units read past a text cap, so a secret that starts before the cut is
@@ -30,29 +30,50 @@ pub(crate) struct CappedText {
 
 /// Sanitize, defang, redact, then cap a text at `cap` UTF-16 units.
 pub(crate) fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> CappedText {
-    let (window, whole) = strip_controls_prefix(input.head(), cap.saturating_add(REDACTION_MARGIN));
-    let defanged = defang_chat_markers(&window, counts);
-    let clean = redact_secrets(&defanged, counts);
-    let fits = utf16_len(&clean) <= cap;
-    let text = if fits { clean.into_owned() } else { cut_at(&clean, cap).to_owned() };
+    let ((text, cut), whole) = capped(input.head(), cap, counts);
     CappedText {
         text: SafeText::from_pipeline(text),
-        truncated: !fits || !whole || !input.is_complete(),
+        truncated: cut || !whole || !input.is_complete(),
         original_length: input.total_utf16(),
     }
 }
 
-/// Sanitize, defang, redact and cap a text of any length to `cap` units, reading at most
-/// the cap plus [`REDACTION_MARGIN`] (so a secret straddling the cut is still seen whole);
-/// a cut ends in `…`. Idempotent on its own output when the cap is not reached.
-pub(crate) fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
-    let window = JsonText::from_head(utf16_prefix(text, cap.saturating_add(REDACTION_MARGIN)), utf16_len(text));
-    let c = capped_text(&window, cap, counts);
-    if c.truncated {
-        SafeText::from_pipeline(ended(c.text.into_string(), "…"))
-    } else {
-        c.text
+/// `text` sanitized, defanged, redacted and cut at `cap` units: the kept text and whether
+/// it was cut, and whether the window read was all of `text`.
+///
+/// The redactor reads a window of the cap plus [`REDACTION_MARGIN`], so that a secret
+/// that starts before the cut is seen whole. Redaction can shrink what it reads (eight
+/// private keys become eight markers), which pulls text from near the window's end in
+/// front of the cut, where a secret cut off by the window would show its head. So when
+/// the redacted window leaves less than the margin after the cut, the window is doubled
+/// and read again: each read at least doubles the last, so the work stays linear in what
+/// is read.
+fn capped(text: &str, cap: usize, counts: &mut Redactions) -> ((String, bool), bool) {
+    let needed = cap.saturating_add(REDACTION_MARGIN);
+    let mut reach = needed;
+    loop {
+        let mut found = Redactions::default();
+        let (window, whole) = strip_controls_prefix(text, reach);
+        let defanged = defang_chat_markers(&window, &mut found);
+        let clean = redact_secrets(&defanged, &mut found);
+        let units = utf16_len(&clean);
+        if whole || units >= needed || reach == usize::MAX {
+            counts.merge(&found);
+            let fits = units <= cap;
+            let kept = if fits { clean.into_owned() } else { cut_at(&clean, cap).to_owned() };
+            return ((kept, !fits), whole);
+        }
+        reach = reach.saturating_mul(2);
     }
+}
+
+/// Sanitize, defang, redact and cap a text of any length to `cap` units, reading the cap
+/// plus [`REDACTION_MARGIN`] (more when redaction shrinks what it read; see [`capped`]),
+/// so a secret straddling the cut is still seen whole; a cut ends in `…`. Idempotent on
+/// its own output when the cap is not reached.
+pub(crate) fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
+    let ((kept, cut), whole) = capped(text, cap, counts);
+    SafeText::from_pipeline(if cut || !whole { ended(kept, "…") } else { kept })
 }
 
 /// The whole of a text cleaned, with no cap: for [`redact_text`](crate::redact_text) and
@@ -171,19 +192,69 @@ pub(crate) fn without_open_marker(cut: &str) -> &str {
 
 /// Sanitize, defang, redact and cap a short label (MIME type, name, block type, URI, key).
 pub(crate) fn label(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
-    let (window, _) = strip_controls_prefix(text, cap.saturating_add(REDACTION_MARGIN));
     // A URI, name or key reaches the model like any text: chat markers are defanged too.
-    let defanged = defang_chat_markers(&window, counts);
-    let clean = redact_secrets(&defanged, counts);
-    SafeText::from_pipeline(cut_at(&clean, cap).to_owned())
+    let ((kept, _), _) = capped(text, cap, counts);
+    SafeText::from_pipeline(kept)
+}
+
+/// Room a qualified name's second part always keeps, in UTF-16 units: more than the
+/// longest marker, so a redacted name is never cut to nothing.
+const NAME_PART_ROOM: usize = 64;
+
+/// A `namespace::name` (a tool) as a [`label`], each part cleaned on its own so that a
+/// redaction or a cut never swallows the `::` between them: the answer reads
+/// `namespace::name` with both parts present, within `cap` units (at least
+/// [`NAME_PART_ROOM`] + 3). A text without `::` is one label.
+pub(crate) fn qualified_label(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
+    let Some((namespace, name)) = search::split_once(text, "::") else {
+        return label(text, cap, counts);
+    };
+    let cap = cap.max(NAME_PART_ROOM + 3);
+    let namespace = label(namespace, cap - NAME_PART_ROOM - 2, counts);
+    let name = label(name, cap - utf16_len(&namespace) - 2, counts);
+    let mut out = SafeTextBuilder::with_capacity(namespace.len() + name.len() + 2);
+    out.safe(&namespace).literal("::").safe(&name);
+    out.finish()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_qualified_label_keeps_its_separator_whatever_is_redacted() {
+        let mut c = Redactions::default();
+        // A secret-field value running across the `::` would swallow it in one label.
+        let tool = "shell --password=FAKEc::run_command";
+        let out = qualified_label(tool, 256, &mut c);
+        let (ns, name) = out.split_once("::").expect("the separator survives");
+        assert!(!ns.is_empty() && !name.is_empty() && !out.contains("FAKEc"), "{out}");
+        // A long namespace leaves the name its room; the whole stays within the cap.
+        let long = format!("{}::tool", "n".repeat(300));
+        let out = qualified_label(&long, 256, &mut c);
+        assert!(out.ends_with("::tool") && crate::json::utf16_len(&out) <= 256, "{out}");
+        assert_eq!(qualified_label("no separator", 256, &mut c).as_str(), "no separator");
+    }
+
     fn text(s: &str) -> JsonText {
         JsonText::whole(s)
+    }
+
+    #[test]
+    fn a_secret_cut_off_by_the_window_is_read_whole_when_redaction_shrinks_the_window() {
+        // Eight private keys shrink to eight markers, which pulls a token from far past the
+        // first window in front of the cut: the window grows until the token is whole.
+        let key = "-----BEGIN RSA PRIVATE KEY-----\ntKsxZNAFNe8rYDGJGXkTGQa9ebRqjBpT7Xr82GnUA0YFZ2OJVdub50WupghlsFLx\ng68eMKKfYN1oAAb7UI89uwj8nIAz9l8I1OebiouX6RPvaeg3NSPZeRdtXhiCgP7N\n-----END RSA PRIVATE KEY-----\n";
+        let text = format!("EISDIR {} ghp_nUq0yn1KnObNvy3dGhRabcdefghijklmnopq0123 tail", key.repeat(8));
+        // Some cap puts the first window's end inside the token (or inside a key).
+        for cap in (150..=420).step_by(10) {
+            let mut c = Redactions::default();
+            let out = clean_text(&text, cap, &mut c);
+            assert!(!out.contains("nUq0yn1K") && !out.contains("tKsxZNAF"), "cap {cap}: {out}");
+            assert_eq!(c.get("private_key"), 8, "cap {cap}: every key counted once, whatever the reads");
+            let out = capped_text(&JsonText::whole(text.clone()), cap, &mut Redactions::default()).text;
+            assert!(!out.contains("nUq0yn1K"), "cap {cap}: {out}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ pub(crate) mod scan;
 pub(crate) mod secret_names;
 pub(crate) mod tokens;
 
-pub(crate) use clean::{capped_text, clean_text, clean_whole, cut_safe, label, one_line, CappedText, REDACTION_MARGIN};
+pub(crate) use clean::{capped_text, clean_text, clean_whole, cut_safe, label, one_line, qualified_label, CappedText};
 pub(crate) use redact::marker;
 pub use redact::Redactions;
 pub(crate) use safe::SafeTextBuilder;
