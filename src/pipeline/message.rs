@@ -4,7 +4,7 @@
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::rules::arguments::{ArgumentProblem, MAX_ARGUMENT_TEXT};
 use crate::rules::kinds::Kind;
-use crate::text::{capped_text, one_line, Redactions, SafeText, SafeTextBuilder, REDACTION_MARGIN};
+use crate::text::{capped_text, one_line, CustomRules, Redactions, SafeText, SafeTextBuilder, REDACTION_MARGIN};
 use crate::wire::{InvalidArgument, Origin, Recovery, SideEffects};
 
 /// Longest `cause`, in UTF-16 code units.
@@ -15,25 +15,25 @@ pub(crate) const PLACEHOLDER_PROBLEM: &str = "invalid value";
 
 /// An argument problem as one sanitized, redacted line each for path and problem. Cleaning
 /// is idempotent, so problems cleaned twice come out the same.
-pub(crate) fn clean_problem(p: &ArgumentProblem, counts: &mut Redactions) -> InvalidArgument {
-    let problem = short_text(&p.problem, MAX_ARGUMENT_TEXT, counts);
+pub(crate) fn clean_problem(p: &ArgumentProblem, custom: &CustomRules, counts: &mut Redactions) -> InvalidArgument {
+    let problem = short_text(&p.problem, MAX_ARGUMENT_TEXT, custom, counts);
     InvalidArgument::new(
-        short_text(&p.path, MAX_ARGUMENT_TEXT, counts),
+        short_text(&p.path, MAX_ARGUMENT_TEXT, custom, counts),
         if problem.is_empty() { SafeText::literal(PLACEHOLDER_PROBLEM) } else { problem },
     )
 }
 
 /// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.
-pub(crate) fn short_text(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
+pub(crate) fn short_text(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
     // Twice the cap leaves room for whitespace that collapses; `capped_text` reads a
     // redaction margin past that, so a secret straddling the cut is still seen whole.
     let window = JsonText::from_head(utf16_prefix(text, cap * 2 + REDACTION_MARGIN), utf16_len(text));
-    let c = capped_text(&window, cap * 2, counts);
-    one_line(&c.text, cap, c.truncated)
+    let c = capped_text(&window, cap * 2, custom, counts);
+    one_line(&c.text, cap, c.truncated, custom)
 }
 
-pub(crate) fn short_cause(text: &str, counts: &mut Redactions) -> Option<SafeText> {
-    let s = short_text(text, MAX_CAUSE, counts);
+pub(crate) fn short_cause(text: &str, custom: &CustomRules, counts: &mut Redactions) -> Option<SafeText> {
+    let s = short_text(text, MAX_CAUSE, custom, counts);
     (!s.is_empty()).then_some(s)
 }
 

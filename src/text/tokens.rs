@@ -1,34 +1,43 @@
 //! Provider tokens with documented prefixes, as data: each names the specific family its
 //! marker and counts use (`[REDACTED:github_token]`), the alphabet of its body and the
-//! shortest body a real one has. Formats are the providers' own published ones.
+//! shortest body a real one has. Formats are the providers' own published ones. A
+//! [`Policy`](crate::Policy) adds formats of the same form ([`TokenFormat`]), compiled
+//! into [`CustomTokens`] and looked up by the same first-byte prefilter.
 
-/// Which characters a token's body uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Body {
-    /// `[A-Za-z0-9]`
-    Alnum,
-    /// `[A-Za-z0-9_-]`
-    Base64Url,
-    /// `[A-Za-z0-9_.-]` (Google OAuth access tokens)
-    Base64UrlDot,
-    /// `[A-Za-z0-9_=-]` (a checksum after `=`, as Atlassian writes it)
-    Base64UrlEq,
-    /// `[A-Za-z0-9_]`
-    Word,
-    /// `[A-Za-z0-9-]`
-    AlnumDash,
-    /// `[A-Z0-9]`
-    UpperAlnum,
-    /// `[0-9a-fA-F]`
-    Hex,
-    /// `[A-Za-z0-9+/=_%-]`: base64 in either alphabet, also percent-encoded in a URL
-    /// (AWS session tokens, Grafana Cloud tokens).
-    Base64,
-    /// Two `[A-Za-z0-9_-]` segments joined by a dot (SendGrid).
-    TwoSegments,
+wire_enum! {
+    /// Which characters a token's body uses, by the name a policy's `token_formats` give
+    /// it (`"alphabet": "alnum"`). A body is the longest run of its characters after the
+    /// prefix.
+    pub TokenAlphabet {
+        /// `[A-Za-z0-9]` (base62)
+        Alnum = "alnum",
+        /// `[A-Za-z0-9_-]`
+        Base64Url = "base64url",
+        /// `[A-Za-z0-9_.-]` (Google OAuth access tokens)
+        Base64UrlDot = "base64url_dot",
+        /// `[A-Za-z0-9_=-]` (a checksum after `=`, as Atlassian writes it)
+        Base64UrlEq = "base64url_eq",
+        /// `[A-Za-z0-9_]`
+        Word = "word",
+        /// `[A-Za-z0-9-]`
+        AlnumDash = "alnum_dash",
+        /// `[A-Z0-9]`
+        UpperAlnum = "upper_alnum",
+        /// `[0-9a-fA-F]`
+        Hex = "hex",
+        /// `[A-Za-z0-9+/=_%-]`: base64 in either alphabet, also percent-encoded in a URL
+        /// (AWS session tokens, Grafana Cloud tokens).
+        Base64 = "base64",
+        /// Two `[A-Za-z0-9_-]` segments joined by a dot (SendGrid): the first at least the
+        /// shortest body long, the second longer than it.
+        TwoSegments = "two_segments",
+    }
 }
 
-impl Body {
+/// The token table's short name for the alphabets.
+use TokenAlphabet as Body;
+
+impl TokenAlphabet {
     /// Whether `b` can stand in the body.
     pub(crate) fn accepts(self, b: u8) -> bool {
         match self {
@@ -250,6 +259,136 @@ pub(crate) fn starting_with(b: u8) -> &'static [Token] {
     &TOKENS[usize::from(start)..usize::from(start) + usize::from(count)]
 }
 
+/// Whether some built-in format's prefix starts with each byte.
+pub(crate) const FIRST_BYTES: [bool; 256] = {
+    let mut first = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        first[b] = BY_FIRST_BYTE[b].1 != 0;
+        b += 1;
+    }
+    first
+};
+
+/// A token format a policy adds, in the built-in table's form: the literal its tokens
+/// start with, the family their marker and counts name, the body's alphabet and the
+/// shortest body a real token has. There is no pattern language: a format is matched as
+/// the built-in ones are, in the same pass over the text, so redaction stays linear.
+///
+/// ```
+/// use codemode_errors::{Normalizer, Policy, TokenAlphabet, TokenFormat};
+/// let acme = TokenFormat { family: "acme_token".into(), prefix: "acme_".into(), alphabet: TokenAlphabet::Alnum, min_body_length: 24 };
+/// let normalizer = Normalizer::new(Policy::default().with_token_format(acme)?);
+/// assert_eq!(normalizer.redact_text("sent acme_0123456789abcdefghijklmn twice"), "sent [REDACTED:acme_token] twice");
+/// # Ok::<(), codemode_errors::ReportError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenFormat {
+    /// The family named in the marker and counted in `evidence.redactions`:
+    /// `[a-z][a-z0-9_]{0,31}`.
+    pub family: String,
+    /// The literal every token starts with, case-sensitive: 3 to 32 of `[A-Za-z0-9_.=+/%-]`.
+    /// A prefix of 4 or more characters not ending in `-` is found even glued to a word
+    /// (`xacme_…`); a shorter one needs a word boundary before it, as built-in ones do.
+    pub prefix: String,
+    /// The body's alphabet.
+    pub alphabet: TokenAlphabet,
+    /// The shortest body (after the prefix) a real token has: 8 to 256.
+    pub min_body_length: u32,
+}
+
+/// Prefix lengths a policy's format may have, in bytes.
+pub(crate) const PREFIX_LENGTHS: std::ops::RangeInclusive<usize> = 3..=32;
+
+/// Shortest bodies a policy's format may require.
+pub(crate) const MIN_BODY_LENGTHS: std::ops::RangeInclusive<u32> = 8..=256;
+
+/// Longest family name of a policy's format.
+pub(crate) const MAX_FAMILY: usize = 32;
+
+impl TokenFormat {
+    /// What is wrong with this format, as the member at fault and why; `None` when it is
+    /// well formed.
+    pub(crate) fn problem(&self) -> Option<(&'static str, String)> {
+        let family = self.family.as_bytes();
+        let family_ok = family.first().is_some_and(u8::is_ascii_lowercase)
+            && family.len() <= MAX_FAMILY
+            && family.iter().all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !family_ok {
+            return Some(("family", format!("must be 1 to {MAX_FAMILY} of [a-z0-9_], starting with a letter")));
+        }
+        if !PREFIX_LENGTHS.contains(&self.prefix.len()) || !self.prefix.bytes().all(in_token_run) {
+            let (lo, hi) = (PREFIX_LENGTHS.start(), PREFIX_LENGTHS.end());
+            return Some(("prefix", format!("must be {lo} to {hi} of [A-Za-z0-9_.=+/%-]")));
+        }
+        if !MIN_BODY_LENGTHS.contains(&self.min_body_length) {
+            let (lo, hi) = (MIN_BODY_LENGTHS.start(), MIN_BODY_LENGTHS.end());
+            return Some(("min_body_length", format!("must be a whole number from {lo} to {hi}")));
+        }
+        None
+    }
+}
+
+/// A policy's token formats compiled for the scanner: grouped by the prefix's first byte,
+/// longest prefix first in each group (the scanner tries a policy's formats before the
+/// built-in ones at the same place), with the first bytes of every format, built-in or
+/// the policy's, in one table the scanner's skip loop reads.
+#[derive(Clone, Debug)]
+pub(crate) struct CustomTokens {
+    formats: Vec<TokenFormat>,
+    /// For each byte, the range of `formats` whose prefix starts with it: `(start, count)`.
+    by_first: [(u8, u8); 256],
+    /// Whether some format, built-in or the policy's, starts with each byte.
+    first_bytes: [bool; 256],
+    /// The length of the shortest token of any format, built-in or the policy's.
+    shortest: usize,
+}
+
+impl CustomTokens {
+    /// No formats beyond the built-in ones.
+    pub(crate) const NONE: CustomTokens =
+        CustomTokens { formats: Vec::new(), by_first: [(0, 0); 256], first_bytes: FIRST_BYTES, shortest: SHORTEST_TOKEN };
+
+    /// Compile well-formed formats (at most 255, with distinct prefixes).
+    pub(crate) fn new(formats: &[TokenFormat]) -> Self {
+        let mut sorted = formats.to_vec();
+        sorted.sort_by(|a, b| {
+            (a.prefix.as_bytes()[0], std::cmp::Reverse(a.prefix.len())).cmp(&(b.prefix.as_bytes()[0], std::cmp::Reverse(b.prefix.len())))
+        });
+        sorted.truncate(255);
+        let mut by_first = [(0u8, 0u8); 256];
+        let mut first_bytes = FIRST_BYTES;
+        let mut shortest = SHORTEST_TOKEN;
+        for (k, f) in sorted.iter().enumerate() {
+            shortest = shortest.min(f.prefix.len() + f.min_body_length as usize);
+            let b = usize::from(f.prefix.as_bytes()[0]);
+            if by_first[b].1 == 0 {
+                by_first[b].0 = k as u8;
+            }
+            by_first[b].1 += 1;
+            first_bytes[b] = true;
+        }
+        CustomTokens { formats: sorted, by_first, first_bytes, shortest }
+    }
+
+    /// The length of the shortest token of any format, built-in or the policy's: a run of
+    /// token bytes shorter than this holds none.
+    pub(crate) fn shortest(&self) -> usize {
+        self.shortest
+    }
+
+    /// The policy's formats whose prefix starts with `b`, longest prefix first.
+    pub(crate) fn starting_with(&self, b: u8) -> &[TokenFormat] {
+        let (start, count) = self.by_first[usize::from(b)];
+        &self.formats[usize::from(start)..usize::from(start) + usize::from(count)]
+    }
+
+    /// Whether some format, built-in or the policy's, has a prefix starting with each byte.
+    pub(crate) fn first_bytes(&self) -> &[bool; 256] {
+        &self.first_bytes
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,5 +415,48 @@ mod tests {
         assert!(SHORTEST_TOKEN >= 8, "{SHORTEST_TOKEN}");
         let grouped: usize = (0..=255u8).map(|b| starting_with(b).len()).sum();
         assert_eq!(grouped, TOKENS.len(), "a first byte's formats are not contiguous");
+        assert!((0..=255u8).all(|b| FIRST_BYTES[usize::from(b)] != starting_with(b).is_empty()));
+        // Every alphabet a policy can name stays inside a run of token bytes too.
+        for alphabet in TokenAlphabet::ALL {
+            assert!((0..=255u8).filter(|&b| alphabet.accepts(b)).all(in_token_run), "{alphabet}");
+        }
+    }
+
+    fn format(family: &str, prefix: &str, min_body_length: u32) -> TokenFormat {
+        TokenFormat { family: family.into(), prefix: prefix.into(), alphabet: TokenAlphabet::Alnum, min_body_length }
+    }
+
+    #[test]
+    fn a_policy_format_is_checked_member_by_member() {
+        assert_eq!(format("acme_token", "acme_", 24).problem(), None);
+        assert_eq!(format("a", "x9.", 8).problem(), None);
+        for (bad, member) in [
+            (format("", "acme_", 24), "family"),
+            (format("Acme", "acme_", 24), "family"),
+            (format("9acme", "acme_", 24), "family"),
+            (format("acme-token", "acme_", 24), "family"),
+            (format(&"a".repeat(33), "acme_", 24), "family"),
+            (format("acme", "ac", 24), "prefix"),
+            (format("acme", "acme key", 24), "prefix"),
+            (format("acme", &"a".repeat(33), 24), "prefix"),
+            (format("acme", "acmé_", 24), "prefix"),
+            (format("acme", "acme_", 7), "min_body_length"),
+            (format("acme", "acme_", 257), "min_body_length"),
+        ] {
+            assert_eq!(bad.problem().map(|(m, _)| m), Some(member), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn policy_formats_are_grouped_by_first_byte_longest_first() {
+        let custom = CustomTokens::new(&[format("a", "acme_", 8), format("b", "zz_", 8), format("c", "acme_live_", 8)]);
+        let prefixes: Vec<&str> = custom.starting_with(b'a').iter().map(|f| f.prefix.as_str()).collect();
+        assert_eq!(prefixes, ["acme_live_", "acme_"]);
+        assert_eq!(custom.starting_with(b'z').len(), 1);
+        assert!(custom.starting_with(b'q').is_empty());
+        assert!(
+            custom.first_bytes()[usize::from(b'z')] && custom.first_bytes()[usize::from(b'g')] && !custom.first_bytes()[usize::from(b'q')]
+        );
+        assert!(CustomTokens::NONE.starting_with(b'a').is_empty());
     }
 }

@@ -4,7 +4,8 @@
 use std::ops::Range;
 
 use super::*;
-use crate::text::tokens::{in_token_run, starting_with, starts_some_prefix, Body, BY_FIRST_BYTE, SHORTEST_TOKEN};
+use crate::text::redact::Family;
+use crate::text::tokens::{in_token_run, starting_with, starts_some_prefix, CustomTokens, TokenAlphabet};
 
 /// Whole private-key blocks of every armour, across lines (also inside JSON-escaped
 /// text); an unterminated block runs to the end: PEM and OpenSSH (`-----BEGIN … PRIVATE
@@ -293,76 +294,123 @@ pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
-/// Provider tokens from [`TOKENS`](crate::text::tokens::TOKENS), each with its family,
-/// found in one pass over the text. A token lies inside one run of [`in_token_run`] bytes
-/// at least [`SHORTEST_TOKEN`] long, so shorter runs (most words of a text) are skipped a
-/// block at a time; inside a long run only bytes that start some prefix are examined, and
-/// only the formats whose prefix starts with that byte and the byte after it.
-pub(crate) fn provider_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
+/// Provider tokens from [`TOKENS`](crate::text::tokens::TOKENS) and a policy's formats
+/// (`custom`), each with its family, found in one pass over the text. A token lies inside
+/// one run of [`in_token_run`] bytes at least [`CustomTokens::shortest`] long, so shorter runs
+/// (most words of a text) are skipped a block at a time; inside a long run only bytes that
+/// start some prefix are examined, and only the formats whose prefix starts with that byte
+/// (for the built-in ones, and the byte after it). A policy's format is tried before the
+/// built-in ones at the same place, longest prefix first.
+pub(crate) fn provider_tokens<'r>(text: &str, custom: &'r CustomTokens) -> Vec<(Range<usize>, Family<'r>)> {
     let bytes = text.as_bytes();
+    let shortest = custom.shortest();
     let mut spans = Vec::new();
     let mut from = 0;
     while from < bytes.len() {
         let run_start = next_in_class(bytes, from, in_token_run);
         let run_end = next_in_class(bytes, run_start, |b| !in_token_run(b));
         from = run_end;
-        if run_end - run_start >= SHORTEST_TOKEN {
-            tokens_in_run(text, run_start, run_end, &mut spans);
+        if run_end - run_start >= shortest {
+            tokens_in_run(text, run_start, run_end, custom, &mut spans);
         }
     }
     spans
 }
 
 /// The provider tokens that start in `text[start..end]`, a run of token bytes.
-fn tokens_in_run(text: &str, start: usize, end: usize, spans: &mut Vec<(Range<usize>, &'static str)>) {
+fn tokens_in_run<'r>(text: &str, start: usize, end: usize, custom: &'r CustomTokens, spans: &mut Vec<(Range<usize>, Family<'r>)>) {
     let bytes = text.as_bytes();
+    let first_bytes = custom.first_bytes();
+    // Where the last body of each alphabet a policy's format scanned ended: every body of
+    // that alphabet starting inside it ends there too, so however many formats share a
+    // place, each byte is scanned once per alphabet.
+    let mut bodies = [(usize::MAX, 0usize); TokenAlphabet::ALL.len()];
     let mut i = start;
     while i < end {
         // A small loop to the next possible first byte; the checks below run per candidate.
         // (Start-up: V8 charges tier-up budget per iteration by the size of the loop.)
-        match bytes[i..end].iter().position(|&b| BY_FIRST_BYTE[usize::from(b)].1 != 0) {
+        match bytes[i..end].iter().position(|&b| first_bytes[usize::from(b)]) {
             Some(skip) => i += skip,
             None => break,
         }
         let second = bytes.get(i + 1).copied().unwrap_or(0);
-        if !starts_some_prefix(bytes[i], second) {
+        let policy_formats = custom.starting_with(bytes[i]);
+        if !starts_some_prefix(bytes[i], second) && policy_formats.is_empty() {
             i += 1;
             continue;
         }
         let at_boundary = boundary_before(bytes, i);
         let mut next = i + 1;
-        for t in starting_with(bytes[i]) {
-            let prefix = t.prefix.as_bytes();
-            // The second byte rules out most candidates; the rest is compared byte by byte
-            // (short prefixes: a loop costs less than a call to compare memory).
-            if prefix[1] != second || bytes.len() < i + prefix.len() || !prefix.iter().zip(&bytes[i..]).all(|(a, b)| a == b) {
+        let mut found = None;
+        crate::search::work::tally(policy_formats.len());
+        for f in policy_formats {
+            let prefix = f.prefix.as_bytes();
+            if prefix[1] != second || !bytes[i..].starts_with(prefix) || !(at_boundary || distinctive(&f.prefix)) {
                 continue;
             }
-            // Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short,
-            // common ones (`sk-`, `hf_`, `SG.`) need a word boundary before them.
-            let distinctive = t.prefix.len() >= 4 && !t.prefix.ends_with('-');
-            if !(at_boundary || distinctive) {
-                continue;
-            }
-            if let Some(token_end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
-                if !is_placeholder(&text[i..token_end]) {
-                    spans.push((i..token_end, t.family));
-                }
-                next = token_end;
+            if let Some(token_end) = body_end(bytes, i + prefix.len(), f.alphabet, f.min_body_length as usize, &mut bodies) {
+                found = Some((token_end, Family::Custom(f.family.as_str())));
                 break;
             }
+        }
+        if found.is_none() {
+            for t in starting_with(bytes[i]) {
+                let prefix = t.prefix.as_bytes();
+                // The second byte rules out most candidates; the rest is compared byte by
+                // byte (short prefixes: a loop costs less than a call to compare memory).
+                if prefix[1] != second || bytes.len() < i + prefix.len() || !prefix.iter().zip(&bytes[i..]).all(|(a, b)| a == b) {
+                    continue;
+                }
+                if !(at_boundary || distinctive(t.prefix)) {
+                    continue;
+                }
+                if let Some(token_end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
+                    found = Some((token_end, Family::Builtin(t.family)));
+                    break;
+                }
+            }
+        }
+        if let Some((token_end, family)) = found {
+            if !is_placeholder(&text[i..token_end]) {
+                spans.push((i..token_end, family));
+            }
+            next = token_end;
         }
         i = next;
     }
 }
 
+/// Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short, common
+/// ones (`sk-`, `hf_`, `SG.`) need a word boundary before them.
+fn distinctive(prefix: &str) -> bool {
+    prefix.len() >= 4 && !prefix.ends_with('-')
+}
+
+/// [`token_end`] for a policy's format, remembering in `bodies` where each alphabet's last
+/// body ended.
+fn body_end(bytes: &[u8], start: usize, body: TokenAlphabet, min: usize, bodies: &mut [(usize, usize)]) -> Option<usize> {
+    let slot = &mut bodies[body as usize];
+    if body == TokenAlphabet::TwoSegments {
+        return token_end(bytes, start, body, min);
+    }
+    let end = if slot.0 <= start && start <= slot.1 {
+        crate::search::work::tally(1);
+        slot.1
+    } else {
+        let end = run_end(bytes, start, |b| body.accepts(b));
+        *slot = (start, end);
+        end
+    };
+    (end - start >= min).then_some(end)
+}
+
 /// End of a provider token body starting at `start`, when it is long enough.
-fn token_end(bytes: &[u8], start: usize, body: Body, min: usize) -> Option<usize> {
+fn token_end(bytes: &[u8], start: usize, body: TokenAlphabet, min: usize) -> Option<usize> {
     let end = run_end(bytes, start, |b| body.accepts(b));
     if end - start < min {
         return None;
     }
-    if let Body::TwoSegments = body {
+    if let TokenAlphabet::TwoSegments = body {
         if bytes.get(end) != Some(&b'.') {
             return None;
         }
