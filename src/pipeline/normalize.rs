@@ -410,7 +410,12 @@ impl Normalizer {
     /// # Ok::<(), codemode_errors::ReportError>(())
     /// ```
     pub fn parse_call_error(&self, message: &str) -> Result<CodeModeCallError, ReportError> {
-        call_error_under(&message_json(message)?, self.custom())
+        self.call_error_from_value(&message_json(message)?)
+    }
+
+    /// [`Normalizer::parse_call_error`] of an already-read JSON value.
+    pub fn call_error_from_value(&self, value: &Json) -> Result<CodeModeCallError, ReportError> {
+        call_error_under(value, self.custom())
     }
 }
 
