@@ -398,8 +398,9 @@ impl Normalizer {
 
     /// Read a contract object back from `Error.message`, as the free
     /// [`parse_call_error`](crate::parse_call_error) does, but with its texts cleaned under
-    /// this normalizer's policy: an object it made reads back byte for byte, values its
-    /// policy allows included (the free reader knows no policy, so it redacts them).
+    /// this normalizer's policy: an object it made reads back byte for byte, what its
+    /// policy's `allow` and `allow_keys` let pass included (the free reader knows no
+    /// policy, so it redacts them).
     ///
     /// ```
     /// use codemode_errors::{parse_call_error, Normalizer, Policy};
