@@ -205,8 +205,9 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &m
     let mut hints = HintCache { present: AsciiSet::of(text), known: Vec::new() };
     let mut taken: Vec<Taken> = Vec::new();
     let mut take_span = |span: Range<usize>, family| take(&mut taken, text, span, family, custom, counts);
+    let adds_names = custom.keys.adds_secret_names();
     for rule in SECRET_RULES {
-        let named = matches!(rule.scan, Scan::Named(_)) && custom.keys.adds_secret_names();
+        let named = adds_names && matches!(rule.scan, Scan::Named(_));
         if !(rule.hints.is_empty() || named || rule.hints.iter().any(|h| hints.occurs(text, h))) {
             continue;
         }

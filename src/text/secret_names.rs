@@ -289,8 +289,15 @@ pub(crate) struct KeyNames {
     secret: Vec<String>,
     /// The same names with their words joined without `_` (`acmesession`), sorted.
     joined: Vec<String>,
+    /// How the secret names start, as a key holding one must show it: the first two
+    /// letters or digits of each name's first word, as a pair in a row (a bit per pair of
+    /// `[a-z0-9]`), or a one-letter first word alone. A key showing none is ruled out
+    /// without splitting it, whatever the number of names.
+    starts: [u64; START_WORDS],
+    /// The one-letter first words (a bit per `[a-z0-9]`).
+    single_starts: u64,
     /// For each secret name, the letters and digits it has: a key lacking one of them
-    /// cannot match it, which rules out most keys without splitting them.
+    /// cannot match it (checked once a key shows how some name starts).
     letters: Vec<AsciiSet>,
     /// The most words of a secret name.
     max_words: usize,
@@ -300,8 +307,15 @@ pub(crate) struct KeyNames {
 
 impl KeyNames {
     /// The built-in names only.
-    pub(crate) const NONE: KeyNames =
-        KeyNames { secret: Vec::new(), joined: Vec::new(), letters: Vec::new(), max_words: 0, plain: Vec::new() };
+    pub(crate) const NONE: KeyNames = KeyNames {
+        secret: Vec::new(),
+        joined: Vec::new(),
+        starts: [0; START_WORDS],
+        single_starts: 0,
+        letters: Vec::new(),
+        max_words: 0,
+        plain: Vec::new(),
+    };
 
     /// Names from a policy: `secret` and `plain`, each in [`canonical_key`] form.
     pub(crate) fn new(secret: &[String], plain: &[String]) -> Self {
@@ -311,6 +325,13 @@ impl KeyNames {
             names.joined.push(name.replace('_', ""));
             names.letters.push(AsciiSet::of(&names.joined[names.joined.len() - 1]));
             names.max_words = names.max_words.max(name.split('_').count());
+            let first = name.split('_').next().unwrap_or("").as_bytes();
+            match (first.first().copied().and_then(alnum_index), first.get(1).copied().and_then(alnum_index)) {
+                (Some(a), Some(b)) => names.starts[(a * ALNUM + b) / 64] |= 1 << ((a * ALNUM + b) % 64),
+                (Some(a), None) => names.single_starts |= 1 << a,
+                // A first word outside `[a-z0-9]` (a canonical name has none): every key passes.
+                _ => names.single_starts = u64::MAX,
+            }
         }
         for list in [&mut names.secret, &mut names.joined] {
             list.sort_unstable();
@@ -329,7 +350,8 @@ impl KeyNames {
 
     /// Whether `key` names a secret: a built-in name or a policy's, and no plain name.
     pub(crate) fn is_secret(&self, key: &str) -> bool {
-        (is_secret_key(key) || self.is_policy_secret(key)) && !self.is_plain(key)
+        // The checks of a policy's names come only when it has some (most have none).
+        (is_secret_key(key) || (!self.secret.is_empty() && self.is_policy_secret(key))) && (self.plain.is_empty() || !self.is_plain(key))
     }
 
     /// Whether `key` is a short name that holds a secret only when its value looks
@@ -348,8 +370,11 @@ impl KeyNames {
         if self.secret.is_empty() {
             return false;
         }
+        if !self.may_hold_a_name(key) {
+            return false;
+        }
         let present = AsciiSet::of(key);
-        crate::search::work::tally(key.len() + self.letters.len());
+        crate::search::work::tally(self.letters.len());
         if !self.letters.iter().any(|l| present.includes(*l)) {
             return false;
         }
@@ -385,7 +410,47 @@ impl KeyNames {
     }
 }
 
+/// The number of `[a-z0-9]` characters, and of `u64` words a bit per pair of them takes.
+const ALNUM: usize = 36;
+const START_WORDS: usize = (ALNUM * ALNUM).div_ceil(64);
+
+/// The index of an ASCII letter (either case) or digit among `[a-z0-9]`.
+fn alnum_index(b: u8) -> Option<usize> {
+    match b.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => Some(usize::from(c - b'a')),
+        c @ b'0'..=b'9' => Some(26 + usize::from(c - b'0')),
+        _ => None,
+    }
+}
+
+impl KeyNames {
+    /// Whether `key` shows how some secret name starts (see `starts`): a key holding a
+    /// name holds its first word in a row, as a key word or the start of one (a plural
+    /// or a joined word only adds letters after it). One pass over the key's bytes.
+    fn may_hold_a_name(&self, key: &str) -> bool {
+        crate::search::work::tally(key.len());
+        let mut previous = None;
+        for b in key.bytes() {
+            let index = alnum_index(b);
+            if let Some(i) = index {
+                if self.single_starts & (1u64 << i) != 0 {
+                    return true;
+                }
+                if let Some(p) = previous {
+                    let pair = p * ALNUM + i;
+                    if self.starts[pair / 64] & (1u64 << (pair % 64)) != 0 {
+                        return true;
+                    }
+                }
+            }
+            previous = index;
+        }
+        false
+    }
+}
+
 /// Split a key into lowercase words at separators and camelCase humps.
+#[inline]
 fn key_words(key: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut current = String::new();
@@ -495,6 +560,14 @@ mod tests {
         }
         for k in ["acme", "session_acme", "acme_session_expires_at", "has_acme_session", "xacmesession2", "tenant", "acme_sessionx"] {
             assert!(!n.is_secret(k), "{k}");
+        }
+        // A one-letter first word, and a name with a digit.
+        let short = names(&["x_acme", "k8s_token_ref"], &[]);
+        for k in ["X-Acme", "xAcme", "xacme", "my_x_acme_id2", "K8sTokenRef", "K8S_TOKEN_REFS"] {
+            assert!(short.is_secret(k), "{k}");
+        }
+        for k in ["acme", "x", "xa_cme", "k8token_ref"] {
+            assert!(!short.is_policy_secret(k), "{k}");
         }
         let exact = names(&["session_url"], &[]);
         assert!(exact.is_secret("SessionUrl"), "a metadata last word does not hide the policy's own name");

@@ -329,46 +329,71 @@ impl TokenFormat {
     }
 }
 
-/// A policy's token formats compiled for the scanner: grouped by the prefix's first byte,
-/// longest prefix first in each group (the scanner tries a policy's formats before the
-/// built-in ones at the same place), with the first bytes of every format, built-in or
-/// the policy's, in one table the scanner's skip loop reads.
+/// A policy's token formats compiled for the scanner: their prefixes in a trie, so the
+/// formats that may start at a place are found in one walk of at most the longest prefix
+/// (however many formats share their first bytes), and the first bytes of every format,
+/// built-in or the policy's, in one table the scanner's skip loop reads.
 #[derive(Clone, Debug)]
 pub(crate) struct CustomTokens {
     formats: Vec<TokenFormat>,
-    /// For each byte, the range of `formats` whose prefix starts with it: `(start, count)`.
-    by_first: [(u8, u8); 256],
+    /// The prefixes' trie; node 0 is the root. Empty when there are no formats.
+    trie: Vec<TrieNode>,
     /// Whether some format, built-in or the policy's, starts with each byte.
     first_bytes: [bool; 256],
+    /// Whether some format of the policy's starts with each byte.
+    policy_first_bytes: [bool; 256],
     /// The length of the shortest token of any format, built-in or the policy's.
     shortest: usize,
 }
 
+/// One node of the prefix trie: the bytes that continue a prefix from here (sorted, each
+/// with its node), and the format whose prefix ends here.
+#[derive(Clone, Debug, Default)]
+struct TrieNode {
+    next: Vec<(u8, u16)>,
+    format: Option<u8>,
+}
+
+/// The most formats whose prefixes can all start at one place: one per prefix length.
+pub(crate) const MAX_NESTED_PREFIXES: usize = *PREFIX_LENGTHS.end();
+
 impl CustomTokens {
     /// No formats beyond the built-in ones.
-    pub(crate) const NONE: CustomTokens =
-        CustomTokens { formats: Vec::new(), by_first: [(0, 0); 256], first_bytes: FIRST_BYTES, shortest: SHORTEST_TOKEN };
+    pub(crate) const NONE: CustomTokens = CustomTokens {
+        formats: Vec::new(),
+        trie: Vec::new(),
+        first_bytes: FIRST_BYTES,
+        policy_first_bytes: [false; 256],
+        shortest: SHORTEST_TOKEN,
+    };
 
     /// Compile well-formed formats (at most 255, with distinct prefixes).
     pub(crate) fn new(formats: &[TokenFormat]) -> Self {
-        let mut sorted = formats.to_vec();
-        sorted.sort_by(|a, b| {
-            (a.prefix.as_bytes()[0], std::cmp::Reverse(a.prefix.len())).cmp(&(b.prefix.as_bytes()[0], std::cmp::Reverse(b.prefix.len())))
-        });
-        sorted.truncate(255);
-        let mut by_first = [(0u8, 0u8); 256];
+        let formats: Vec<TokenFormat> = formats.iter().take(255).cloned().collect();
+        let mut trie = vec![TrieNode::default()];
         let mut first_bytes = FIRST_BYTES;
+        let mut policy_first_bytes = [false; 256];
         let mut shortest = SHORTEST_TOKEN;
-        for (k, f) in sorted.iter().enumerate() {
+        for (k, f) in formats.iter().enumerate() {
             shortest = shortest.min(f.prefix.len() + f.min_body_length as usize);
-            let b = usize::from(f.prefix.as_bytes()[0]);
-            if by_first[b].1 == 0 {
-                by_first[b].0 = k as u8;
+            first_bytes[usize::from(f.prefix.as_bytes()[0])] = true;
+            policy_first_bytes[usize::from(f.prefix.as_bytes()[0])] = true;
+            let mut node = 0;
+            for &b in f.prefix.as_bytes().iter().take(MAX_NESTED_PREFIXES) {
+                node = match trie[node].next.binary_search_by_key(&b, |&(c, _)| c) {
+                    Ok(at) => usize::from(trie[node].next[at].1),
+                    Err(at) => {
+                        // At most 255 prefixes of at most 32 bytes: the nodes fit a u16.
+                        let child = trie.len();
+                        trie[node].next.insert(at, (b, child as u16));
+                        trie.push(TrieNode::default());
+                        child
+                    }
+                };
             }
-            by_first[b].1 += 1;
-            first_bytes[b] = true;
+            trie[node].format = Some(k as u8);
         }
-        CustomTokens { formats: sorted, by_first, first_bytes, shortest }
+        CustomTokens { formats, trie, first_bytes, policy_first_bytes, shortest }
     }
 
     /// The length of the shortest token of any format, built-in or the policy's: a run of
@@ -377,10 +402,40 @@ impl CustomTokens {
         self.shortest
     }
 
-    /// The policy's formats whose prefix starts with `b`, longest prefix first.
-    pub(crate) fn starting_with(&self, b: u8) -> &[TokenFormat] {
-        let (start, count) = self.by_first[usize::from(b)];
-        &self.formats[usize::from(start)..usize::from(start) + usize::from(count)]
+    /// Whether the policy adds formats.
+    pub(crate) fn adds_formats(&self) -> bool {
+        !self.formats.is_empty()
+    }
+
+    /// Whether some format of the policy's has a prefix starting with `b`.
+    pub(crate) fn policy_starts_with(&self, b: u8) -> bool {
+        self.policy_first_bytes[usize::from(b)]
+    }
+
+    /// The format with this index (as [`CustomTokens::prefixes_of`] gives them).
+    pub(crate) fn format(&self, k: u8) -> Option<&TokenFormat> {
+        self.formats.get(usize::from(k))
+    }
+
+    /// The indexes of the policy's formats whose prefix `text` starts with, shortest
+    /// prefix first, into `found`; how many there are. One step per byte of the longest
+    /// such prefix.
+    pub(crate) fn prefixes_of(&self, text: &[u8], found: &mut [u8; MAX_NESTED_PREFIXES]) -> usize {
+        let mut node = 0;
+        let mut n = 0;
+        for &b in text.iter().take(MAX_NESTED_PREFIXES) {
+            let Some(here) = self.trie.get(node) else { break };
+            match here.next.binary_search_by_key(&b, |&(c, _)| c) {
+                Ok(at) => node = usize::from(here.next[at].1),
+                Err(_) => break,
+            }
+            crate::search::work::tally(1);
+            if let Some(k) = self.trie[node].format {
+                found[n] = k;
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Whether some format, built-in or the policy's, has a prefix starting with each byte.
@@ -448,15 +503,24 @@ mod tests {
     }
 
     #[test]
-    fn policy_formats_are_grouped_by_first_byte_longest_first() {
-        let custom = CustomTokens::new(&[format("a", "acme_", 8), format("b", "zz_", 8), format("c", "acme_live_", 8)]);
-        let prefixes: Vec<&str> = custom.starting_with(b'a').iter().map(|f| f.prefix.as_str()).collect();
-        assert_eq!(prefixes, ["acme_live_", "acme_"]);
-        assert_eq!(custom.starting_with(b'z').len(), 1);
-        assert!(custom.starting_with(b'q').is_empty());
+    fn policy_formats_are_found_by_their_prefixes_in_one_walk() {
+        let custom =
+            CustomTokens::new(&[format("a", "acme_", 8), format("b", "zz_", 8), format("c", "acme_live_", 8), format("d", "acm", 8)]);
+        let found = |text: &str| {
+            let mut found = [0; MAX_NESTED_PREFIXES];
+            let n = custom.prefixes_of(text.as_bytes(), &mut found);
+            found[..n].iter().map(|&k| custom.format(k).map_or("", |f| f.prefix.as_str())).collect::<Vec<_>>()
+        };
+        assert_eq!(found("acme_live_0123"), ["acm", "acme_", "acme_live_"]);
+        assert_eq!(found("acme_test"), ["acm", "acme_"]);
+        assert_eq!(found("zz_x"), ["zz_"]);
+        assert!(found("zz").is_empty() && found("acx").is_empty() && found("q").is_empty());
         assert!(
             custom.first_bytes()[usize::from(b'z')] && custom.first_bytes()[usize::from(b'g')] && !custom.first_bytes()[usize::from(b'q')]
         );
-        assert!(CustomTokens::NONE.starting_with(b'a').is_empty());
+        assert!(custom.policy_starts_with(b'a') && !custom.policy_starts_with(b'g'));
+        let mut none = [0; MAX_NESTED_PREFIXES];
+        assert_eq!(CustomTokens::NONE.prefixes_of(b"acme_", &mut none), 0);
+        assert_eq!(custom.shortest(), SHORTEST_TOKEN.min(3 + 8));
     }
 }

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::*;
 use crate::text::redact::Family;
-use crate::text::tokens::{in_token_run, starting_with, starts_some_prefix, CustomTokens, TokenAlphabet};
+use crate::text::tokens::{in_token_run, starting_with, starts_some_prefix, CustomTokens, TokenAlphabet, FIRST_BYTES, MAX_NESTED_PREFIXES};
 
 /// Whole private-key blocks of every armour, across lines (also inside JSON-escaped
 /// text); an unterminated block runs to the end: PEM and OpenSSH (`-----BEGIN … PRIVATE
@@ -305,26 +305,39 @@ pub(crate) fn provider_tokens<'r>(text: &str, custom: &'r CustomTokens) -> Vec<(
     let bytes = text.as_bytes();
     let shortest = custom.shortest();
     let mut spans = Vec::new();
+    // Where the last body of each alphabet a policy's format scanned ended: every body of
+    // that alphabet starting inside it ends there too, so however many formats share a
+    // place, each byte is scanned once per alphabet.
+    let mut bodies = [(usize::MAX, 0usize); TokenAlphabet::ALL.len()];
     let mut from = 0;
     while from < bytes.len() {
         let run_start = next_in_class(bytes, from, in_token_run);
         let run_end = next_in_class(bytes, run_start, |b| !in_token_run(b));
         from = run_end;
         if run_end - run_start >= shortest {
-            tokens_in_run(text, run_start, run_end, custom, &mut spans);
+            // Two copies of the loop: the built-in formats' alone is the one most texts take.
+            if custom.adds_formats() {
+                tokens_in_run::<true>(text, run_start, run_end, custom, &mut bodies, &mut spans);
+            } else {
+                tokens_in_run::<false>(text, run_start, run_end, custom, &mut bodies, &mut spans);
+            }
         }
     }
     spans
 }
 
-/// The provider tokens that start in `text[start..end]`, a run of token bytes.
-fn tokens_in_run<'r>(text: &str, start: usize, end: usize, custom: &'r CustomTokens, spans: &mut Vec<(Range<usize>, Family<'r>)>) {
+/// The provider tokens that start in `text[start..end]`, a run of token bytes; with
+/// `POLICY`, a policy's formats too.
+fn tokens_in_run<'r, const POLICY: bool>(
+    text: &str,
+    start: usize,
+    end: usize,
+    custom: &'r CustomTokens,
+    bodies: &mut [(usize, usize)],
+    spans: &mut Vec<(Range<usize>, Family<'r>)>,
+) {
     let bytes = text.as_bytes();
-    let first_bytes = custom.first_bytes();
-    // Where the last body of each alphabet a policy's format scanned ended: every body of
-    // that alphabet starting inside it ends there too, so however many formats share a
-    // place, each byte is scanned once per alphabet.
-    let mut bodies = [(usize::MAX, 0usize); TokenAlphabet::ALL.len()];
+    let first_bytes = if POLICY { custom.first_bytes() } else { &FIRST_BYTES };
     let mut i = start;
     while i < end {
         // A small loop to the next possible first byte; the checks below run per candidate.
@@ -334,50 +347,66 @@ fn tokens_in_run<'r>(text: &str, start: usize, end: usize, custom: &'r CustomTok
             None => break,
         }
         let second = bytes.get(i + 1).copied().unwrap_or(0);
-        let policy_formats = custom.starting_with(bytes[i]);
-        if !starts_some_prefix(bytes[i], second) && policy_formats.is_empty() {
+        let builtin_here = starts_some_prefix(bytes[i], second);
+        let policy_here = POLICY && custom.policy_starts_with(bytes[i]);
+        if !builtin_here && !policy_here {
             i += 1;
             continue;
         }
         let at_boundary = boundary_before(bytes, i);
-        let mut next = i + 1;
-        let mut found = None;
-        crate::search::work::tally(policy_formats.len());
-        for f in policy_formats {
-            let prefix = f.prefix.as_bytes();
-            if prefix[1] != second || !bytes[i..].starts_with(prefix) || !(at_boundary || distinctive(&f.prefix)) {
+        if policy_here {
+            if let Some((token_end, family)) = policy_token(bytes, i, custom, at_boundary, bodies) {
+                if !is_placeholder(&text[i..token_end]) {
+                    spans.push((i..token_end, Family::Custom(family)));
+                }
+                i = token_end;
                 continue;
             }
-            if let Some(token_end) = body_end(bytes, i + prefix.len(), f.alphabet, f.min_body_length as usize, &mut bodies) {
-                found = Some((token_end, Family::Custom(f.family.as_str())));
+        }
+        let mut next = i + 1;
+        for t in starting_with(bytes[i]) {
+            let prefix = t.prefix.as_bytes();
+            // The second byte rules out most candidates; the rest is compared byte by byte
+            // (short prefixes: a loop costs less than a call to compare memory).
+            if prefix[1] != second || bytes.len() < i + prefix.len() || !prefix.iter().zip(&bytes[i..]).all(|(a, b)| a == b) {
+                continue;
+            }
+            if !(at_boundary || distinctive(t.prefix)) {
+                continue;
+            }
+            if let Some(token_end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
+                if !is_placeholder(&text[i..token_end]) {
+                    spans.push((i..token_end, Family::Builtin(t.family)));
+                }
+                next = token_end;
                 break;
             }
         }
-        if found.is_none() {
-            for t in starting_with(bytes[i]) {
-                let prefix = t.prefix.as_bytes();
-                // The second byte rules out most candidates; the rest is compared byte by
-                // byte (short prefixes: a loop costs less than a call to compare memory).
-                if prefix[1] != second || bytes.len() < i + prefix.len() || !prefix.iter().zip(&bytes[i..]).all(|(a, b)| a == b) {
-                    continue;
-                }
-                if !(at_boundary || distinctive(t.prefix)) {
-                    continue;
-                }
-                if let Some(token_end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
-                    found = Some((token_end, Family::Builtin(t.family)));
-                    break;
-                }
-            }
-        }
-        if let Some((token_end, family)) = found {
-            if !is_placeholder(&text[i..token_end]) {
-                spans.push((i..token_end, family));
-            }
-            next = token_end;
-        }
         i = next;
     }
+}
+
+/// The policy's format, longest prefix first, whose token starts at `i`: where it ends,
+/// and its family.
+#[inline(never)]
+fn policy_token<'r>(
+    bytes: &[u8],
+    i: usize,
+    custom: &'r CustomTokens,
+    at_boundary: bool,
+    bodies: &mut [(usize, usize)],
+) -> Option<(usize, &'r str)> {
+    let mut found = [0; MAX_NESTED_PREFIXES];
+    let n = custom.prefixes_of(&bytes[i..], &mut found);
+    for f in found[..n].iter().rev().filter_map(|&k| custom.format(k)) {
+        if !(at_boundary || distinctive(&f.prefix)) {
+            continue;
+        }
+        if let Some(token_end) = body_end(bytes, i + f.prefix.len(), f.alphabet, f.min_body_length as usize, bodies) {
+            return Some((token_end, f.family.as_str()));
+        }
+    }
+    None
 }
 
 /// Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short, common
