@@ -115,7 +115,36 @@ export interface Outcome {
   breaker: Breaker;
 }
 
-/** Caps a normalizer applies; omitted caps keep their defaults. */
+/** Which characters a token's body uses (`docs/contract.md`, "Redaction rules a policy adds"). */
+export type TokenAlphabet =
+  | 'alnum'
+  | 'base64url'
+  | 'base64url_dot'
+  | 'base64url_eq'
+  | 'word'
+  | 'alnum_dash'
+  | 'upper_alnum'
+  | 'hex'
+  | 'base64'
+  | 'two_segments';
+
+/** A token format a policy adds, in the built-in token table's form. */
+export interface TokenFormat {
+  /** Named in the marker `[REDACTED:<family>]` and counted in `evidence.redactions`: `[a-z][a-z0-9_]{0,31}`. */
+  family: string;
+  /** The literal every token starts with, case-sensitive: 3 to 32 of `[A-Za-z0-9_.=+/%-]`. */
+  prefix: string;
+  /** The body's alphabet; the body is the longest run of it after the prefix. */
+  alphabet: TokenAlphabet;
+  /** The shortest body after the prefix a real token has: 8 to 256. */
+  min_body_length: number;
+}
+
+/**
+ * Caps a normalizer applies, and what it adds to the redaction rules; omitted settings
+ * keep their defaults. A bad setting throws `invalid_policy` with the member's path
+ * (`token_formats[1].prefix`).
+ */
 export interface Policy {
   /** Content blocks shown as evidence (default 16). */
   max_content_blocks?: number;
@@ -135,6 +164,14 @@ export interface Policy {
   max_json_string_chars?: number;
   /** Largest text block parsed in search of a JSON error object (default 65536). */
   max_parse_chars?: number;
+  /** Key names judged secret besides the built-in ones, compared as they are (at most 256, each ≤ 128 printable ASCII). */
+  secret_keys?: string[];
+  /** Token formats besides the built-in ones (at most 64). */
+  token_formats?: TokenFormat[];
+  /** Exact values never redacted: a span is kept only when it is one of them whole (at most 256, each ≤ 128). */
+  allow?: string[];
+  /** Key names never judged secret; their values are still scanned for tokens (at most 256). */
+  allow_keys?: string[];
 }
 
 /** MCP tool annotations (untrusted hints). */
@@ -236,7 +273,9 @@ export class Normalizer {
   redactText(text: string): string;
   /** A redacted copy of a JSON value. */
   redactJson<T = unknown>(value: T): unknown;
-  /** The policy in force, every cap included. */
+  /** Read a contract object back from a rejection under this normalizer's policy (allowed values kept). */
+  parseCallError(error: unknown): CodeModeCallError;
+  /** The policy in force, every cap and list included. */
   readonly policy: Required<Policy>;
   /**
    * Release the core's memory now instead of at garbage collection (also

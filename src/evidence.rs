@@ -9,7 +9,7 @@ use crate::json::{write_json, ByteCount, Json, JsonList, JsonText, INPUT_LIMITS}
 use crate::rules::policy::Policy;
 use crate::search;
 use crate::text::redact::redact_secrets;
-use crate::text::{capped_text, is_secret_key, is_weak_secret_key, label, looks_random, marker, CappedText, Redactions, SafeJson};
+use crate::text::{capped_text, label, looks_random, marker, CappedText, CustomRules, Redactions, SafeJson};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
 /// Longest URI kept, in UTF-16 code units.
@@ -30,12 +30,13 @@ fn shown(c: CappedText) -> ShownText {
 /// a string `type`). Binary data never passes; `_meta` and `annotations` never pass.
 pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, counts: &mut Redactions) -> ContentDescriptor {
     let text_cap = policy.max_text_chars();
+    let custom = policy.custom_rules();
     let str_of = |key: &str| block.get(key).and_then(Json::as_text);
-    let mut label_of = |value: &Json, key: &str, cap: usize| value.get(key).and_then(Json::as_str).map(|v| label(v, cap, counts));
+    let mut label_of = |value: &Json, key: &str, cap: usize| value.get(key).and_then(Json::as_str).map(|v| label(v, cap, custom, counts));
     match block_type {
         "text" => {
             let empty = JsonText::whole("");
-            ContentDescriptor::Text(shown(capped_text(str_of("text").unwrap_or(&empty), text_cap, counts)))
+            ContentDescriptor::Text(shown(capped_text(str_of("text").unwrap_or(&empty), text_cap, custom, counts)))
         }
         "image" | "audio" => {
             let mime_type = label_of(block, "mimeType", MAX_LABEL);
@@ -51,7 +52,7 @@ pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, co
             let uri = label_of(resource, "uri", MAX_URI);
             let mime_type = label_of(resource, "mimeType", MAX_LABEL);
             let body = if let Some(text) = resource.get("text").and_then(Json::as_text) {
-                ResourceBody::Text(shown(capped_text(text, text_cap, counts)))
+                ResourceBody::Text(shown(capped_text(text, text_cap, custom, counts)))
             } else if let Some(blob) = resource.get("blob").and_then(Json::as_text) {
                 ResourceBody::Blob { encoded_bytes: blob.total_utf16() as u64 }
             } else {
@@ -65,7 +66,7 @@ pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, co
             let mime_type = label_of(block, "mimeType", MAX_LABEL);
             ContentDescriptor::ResourceLink { uri, name, mime_type }
         }
-        other => ContentDescriptor::Unknown { block_type: label(other, 64, counts) },
+        other => ContentDescriptor::Unknown { block_type: label(other, 64, custom, counts) },
     }
 }
 
@@ -77,7 +78,7 @@ const JUNCTION: usize = 512;
 /// upstream's chunking) rewritten so that neither half survives: the first block ends in
 /// the secret's marker, the next starts after the secret. `None` for a block that needs no
 /// change.
-pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], counts: &mut Redactions) -> Vec<Option<Json>> {
+pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], custom: &CustomRules, counts: &mut Redactions) -> Vec<Option<Json>> {
     // Borrowed until a junction rewrites a block: most reports have nothing to rewrite.
     let mut texts: Vec<Option<Cow<'_, str>>> = blocks
         .iter()
@@ -105,7 +106,7 @@ pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], counts: &mut Redac
         // in the next.
         let joint = format!("{tail}{head}");
         let mut joint_counts = Redactions::default();
-        let redacted = redact_secrets(&joint, &mut joint_counts);
+        let redacted = redact_secrets(&joint, custom, &mut joint_counts);
         let Some((start, end, marker)) = straddling_change(&joint, &redacted, tail.len()) else {
             continue;
         };
@@ -219,10 +220,12 @@ const MARKER_RESERVE: usize = 48;
 /// a string ends in `…[TRUNCATED]`, an array gets a last item `"[TRUNCATED: N more items]"`,
 /// an object a member `"[TRUNCATED]": N` (members not shown), a too-deep value becomes
 /// `"[TRUNCATED: nested too deep]"`. The serialized result never exceeds `caps.bytes`.
-pub(crate) fn render_json(value: &Json, caps: JsonCaps, counts: &mut Redactions) -> SafeJson {
+/// Key names and strings are judged by the built-in rules and `custom`'s; a secret-named
+/// member whose whole value is a string `custom` allows is kept.
+pub(crate) fn render_json(value: &Json, caps: JsonCaps, custom: &CustomRules, counts: &mut Redactions) -> SafeJson {
     let mut budget = caps.bytes;
     let mut local = Redactions::default();
-    let rendered = render(value, caps, 0, &mut budget, &mut local);
+    let rendered = Render { caps, custom }.render(value, 0, &mut budget, &mut local);
     if size_of(&rendered) <= caps.bytes {
         counts.merge(&local);
         SafeJson::from_rendered(rendered)
@@ -237,108 +240,124 @@ fn size_of(value: &Json) -> usize {
     count.0
 }
 
-fn render(value: &Json, caps: JsonCaps, depth: usize, budget: &mut usize, counts: &mut Redactions) -> Json {
-    match value {
-        // The core's own list marker, read back, stays whole: cutting it would change it.
-        Json::String(text) if is_items_marker(text.head()) => {
-            let v = Json::String(text.clone());
-            *budget = budget.saturating_sub(size_of(&v));
-            v
-        }
-        Json::String(text) => {
-            let c = capped_text(text, caps.string_chars, counts);
-            let mut s = c.text.into_string();
-            if c.truncated {
-                s = crate::text::clean::ended(s, "…[TRUNCATED]");
+/// What a rendering applies: the caps, and the policy's rules.
+#[derive(Clone, Copy)]
+struct Render<'r> {
+    caps: JsonCaps,
+    custom: &'r CustomRules,
+}
+
+impl Render<'_> {
+    fn render(&self, value: &Json, depth: usize, budget: &mut usize, counts: &mut Redactions) -> Json {
+        let (caps, custom) = (self.caps, self.custom);
+        match value {
+            // The core's own list marker, read back, stays whole: cutting it would change it.
+            Json::String(text) if is_items_marker(text.head()) => {
+                let v = Json::String(text.clone());
+                *budget = budget.saturating_sub(size_of(&v));
+                v
             }
-            let v = Json::String(JsonText::whole(s));
-            *budget = budget.saturating_sub(size_of(&v));
-            v
-        }
-        Json::Array(list) if depth >= caps.depth && list.total() > 0 => too_deep(budget),
-        Json::Object(list) if depth >= caps.depth && list.total() > 0 => too_deep(budget),
-        Json::Array(list) => {
-            let mut items = Vec::new();
-            *budget = budget.saturating_sub(2);
-            // A list cut short keeps one item fewer, so with its marker it is no longer than
-            // the cap: read and rendered again, it is the same list (the marker is an item).
-            let cap = caps.items.min(INPUT_LIMITS.array_items);
-            let keep = if list.total() > cap { cap.saturating_sub(1) } else { cap };
-            for item in list.items().iter().take(keep) {
-                if *budget < MARKER_RESERVE * 2 {
-                    break;
+            Json::String(text) => {
+                let c = capped_text(text, caps.string_chars, custom, counts);
+                let mut s = c.text.into_string();
+                if c.truncated {
+                    s = crate::text::clean::ended(s, "…[TRUNCATED]", custom);
                 }
-                let mut inner = budget.saturating_sub(MARKER_RESERVE);
-                let before = inner;
-                let rendered = render(item, caps, depth + 1, &mut inner, counts);
-                *budget = budget.saturating_sub(before - inner + 1);
-                items.push(rendered);
+                let v = Json::String(JsonText::whole(s));
+                *budget = budget.saturating_sub(size_of(&v));
+                v
             }
-            let dropped = list.total() - items.len();
-            if dropped > 0 {
-                let marker = Json::String(JsonText::whole(format!("[TRUNCATED: {dropped} more items]")));
-                *budget = budget.saturating_sub(size_of(&marker) + 1);
-                items.push(marker);
-            }
-            let n = items.len();
-            Json::Array(JsonList::new(items, n))
-        }
-        Json::Object(list) => {
-            // The budget goes first to the members that say what the error is, then to the
-            // rest in key order; the output is written in key order either way.
-            let mut sorted: Vec<&(String, Json)> = list.items().iter().collect();
-            sorted.sort_unstable_by(|a, b| (priority(&a.0), &a.0).cmp(&(priority(&b.0), &b.0)));
-            let mut members = Vec::new();
-            *budget = budget.saturating_sub(2);
-            // `{"name": "X-Api-Key", "value": "…"}`: the sibling says what the value is.
-            let named_secret = list
-                .items()
-                .iter()
-                .any(|(k, v)| (k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key")) && v.as_str().is_some_and(is_secret_key));
-            // As for lists: a cut object keeps one member fewer, so with its marker member
-            // it is no larger than the cap and reads back the same.
-            let cap = caps.items.min(INPUT_LIMITS.object_members);
-            let keep = if list.total() > cap { cap.saturating_sub(1) } else { cap };
-            for (key, member) in sorted.into_iter().take(keep) {
-                if *budget < MARKER_RESERVE * 2 {
-                    break;
+            Json::Array(list) if depth >= caps.depth && list.total() > 0 => too_deep(budget),
+            Json::Object(list) if depth >= caps.depth && list.total() > 0 => too_deep(budget),
+            Json::Array(list) => {
+                let mut items = Vec::new();
+                *budget = budget.saturating_sub(2);
+                // A list cut short keeps one item fewer, so with its marker it is no longer than
+                // the cap: read and rendered again, it is the same list (the marker is an item).
+                let cap = caps.items.min(INPUT_LIMITS.array_items);
+                let keep = if list.total() > cap { cap.saturating_sub(1) } else { cap };
+                for item in list.items().iter().take(keep) {
+                    if *budget < MARKER_RESERVE * 2 {
+                        break;
+                    }
+                    let mut inner = budget.saturating_sub(MARKER_RESERVE);
+                    let before = inner;
+                    let rendered = self.render(item, depth + 1, &mut inner, counts);
+                    *budget = budget.saturating_sub(before - inner + 1);
+                    items.push(rendered);
                 }
-                // The key is judged as a secret name after cleaning, so characters that hide
-                // its name (`pass\u{200B}word`) cannot pass its value.
-                let clean_key = label(key, MAX_KEY, counts).into_string();
-                let key_cost = clean_key.len() + 4;
-                let mut inner = budget.saturating_sub(MARKER_RESERVE + key_cost);
-                let before = inner;
-                let named = is_secret_key(&clean_key) || (named_secret && clean_key.eq_ignore_ascii_case("value"));
-                let masked =
-                    (named && !describes_a_secret(member)) || (!named && is_weak_secret_key(&clean_key) && holds_generated(member));
-                let rendered = if masked {
-                    counts.add("secret_field");
-                    let v = Json::String(JsonText::whole(marker("secret_field")));
-                    inner = inner.saturating_sub(size_of(&v));
-                    v
-                } else {
-                    render(member, caps, depth + 1, &mut inner, counts)
-                };
-                *budget = budget.saturating_sub(before - inner + key_cost);
-                if members.iter().all(|(k, _): &(String, Json)| *k != clean_key) {
-                    members.push((clean_key, rendered));
+                let dropped = list.total() - items.len();
+                if dropped > 0 {
+                    let marker = Json::String(JsonText::whole(format!("[TRUNCATED: {dropped} more items]")));
+                    *budget = budget.saturating_sub(size_of(&marker) + 1);
+                    items.push(marker);
                 }
+                let n = items.len();
+                Json::Array(JsonList::new(items, n))
             }
-            let dropped = list.total() - members.len();
-            if dropped > 0 {
-                *budget = budget.saturating_sub(24);
-                members.push(("[TRUNCATED]".to_owned(), Json::Number(dropped as f64)));
+            Json::Object(list) => {
+                // The budget goes first to the members that say what the error is, then to the
+                // rest in key order; the output is written in key order either way.
+                let mut sorted: Vec<&(String, Json)> = list.items().iter().collect();
+                sorted.sort_unstable_by(|a, b| (priority(&a.0), &a.0).cmp(&(priority(&b.0), &b.0)));
+                let mut members = Vec::new();
+                *budget = budget.saturating_sub(2);
+                // `{"name": "X-Api-Key", "value": "…"}`: the sibling says what the value is.
+                let named_secret = list.items().iter().any(|(k, v)| {
+                    (k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key"))
+                        && v.as_str().is_some_and(|n| custom.keys.is_secret(n))
+                });
+                // As for lists: a cut object keeps one member fewer, so with its marker member
+                // it is no larger than the cap and reads back the same.
+                let cap = caps.items.min(INPUT_LIMITS.object_members);
+                let keep = if list.total() > cap { cap.saturating_sub(1) } else { cap };
+                for (key, member) in sorted.into_iter().take(keep) {
+                    if *budget < MARKER_RESERVE * 2 {
+                        break;
+                    }
+                    // The key is judged as a secret name after cleaning, so characters that hide
+                    // its name (`pass\u{200B}word`) cannot pass its value.
+                    let clean_key = label(key, MAX_KEY, custom, counts).into_string();
+                    let key_cost = clean_key.len() + 4;
+                    let mut inner = budget.saturating_sub(MARKER_RESERVE + key_cost);
+                    let before = inner;
+                    let named = custom.keys.is_secret(&clean_key) || (named_secret && clean_key.eq_ignore_ascii_case("value"));
+                    let masked = ((named && !describes_a_secret(member))
+                        || (!named && custom.keys.is_weak(&clean_key) && holds_generated(member)))
+                        && !allowed(member, custom);
+                    let rendered = if masked {
+                        counts.add("secret_field");
+                        let v = Json::String(JsonText::whole(marker("secret_field")));
+                        inner = inner.saturating_sub(size_of(&v));
+                        v
+                    } else {
+                        self.render(member, depth + 1, &mut inner, counts)
+                    };
+                    *budget = budget.saturating_sub(before - inner + key_cost);
+                    if members.iter().all(|(k, _): &(String, Json)| *k != clean_key) {
+                        members.push((clean_key, rendered));
+                    }
+                }
+                let dropped = list.total() - members.len();
+                if dropped > 0 {
+                    *budget = budget.saturating_sub(24);
+                    members.push(("[TRUNCATED]".to_owned(), Json::Number(dropped as f64)));
+                }
+                members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                let n = members.len();
+                Json::Object(JsonList::new(members, n))
             }
-            members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let n = members.len();
-            Json::Object(JsonList::new(members, n))
-        }
-        other => {
-            *budget = budget.saturating_sub(size_of(other));
-            other.clone()
+            other => {
+                *budget = budget.saturating_sub(size_of(other));
+                other.clone()
+            }
         }
     }
+}
+
+/// Whether a member's value is a whole string the policy allows.
+fn allowed(value: &Json, custom: &CustomRules) -> bool {
+    matches!(value, Json::String(s) if s.is_complete() && custom.allows(s.head()))
 }
 
 /// Members an error object is read by, kept first when the budget is short.
@@ -442,20 +461,22 @@ mod tests {
         let mut c = Redactions::default();
         let v = parse_json(r#"{"password":"x","list":[1,2,3,4,5],"deep":{"a":{"b":1}},"s":"abcdefghijklmnopqrstuvwxyz"}"#).unwrap();
         let caps = JsonCaps { depth: 2, items: 3, string_chars: 16, bytes: 4096 };
-        let out = render_json(&v, caps, &mut c).to_string();
+        let out = render_json(&v, caps, CustomRules::none(), &mut c).to_string();
         assert_eq!(out, r#"{"[TRUNCATED]":2,"deep":{"a":"[TRUNCATED: nested too deep]"},"list":[1,2,"[TRUNCATED: 3 more items]"]}"#);
         // A list cut to the cap, marker included, renders the same again (the fuzzer found
         // the marker counted as one more item on a second pass).
         let list = parse_json(r#"[1,2,3,4,5]"#).unwrap();
-        let once = render_json(&list, caps, &mut c).to_string();
+        let once = render_json(&list, caps, CustomRules::none(), &mut c).to_string();
         assert_eq!(once, r#"[1,2,"[TRUNCATED: 3 more items]"]"#);
-        assert_eq!(render_json(&parse_json(&once).unwrap(), caps, &mut c).to_string(), once);
+        assert_eq!(render_json(&parse_json(&once).unwrap(), caps, CustomRules::none(), &mut c).to_string(), once);
         assert_eq!(c.get("secret_field"), 0, "the password member was cut with the others");
     }
 
     #[test]
     fn secret_names_mask_values_but_not_descriptions_of_secrets() {
-        let render = |json: &str| render_json(&parse_json(json).unwrap(), JsonCaps::unbounded(), &mut Redactions::default()).to_string();
+        let render = |json: &str| {
+            render_json(&parse_json(json).unwrap(), JsonCaps::unbounded(), CustomRules::none(), &mut Redactions::default()).to_string()
+        };
         // A schema of a password property, an auth method: descriptions, shown as they are.
         let schema = r#"{"properties":{"password":{"minLength":12,"type":"string"}}}"#;
         assert_eq!(render(schema), schema);
@@ -475,7 +496,7 @@ mod tests {
         let v = parse_json(&format!("[{}]", items.join(","))).unwrap();
         for bytes in [256, 1000, 4096] {
             let caps = JsonCaps { depth: 8, items: 256, string_chars: 1024, bytes };
-            let out = render_json(&v, caps, &mut c).to_string();
+            let out = render_json(&v, caps, CustomRules::none(), &mut c).to_string();
             assert!(out.len() <= bytes, "{} > {bytes}", out.len());
             assert!(out.contains("[TRUNCATED:"), "{out}");
         }

@@ -50,7 +50,7 @@ pub use json::{parse_json, Json};
 pub use pipeline::Normalizer;
 pub use rules::arguments::ArgumentProblem;
 pub use rules::policy::{Cap, CapSpec, Policy};
-pub use text::{Redactions, SafeJson, SafeText};
+pub use text::{Redactions, SafeJson, SafeText, TokenAlphabet, TokenFormat};
 pub use wire::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, Recovery, RecoveryAction,
     ResourceBody, Safety, SameArguments, ShownText, SideEffects, TransportKind, CONTRACT_VERSION,

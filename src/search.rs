@@ -288,7 +288,7 @@ fn find_folded_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
 /// The ASCII bytes that occur in a text, letters folded to lowercase: one pass, after
 /// which most hints are ruled out without searching. (Two words, not a `u128`, whose
 /// shifts WebAssembly has no instruction for.)
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct AsciiSet([u64; 2]);
 
 impl AsciiSet {
@@ -310,6 +310,11 @@ impl AsciiSet {
             (0..128u8).filter(|&b| seen[usize::from(b)]).for_each(add);
         }
         AsciiSet(set)
+    }
+
+    /// Whether every byte of `other` occurs in this set too.
+    pub(crate) fn includes(self, other: AsciiSet) -> bool {
+        self.0[0] & other.0[0] == other.0[0] && self.0[1] & other.0[1] == other.0[1]
     }
 
     /// Whether every byte of `word` (lowercase ASCII) occurs: necessary for `word` to occur.

@@ -9,12 +9,14 @@
 //!   `max_error_bytes`;
 //! - no planted secret, binary payload or `_meta` marker survives anywhere in the output;
 //! - the same report gives the same bytes, also with every object's keys shuffled;
-//! - `parse_call_error` reads every output back to an equal struct.
+//! - `parse_call_error` reads every output back to an equal struct;
+//! - under a policy that adds redaction rules, outputs still conform and its normalizer's
+//!   own reader reads them back equal.
 
 use std::sync::OnceLock;
 
 use codemode_errors::run::classify_run_json;
-use codemode_errors::{parse_call_error, ErrorCode, Normalizer, Policy};
+use codemode_errors::{parse_call_error, ErrorCode, Normalizer, Policy, TokenAlphabet, TokenFormat};
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, TestCaseError};
@@ -539,6 +541,32 @@ fn policy() -> impl Strategy<Value = Policy> {
         })
 }
 
+/// A policy of random caps that also adds to the redaction rules: key names the reports
+/// use (so whole members and `key: value` texts are masked), a token format, and an
+/// allowlist of values and key names the reports hold.
+fn policy_with_rules() -> impl Strategy<Value = Policy> {
+    let secret = prop::sample::subsequence(vec!["message", "text", "acme_session", "user_name", "detail"], 0..=3);
+    let allowed = prop::sample::subsequence(vec!["hunter2", "ann", "not found", "ok"], 0..=2);
+    let plain = prop::sample::subsequence(vec!["token_budget", "password", "api_key", "code"], 0..=2);
+    (policy(), secret, any::<bool>(), allowed, plain).prop_map(|(mut p, secret, format, allowed, plain)| {
+        for name in secret {
+            p = p.with_secret_key(name).expect("a well-formed key name");
+        }
+        if format {
+            let acme =
+                TokenFormat { family: "acme_token".into(), prefix: "sk-".into(), alphabet: TokenAlphabet::Alnum, min_body_length: 8 };
+            p = p.with_token_format(acme).expect("a well-formed format");
+        }
+        for value in allowed {
+            p = p.with_allowed(value).expect("a well-formed value");
+        }
+        for name in plain {
+            p = p.with_allowed_key(name).expect("a well-formed key name");
+        }
+        p
+    })
+}
+
 // ---------------------------------------------------------------------------------------
 // Checks
 
@@ -733,6 +761,24 @@ proptest! {
             let (a, b) = (error.to_json(), back.to_json());
             let at = a.bytes().zip(b.bytes()).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
             prop_assert_eq!(&back, &error, "DIFF at {}: {:?} vs {:?}", at, &a[at.saturating_sub(80)..(at + 80).min(a.len())], &b[at.saturating_sub(80)..(at + 80).min(b.len())]);
+        }
+    }
+
+    /// Under a policy that adds to the redaction rules, every output still conforms, the
+    /// policy's JSON reads back as the same policy, and the normalizer's own reader reads
+    /// every output back to an equal struct (rule 6), whatever its allowlist lets pass.
+    #[test]
+    fn policy_rules_keep_outputs_conforming_and_round_tripping((report, _) in report(), policy in policy_with_rules()) {
+        prop_assert_eq!(&Policy::from_json(&policy.to_json()).map_err(|e| TestCaseError::fail(e.to_string()))?, &policy);
+        let text = serde_json::to_string(&report).expect("report serializes");
+        let normalizer = Normalizer::new(policy.clone());
+        let outcome = normalizer.normalize_json(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        check_outcome(&report, &policy, &outcome.to_json())?;
+        if let Some(error) = outcome.error {
+            let back = normalizer.parse_call_error(&error.to_json()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(&back.to_json(), &error.to_json());
+            let twice = normalizer.redact_text(&error.message);
+            prop_assert_eq!(&twice, error.message.as_str(), "the message is not a fixed point of the policy's redaction");
         }
     }
 

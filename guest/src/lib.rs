@@ -140,6 +140,10 @@ impl GuestNormalizer for NormalizerResource {
         let value = core::parse_json(&value).map_err(from_core::input_error)?;
         Ok(self.inner.redact_json(&value).to_json())
     }
+
+    fn parse_call_error(&self, message: String) -> Result<CallError, InputError> {
+        self.inner.parse_call_error(&message).map(|e| from_core::call_error(&e)).map_err(from_core::input_error)
+    }
 }
 
 /// The run error of a run that ends at an executor step (nothing dispatched unless the

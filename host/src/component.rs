@@ -5,6 +5,8 @@
 //! fresh `Store` with its own limits, instantiates, calls, and drops the store, so a trap
 //! can never leave state behind for the next call.
 
+use std::sync::Arc;
+
 use wasmtime::component::Linker;
 use wasmtime::{Config, Enabled, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
 
@@ -30,7 +32,8 @@ use crate::{core, from_core, GUEST_COMPONENT};
 #[derive(Clone)]
 pub struct ComponentEngine {
     pre: CodemodeErrorsPre<CallState>,
-    policy: Policy,
+    /// The policy as the WIT record, shared by the engine's clones and sessions.
+    policy: Arc<Policy>,
     limits: Limits,
     cache_event: CacheEvent,
 }
@@ -51,7 +54,7 @@ impl ComponentEngine {
         let mut linker = Linker::<CallState>::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(SetupError)?;
         let pre = linker.instantiate_pre(&component).and_then(CodemodeErrorsPre::new).map_err(SetupError)?;
-        Ok(ComponentEngine { pre, policy: from_core::policy(policy), limits, cache_event })
+        Ok(ComponentEngine { pre, policy: Arc::new(from_core::policy(policy)), limits, cache_event })
     }
 
     /// This engine (sharing its compiled component) with other limits.
@@ -61,7 +64,7 @@ impl ComponentEngine {
 
     /// This engine (sharing its compiled component) under another policy.
     pub fn with_policy(&self, policy: &core::Policy) -> Self {
-        ComponentEngine { policy: from_core::policy(policy), ..self.clone() }
+        ComponentEngine { policy: Arc::new(from_core::policy(policy)), ..self.clone() }
     }
 
     /// The limits in force.
@@ -101,7 +104,7 @@ impl ComponentEngine {
         self.session().redact_json(value)
     }
 
-    /// Read a contract object back from `Error.message`.
+    /// Read a contract object back from `Error.message`, under the engine's policy.
     pub fn parse_call_error(&self, message: &str) -> Result<CallError, HostError> {
         self.session().parse_call_error(message)
     }
@@ -158,8 +161,8 @@ impl ComponentEngine {
     }
 
     /// The policy every normalizer of this engine is built from.
-    pub(crate) fn policy(&self) -> Policy {
-        self.policy
+    pub(crate) fn policy(&self) -> Arc<Policy> {
+        Arc::clone(&self.policy)
     }
 
     /// The linked, pre-instantiated component.

@@ -51,7 +51,7 @@ delegate! {
     fn redact_text(&self, text: &str) -> Result<String, HostError>;
     /// A redacted copy of a JSON value, as compact JSON text.
     fn redact_json(&self, value: &str) -> Result<String, HostError>;
-    /// Read a contract object back from `Error.message`.
+    /// Read a contract object back from `Error.message`, under the engine's policy.
     fn parse_call_error(&self, message: &str) -> Result<CallError, HostError>;
     /// Classify how a whole code-mode run ended, from a run report given as JSON text.
     fn classify_run(&self, report: &str) -> Result<RunError, HostError>;

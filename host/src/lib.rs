@@ -54,7 +54,8 @@ pub mod wit {
     pub use crate::bindings::exports::codemode::errors::api::{
         Blocked, Breaker, CallContext, CallError, ErrorCode, Evidence, ExecRequest, Failure, FailurePhase, InputError, InvalidArgument,
         JsEngine, JsonrpcError, KindSource, Origin, Outcome, Policy, Projection, Recovery, RecoveryAction, RedactionCount, RunError,
-        RunErrorCode, SameArguments, SideEffects, ToolAnnotations, TransportFailure, TransportKind, ValidationFailure, Wrapping,
+        RunErrorCode, SameArguments, SideEffects, TokenAlphabet, TokenFormat, ToolAnnotations, TransportFailure, TransportKind,
+        ValidationFailure, Wrapping,
     };
 }
 

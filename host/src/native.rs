@@ -64,10 +64,11 @@ impl NativeEngine {
         Ok(self.normalizer.redact_json(&value).to_json())
     }
 
-    /// Read a contract object back from `Error.message`.
+    /// Read a contract object back from `Error.message`, its texts cleaned under the
+    /// engine's policy (an object the engine made reads back unchanged).
     pub fn parse_call_error(&self, message: &str) -> Result<CallError, HostError> {
         check_input(message.len(), &self.limits)?;
-        core::parse_call_error(message).map(|e| from_core::call_error(&e)).map_err(input)
+        self.normalizer.parse_call_error(message).map(|e| from_core::call_error(&e)).map_err(input)
     }
 
     /// Classify how a whole code-mode run ended, from a run report given as JSON text.

@@ -75,10 +75,10 @@ impl Session {
         self.with_normalizer(value.len(), |n, store, res| n.call_redact_json(store, res, &value.to_owned()))
     }
 
-    /// Read a contract object back from `Error.message`.
+    /// Read a contract object back from `Error.message`, its texts cleaned under the
+    /// engine's policy (an object the engine made reads back unchanged).
     pub fn parse_call_error(&mut self, message: &str) -> Result<CallError, HostError> {
-        self.call(message.len(), |live| live.bindings.codemode_errors_api().call_parse_call_error(&mut live.store, message))?
-            .map_err(HostError::Input)
+        self.with_normalizer(message.len(), |n, store, res| n.call_parse_call_error(store, res, message))
     }
 
     /// Classify how a whole code-mode run ended, from a run report given as JSON text.
@@ -168,7 +168,7 @@ impl Session {
             let normalizer = api.normalizer();
             let resource = match live.normalizer {
                 Some(resource) => resource,
-                None => match normalizer.call_create(&mut live.store, policy)? {
+                None => match normalizer.call_create(&mut live.store, &policy)? {
                     Ok(resource) => *live.normalizer.insert(resource),
                     Err(e) => return Ok(Err(e)),
                 },

@@ -127,6 +127,24 @@ fn a_policy_file_changes_the_caps() {
 }
 
 #[test]
+fn a_policy_file_adds_redaction_rules_on_both_engines() {
+    let dir = common::scratch("cli-policy-lists");
+    let lists = r#"{"secret_keys": ["acme_session"], "allow": ["pk_demo_0000"],
+        "token_formats": [{"family": "acme_token", "prefix": "acme_", "alphabet": "alnum", "min_body_length": 24}]}"#;
+    let policy = write(&dir, "policy.json", lists);
+    let text = b"AcmeSession=s3cr3t key=pk_demo_0000 sent acme_0123456789abcdefghijklmn password=hunter2";
+    let want = "AcmeSession=[REDACTED:secret_field] key=pk_demo_0000 sent [REDACTED:acme_token] password=[REDACTED:secret_field]";
+    for engine in ["component", "native"] {
+        let o = run(&["--engine", engine, "--policy", policy.to_str().unwrap(), "redact"], Some(text));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stdout(&o), want, "{engine}");
+    }
+    let bad =
+        write(&dir, "bad.json", r#"{"token_formats": [{"family": "acme", "prefix": "a", "alphabet": "alnum", "min_body_length": 24}]}"#);
+    assert_fails(&run(&["--policy", bad.to_str().unwrap(), "redact"], Some(b"x")), 2, "invalid_policy: at token_formats[0].prefix");
+}
+
+#[test]
 fn bad_input_exits_2_with_one_line() {
     let dir = common::scratch("cli-bad");
     let missing = dir.join("missing.json");

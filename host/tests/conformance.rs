@@ -12,7 +12,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use codemode_errors::Policy;
+use codemode_errors::{Policy, ReportError};
 use codemode_errors_host::wit::{
     Blocked, CallContext, Failure, InvalidArgument, JsonrpcError, ToolAnnotations, TransportFailure, TransportKind, ValidationFailure,
 };
@@ -93,8 +93,19 @@ fn typed(vector: &Vector) -> (CallContext, Failure) {
     wit_values(&vector.typed().expect("the typed form applies only to reports with typed values"))
 }
 
-fn policy(vector: &Vector) -> Result<Policy, String> {
-    vector.policy.as_deref().map(Policy::from_json).transpose().map(Option::unwrap_or_default).map_err(|e| format!("bad policy: {e}"))
+/// The vector's policy, read by the core as the host reads every policy (the CLI's
+/// `--policy`); a refusal is the vector's answer on every host surface.
+fn policy(vector: &Vector) -> Result<Policy, ReportError> {
+    vector.policy.as_deref().map(Policy::from_json).transpose().map(Option::unwrap_or_default)
+}
+
+/// Whether a refused policy is the refusal the vector states.
+fn check_refusal(e: &ReportError, expected: &Expected) -> Result<(), String> {
+    match expected {
+        Expected::Error { code, path } if e.code().as_str() == code && e.path() == path => Ok(()),
+        Expected::Error { code, path } => Err(format!("expected error {code} at {path:?}, got the policy refused: {e}")),
+        Expected::Outcome(_) => Err(format!("expected an outcome, got the policy refused: {e}")),
+    }
 }
 
 /// One form of the vector through `engine`: the outcome JSON, or the run error JSON.
@@ -253,7 +264,7 @@ fn run_surface(surface: &str, answer: &mut dyn FnMut(&Vector, &Policy, Form) -> 
         for form in tally.forms(vector) {
             let result = match &policy {
                 Ok(policy) => check(answer(vector, policy, form), vector.expected()),
-                Err(e) => Err(e.clone()),
+                Err(e) => check_refusal(e, vector.expected()),
             };
             tally.record(vector, form, result);
         }
@@ -338,7 +349,7 @@ fn component_and_native_agree_on_every_vector_input() {
     let mut differ = Vec::new();
     let mut compared = 0;
     for vector in suite().vectors.iter() {
-        let policy = policy(vector).unwrap_or_default();
+        let Ok(policy) = policy(vector) else { continue };
         let native = NativeEngine::new(&policy, Limits::default());
         let component = shared.with_policy(&policy);
         for form in vector.forms() {
@@ -367,4 +378,45 @@ fn component_and_native_agree_on_every_vector_input() {
         differ.is_empty(),
         "the engines differ on: {differ:?}\n(is the embedded component stale? `cargo xtask test` rebuilds it from the current core)"
     );
+}
+
+#[test]
+fn a_wit_policy_reaches_the_core_checked_entry_by_entry() {
+    use codemode_errors_host::wit::{TokenAlphabet, TokenFormat};
+    use codemode_errors_host::{from_core, to_core};
+    let lists = Policy::from_json(
+        r#"{"max_text_chars": 100, "secret_keys": ["acme_session"], "allow": ["pk_demo_0000"], "allow_keys": ["token_budget"],
+            "token_formats": [{"family": "acme_token", "prefix": "acme_", "alphabet": "base64url_dot", "min_body_length": 24}]}"#,
+    )
+    .unwrap();
+    let record = from_core::policy(&lists);
+    assert_eq!(record.token_formats[0].alphabet, TokenAlphabet::Base64urlDot);
+    assert_eq!(to_core::policy(&record).unwrap(), lists);
+    // What the component's `normalizer.create` and `policy-from-json` refuse, named by member.
+    let refused = |edit: &dyn Fn(&mut codemode_errors_host::wit::Policy)| {
+        let mut bad = record.clone();
+        edit(&mut bad);
+        let e = to_core::policy(&bad).unwrap_err();
+        (e.code().as_str().to_owned(), e.path().to_owned())
+    };
+    let format = |prefix: &str| TokenFormat { family: "b".into(), prefix: prefix.into(), alphabet: TokenAlphabet::Hex, min_body_length: 8 };
+    assert_eq!(refused(&|p| p.secret_keys.push("--".into())), ("invalid_policy".into(), "secret_keys[1]".into()));
+    assert_eq!(refused(&|p| p.token_formats.push(format("acme_"))), ("invalid_policy".into(), "token_formats[1].prefix".into()));
+    assert_eq!(refused(&|p| p.token_formats.push(format("x"))), ("invalid_policy".into(), "token_formats[1].prefix".into()));
+    assert_eq!(refused(&|p| p.allow = vec!["v".into(); 257]), ("invalid_policy".into(), "allow".into()));
+    assert_eq!(refused(&|p| p.allow_keys.push("AcmeSession".into())), ("invalid_policy".into(), "allow_keys[1]".into()));
+
+    // The component applies the lists as the core does, and reads its own objects back
+    // under them, allowed values included.
+    let native = NativeEngine::new(&lists, Limits::default());
+    let component = common::component().with_policy(&lists);
+    let report = r#"{"tool":"a::b","transport":{"kind":"timeout","message":"acmeSession=s3cr3t key=pk_demo_0000"}}"#;
+    let outcome = component.normalize_json(report).unwrap();
+    assert_eq!(outcome, native.normalize_json(report).unwrap());
+    let json = outcome.error.unwrap().json;
+    assert!(json.contains("acmeSession=[REDACTED:secret_field] key=pk_demo_0000"), "{json}");
+    assert_eq!(component.parse_call_error(&json).unwrap().json, json);
+    assert_eq!(native.parse_call_error(&json).unwrap().json, json);
+    let mut session = component.session();
+    assert_eq!(session.parse_call_error(&json).unwrap().json, json);
 }

@@ -9,7 +9,7 @@ function isError(value) {
 }
 
 /** What holds the contract: an Error's message, else the value itself (text or object). */
-function payload(value) {
+export function payload(value) {
   return isError(value) ? value.message : value;
 }
 

@@ -40,8 +40,9 @@ pub struct JsNormalizer {
 
 #[wasm_bindgen(js_class = Normalizer)]
 impl JsNormalizer {
-    /// A normalizer for `policy`: `undefined`/`null` for the defaults, a policy object of
-    /// cap names to whole numbers, or the same as JSON text.
+    /// A normalizer for `policy`: `undefined`/`null` for the defaults, a policy object (cap
+    /// names to whole numbers, and the redaction lists `secret_keys`, `token_formats`,
+    /// `allow`, `allow_keys`), or the same as JSON text.
     #[wasm_bindgen(constructor)]
     pub fn new(policy: JsValue) -> JsResult<JsNormalizer> {
         Ok(JsNormalizer { inner: codemode_errors::Normalizer::new(js(read_policy(&policy))?) })
@@ -77,9 +78,20 @@ impl JsNormalizer {
         Ok(self.inner.redact_json(&js(walk::read(value))?).to_string())
     }
 
-    /// The policy in force, every cap included, as JSON text.
+    /// The policy in force, every cap and list included, as JSON text.
     pub fn policy(&self) -> String {
         self.inner.policy().to_json()
+    }
+
+    /// Read back a contract object (as [`parse_call_error`]) under this normalizer's
+    /// policy: an object it made reads back unchanged, values its policy allows included.
+    #[wasm_bindgen(js_name = parseCallError)]
+    pub fn parse_call_error(&self, error: &JsValue) -> JsResult<String> {
+        let read = match error.dyn_ref::<JsString>() {
+            Some(text) => self.inner.parse_call_error(&String::from(text)),
+            None => walk::read(error).and_then(|value| self.inner.call_error_from_value(&value)),
+        };
+        Ok(js(read)?.to_json())
     }
 
     fn outcome(&self, report: &JsValue) -> Result<Outcome, ReportError> {

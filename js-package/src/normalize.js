@@ -2,6 +2,7 @@
 // this module only parses the JSON text the core returns.
 
 import * as wasm from './binding.js';
+import { payload } from './consumer.js';
 import { asJsonText } from './plain.js';
 
 let shared;
@@ -43,7 +44,7 @@ export function errorFromVerdict(verdict) {
 export class Normalizer {
   #core;
 
-  /** @param {object | string} [policy] caps by name, or the same as JSON text */
+  /** @param {object | string} [policy] caps and redaction lists by name, or the same as JSON text */
   constructor(policy) {
     this.#core = new wasm.Normalizer(policy);
   }
@@ -88,7 +89,16 @@ export class Normalizer {
     return JSON.parse(this.#live.redactJson(value));
   }
 
-  /** The policy in force, with every cap. */
+  /**
+   * Read the contract object back from a rejection (the Error, its message, or the
+   * object) under this normalizer's policy, as `parseCallError` does: an object this
+   * normalizer made reads back unchanged, values its policy allows included.
+   */
+  parseCallError(error) {
+    return JSON.parse(this.#core.parseCallError(payload(error)));
+  }
+
+  /** The policy in force, with every cap and list. */
   get policy() {
     return JSON.parse(this.#live.policy());
   }

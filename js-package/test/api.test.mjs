@@ -81,6 +81,33 @@ describe('normalize', () => {
     assertInputError(() => new Normalizer({ max_text_chars: () => 1 }), 'invalid_policy', 'max_text_chars');
     assertInputError(() => new Normalizer('{'), 'invalid_policy', '');
   });
+
+  test("a policy's redaction lists apply to everything the normalizer cleans, and it reads its own objects back", () => {
+    const policy = {
+      secret_keys: ['acme_session'],
+      allow: ['pk_demo_0000'],
+      allow_keys: ['token_budget'],
+      token_formats: [{ family: 'acme_token', prefix: 'acme_', alphabet: 'alnum', min_body_length: 24 }],
+    };
+    const normalizer = new Normalizer(policy);
+    const acme = 'acme_0123456789abcdefghijklmn';
+    assert.equal(normalizer.redactText(`AcmeSession=s3cr3t key=pk_demo_0000 ${acme}`), 'AcmeSession=[REDACTED:secret_field] key=pk_demo_0000 [REDACTED:acme_token]');
+    assert.equal(redactText(`AcmeSession=s3cr3t ${acme}`), `AcmeSession=s3cr3t ${acme}`);
+    assert.deepEqual(normalizer.redactJson({ token_budget: 5, acmeSessions: 'x', api_key: 'pk_demo_0000' }), {
+      acmeSessions: '[REDACTED:secret_field]',
+      api_key: 'pk_demo_0000',
+      token_budget: 5,
+    });
+    const error = normalizer.toCallError({ tool: 'a::b', transport: { kind: 'timeout', message: `api_key=pk_demo_0000 via ${acme}` } });
+    assert.deepEqual(normalizer.normalize({ tool: 'a::b', transport: { kind: 'timeout', message: acme } }).error.evidence, { redactions: { acme_token: 1 } });
+    assert.ok(error.message.includes('api_key=pk_demo_0000 via [REDACTED:acme_token]'), error.message);
+    assert.deepEqual(normalizer.parseCallError(error), JSON.parse(error.message));
+    assert.notDeepEqual(parseCallError(error), JSON.parse(error.message), 'the free reader knows no allowlist');
+    assert.deepEqual(new Normalizer(policy).policy.token_formats, policy.token_formats);
+    assertInputError(() => new Normalizer({ secret_keys: 'acme' }), 'invalid_policy', 'secret_keys');
+    assertInputError(() => new Normalizer({ token_formats: [{ ...policy.token_formats[0], prefix: 'a' }] }), 'invalid_policy', 'token_formats[0].prefix');
+    assertInputError(() => new Normalizer({ allow: ['x', ''] }), 'invalid_policy', 'allow[1]');
+  });
 });
 
 describe('toCallError', () => {

@@ -101,9 +101,26 @@ describe('index.d.ts follows the JSON Schema', () => {
 });
 
 describe('index.d.ts follows the core', () => {
-  test('Policy lists every cap the core has', () => {
-    assert.deepEqual(Object.keys(members('Policy')).sort(), Object.keys(new Normalizer().policy).sort());
-    for (const [optional, type] of Object.values(members('Policy'))) assert.deepEqual([optional, type], [true, 'number']);
+  test('Policy lists every cap and redaction list the core has', () => {
+    const policy = new Normalizer().policy;
+    assert.deepEqual(Object.keys(members('Policy')).sort(), Object.keys(policy).sort());
+    for (const [key, [optional, type]] of Object.entries(members('Policy'))) {
+      const want = Array.isArray(policy[key]) ? (key === 'token_formats' ? 'TokenFormat[]' : 'string[]') : 'number';
+      assert.deepEqual([optional, type], [true, want], key);
+    }
+  });
+
+  test('TokenFormat and TokenAlphabet are what the core reads', () => {
+    const format = { family: 'acme_token', prefix: 'acme_', alphabet: 'alnum', min_body_length: 24 };
+    assert.deepEqual(Object.keys(members('TokenFormat')).sort(), Object.keys(format).sort());
+    assert.deepEqual(new Normalizer({ token_formats: [format] }).policy.token_formats, [format]);
+    const alphabets = tsType(aliases.get('TokenAlphabet')).split(' | ').map((a) => JSON.parse(a));
+    for (const alphabet of alphabets) new Normalizer({ token_formats: [{ ...format, alphabet }] });
+    assert.throws(() => new Normalizer({ token_formats: [{ ...format, alphabet: 'base62' }] }), (e) => {
+      const message = e.message.slice(e.message.indexOf('expected one of ') + 'expected one of '.length);
+      assert.deepEqual(message.split(', ').sort(), [...alphabets].sort());
+      return e.code === 'invalid_policy' && e.path === 'token_formats[0].alphabet';
+    });
   });
 
   test("FailureReport's failure tags are the core's", () => {

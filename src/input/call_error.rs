@@ -13,7 +13,7 @@ use crate::evidence::{render_json, JsonCaps};
 use crate::json::{parse_json, utf16_len, Json};
 use crate::rules::kinds::{canonicalize, Kind, MAX_ORIGINAL_KIND};
 use crate::rules::recovery::{advice_for, guidance};
-use crate::text::{clean_text, Redactions, SafeText};
+use crate::text::{clean_text, CustomRules, Redactions, SafeText};
 use crate::wire::{
     CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Recovery, RecoveryAction, ResourceBody, Safety,
     SameArguments, ShownText, SideEffects, CONTRACT_VERSION,
@@ -41,7 +41,13 @@ pub(crate) fn message_json(message: &str) -> Result<Json, ReportError> {
 
 /// Read a contract object from a bounded JSON value.
 pub fn call_error_from_value(value: &Json) -> Result<CodeModeCallError, ReportError> {
-    read_call_error(value, UNCAPPED)
+    read_call_error(value, UNCAPPED, CustomRules::none())
+}
+
+/// Read a contract object, every text whole, cleaned by the built-in rules and `custom`'s
+/// (as the normalizer that wrote it under a policy cleaned them).
+pub(crate) fn call_error_under(value: &Json, custom: &CustomRules) -> Result<CodeModeCallError, ReportError> {
+    read_call_error(value, UNCAPPED, custom)
 }
 
 /// The cap that reads every text whole (the reader's input limits still bound them).
@@ -55,13 +61,14 @@ const MAX_REQUIRED_TEXT: usize = 2048;
 /// Longest tool name kept, in UTF-16 units (the report reader accepts 256).
 const MAX_TOOL_TEXT: usize = 256;
 
-/// Read a contract object, each text capped at `cap` UTF-16 units (a cut ends in `…`).
-pub(crate) fn read_call_error(value: &Json, cap: usize) -> Result<CodeModeCallError, ReportError> {
+/// Read a contract object, each text capped at `cap` UTF-16 units (a cut ends in `…`) and
+/// cleaned by the built-in rules and `custom`'s.
+pub(crate) fn read_call_error(value: &Json, cap: usize, custom: &CustomRules) -> Result<CodeModeCallError, ReportError> {
     if value.as_object().is_none() {
         return Err(bad("", format!("a call error is a JSON object, not {}", value.type_name())));
     }
     let required = if cap == UNCAPPED { cap } else { cap.min(MAX_REQUIRED_TEXT) };
-    let mut reader = Reader { cap, required, counts: Redactions::default() };
+    let mut reader = Reader { cap, required, custom, counts: Redactions::default() };
     match value.get("contract_version") {
         None | Some(Json::Null) => reader.legacy(value),
         Some(v) => match v.as_i64() {
@@ -107,22 +114,23 @@ fn count(v: &Json) -> Option<u64> {
 }
 
 /// Reads one object: every text through the pipeline, capped at `cap`.
-struct Reader {
+struct Reader<'r> {
     cap: usize,
     /// The cap of the fields the size cap cannot shrink.
     required: usize,
+    custom: &'r CustomRules,
     counts: Redactions,
 }
 
-impl Reader {
+impl Reader<'_> {
     fn clean(&mut self, text: &str) -> SafeText {
-        clean_text(text, self.cap, &mut self.counts)
+        clean_text(text, self.cap, self.custom, &mut self.counts)
     }
 
     /// A required text (message, guidance), capped at the required fields' cap.
     fn text(&mut self, v: &Json, key: &str, path: &str) -> Result<SafeText, ReportError> {
         let raw = required(v, key, path)?;
-        Ok(clean_text(raw, self.required, &mut self.counts))
+        Ok(clean_text(raw, self.required, self.custom, &mut self.counts))
     }
 
     fn optional(&mut self, v: &Json, key: &str) -> Option<SafeText> {
@@ -136,7 +144,7 @@ impl Reader {
             Some(kind) => (kind, None),
             None => {
                 let original = self.clean(raw);
-                let cut = crate::text::cut_safe(&original, MAX_ORIGINAL_KIND);
+                let cut = crate::text::cut_safe(&original, MAX_ORIGINAL_KIND, self.custom);
                 (Kind::ToolError.name(), Some(cut))
             }
         }
@@ -168,14 +176,14 @@ impl Reader {
         let (kind, renamed) = self.kind(raw_kind);
         let original_kind = match renamed {
             Some(original) => Some(original),
-            None => self.optional(v, "original_kind").map(|k| crate::text::cut_safe(&k, MAX_ORIGINAL_KIND)),
+            None => self.optional(v, "original_kind").map(|k| crate::text::cut_safe(&k, MAX_ORIGINAL_KIND, self.custom)),
         };
         Ok(CodeModeCallError {
             contract_version: CONTRACT_VERSION,
             kind,
             message,
             // Kept only when it still reads `namespace::name` (the schema's pattern).
-            tool: self.optional(v, "tool").map(|t| crate::text::cut_safe(&t, MAX_TOOL_TEXT)).filter(|t| qualified(t)),
+            tool: self.optional(v, "tool").map(|t| crate::text::cut_safe(&t, MAX_TOOL_TEXT, self.custom)).filter(|t| qualified(t)),
             origin: wire(v, "origin", "", Origin::from_wire)?,
             recovery,
             side_effects: wire(v, "side_effects", "", SideEffects::from_wire)?,
@@ -193,7 +201,8 @@ impl Reader {
     fn evidence(&mut self, e: &Json) -> Evidence {
         let content = e.get("content").and_then(Json::as_array).map(|a| a.items()).unwrap_or_default();
         let structured = |reader: &mut Reader, key: &str| {
-            e.get(key).map(|v| render_json(v, JsonCaps { string_chars: reader.cap, ..JsonCaps::unbounded() }, &mut reader.counts))
+            e.get(key)
+                .map(|v| render_json(v, JsonCaps { string_chars: reader.cap, ..JsonCaps::unbounded() }, reader.custom, &mut reader.counts))
         };
         let mut redactions = Vec::new();
         for (family, n) in e.get("redactions").and_then(Json::as_object).map(|o| o.items()).unwrap_or_default() {
@@ -247,7 +256,7 @@ impl Reader {
     fn legacy(&mut self, v: &Json) -> Result<CodeModeCallError, ReportError> {
         let raw_kind = required(v, "kind", "")?;
         let message = self.text(v, "message", "")?;
-        let canonical = canonicalize(raw_kind, &mut self.counts);
+        let canonical = canonicalize(raw_kind, self.custom, &mut self.counts);
         let (action, same) = advice_for(&canonical.kind, Origin::ToolExecution);
         let tool = v.get("tool").and_then(Json::as_str).map(|t| self.clean(t)).filter(|t| qualified(t));
         Ok(CodeModeCallError {

@@ -220,7 +220,12 @@ impl Failure {
         let message = match requested {
             Some(name) => {
                 // Redacted before the cut, so no part of a secret survives it.
-                let kept = crate::text::clean_text(name, MAX_REQUESTED_NAME, &mut crate::text::Redactions::default());
+                let kept = crate::text::clean_text(
+                    name,
+                    MAX_REQUESTED_NAME,
+                    crate::text::CustomRules::none(),
+                    &mut crate::text::Redactions::default(),
+                );
                 let mut quoted = String::with_capacity(kept.len() + 2);
                 write_string(&mut quoted, &kept);
                 format!("no tool named {quoted} in this code-mode catalog")

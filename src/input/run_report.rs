@@ -155,7 +155,7 @@ fn run_failure(tag: &str, v: &Json) -> Result<RunFailure, ReportError> {
             }
             other => other,
         };
-        let error = read_call_error(value, MAX_NESTED_TEXT).map_err(|e| e.within(tag))?;
+        let error = read_call_error(value, MAX_NESTED_TEXT, crate::text::CustomRules::none()).map_err(|e| e.within(tag))?;
         return Ok(RunFailure::UncaughtToolError(Box::new(error)));
     }
     if v.as_object().is_none() {

@@ -11,7 +11,7 @@ use crate::evidence::{render_json, JsonCaps};
 use crate::input::RunFailure;
 use crate::json::{parse_json, Json, JsonList, JsonText};
 use crate::pipeline::message::short_text;
-use crate::text::{clean_whole, cut_safe, Redactions, SafeText, SafeTextBuilder};
+use crate::text::{clean_whole, cut_safe, CustomRules, Redactions, SafeText, SafeTextBuilder};
 
 /// Longest source an exec request may submit, in UTF-16 code units (the bounded JSON
 /// reader's longest string, 128 Ki units).
@@ -431,13 +431,13 @@ fn v8_position(stack: &str, file: &str) -> Option<(u32, Option<u32>)> {
 pub fn user_stack(engine: Engine, name: &str, message: &str, stack: &str, wrapping: &Wrapping, label: &str) -> SafeText {
     let mut counts = Redactions::default();
     let mut out = SafeTextBuilder::with_capacity(256);
-    let name = short_text(name, MAX_FRAME_NAME, &mut counts);
+    let name = short_text(name, MAX_FRAME_NAME, CustomRules::none(), &mut counts);
     out.safe(&if name.is_empty() { SafeText::literal("Error") } else { name });
-    let message = short_text(message, 500, &mut counts);
+    let message = short_text(message, 500, CustomRules::none(), &mut counts);
     if !message.is_empty() {
         out.literal(": ").safe(&message);
     }
-    let label = short_text(label, MAX_FRAME_NAME, &mut counts);
+    let label = short_text(label, MAX_FRAME_NAME, CustomRules::none(), &mut counts);
     let mut kept = 0;
     for frame in stack.lines().take(256) {
         let Some((function, location)) = frame_parts(engine, frame.trim()) else { continue };
@@ -445,7 +445,7 @@ pub fn user_stack(engine: Engine, name: &str, message: &str, stack: &str, wrappi
             continue;
         };
         out.literal("\n    at ");
-        let function = short_text(function, MAX_FRAME_NAME, &mut counts);
+        let function = short_text(function, MAX_FRAME_NAME, CustomRules::none(), &mut counts);
         if !function.is_empty() {
             out.safe(&function).literal(" (");
         }
@@ -519,7 +519,7 @@ pub fn project_completed(output: &str, value_json: &str, max_bytes: usize) -> Re
         string_chars: MAX_SOURCE_UNITS,
         bytes,
     };
-    let value = render_json(&value, caps, &mut counts).to_json();
+    let value = render_json(&value, caps, CustomRules::none(), &mut counts).to_json();
     let (output, output_cut) = fit_output(output, max_bytes.saturating_sub(value.len()));
     Ok(Projection { output, value, truncated: !fits || output_cut })
 }
@@ -537,12 +537,12 @@ fn is_whole(value: &Json) -> bool {
 /// Console output cleaned and cut to `budget` bytes, ending in a marker when cut. The
 /// marker may take the output past a budget smaller than itself.
 pub fn fit_output(output: &str, budget: usize) -> (SafeText, bool) {
-    let clean = clean_whole(output, &mut Redactions::default());
+    let clean = clean_whole(output, CustomRules::none(), &mut Redactions::default());
     if clean.len() <= budget {
         return (clean, false);
     }
     let marker = "…[output truncated]";
-    let keep = cut_safe(&clean, utf16_units_within(&clean, budget.saturating_sub(marker.len())));
+    let keep = cut_safe(&clean, utf16_units_within(&clean, budget.saturating_sub(marker.len())), CustomRules::none());
     let mut out = SafeTextBuilder::with_capacity(keep.len() + marker.len());
     out.safe(&keep).literal(marker);
     (out.finish(), true)

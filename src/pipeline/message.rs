@@ -4,7 +4,7 @@
 use crate::json::{utf16_len, JsonText};
 use crate::rules::arguments::{ArgumentProblem, MAX_ARGUMENT_TEXT};
 use crate::rules::kinds::Kind;
-use crate::text::{capped_text, one_line, Redactions, SafeText, SafeTextBuilder};
+use crate::text::{capped_text, one_line, CustomRules, Redactions, SafeText, SafeTextBuilder};
 use crate::wire::{InvalidArgument, Origin, Recovery, SideEffects};
 
 /// Longest `cause`, in UTF-16 code units.
@@ -15,25 +15,25 @@ pub(crate) const PLACEHOLDER_PROBLEM: &str = "invalid value";
 
 /// An argument problem as one sanitized, redacted line each for path and problem. Cleaning
 /// is idempotent, so problems cleaned twice come out the same.
-pub(crate) fn clean_problem(p: &ArgumentProblem, counts: &mut Redactions) -> InvalidArgument {
-    let problem = short_text(&p.problem, MAX_ARGUMENT_TEXT, counts);
+pub(crate) fn clean_problem(p: &ArgumentProblem, custom: &CustomRules, counts: &mut Redactions) -> InvalidArgument {
+    let problem = short_text(&p.problem, MAX_ARGUMENT_TEXT, custom, counts);
     InvalidArgument::new(
-        short_text(&p.path, MAX_ARGUMENT_TEXT, counts),
+        short_text(&p.path, MAX_ARGUMENT_TEXT, custom, counts),
         if problem.is_empty() { SafeText::literal(PLACEHOLDER_PROBLEM) } else { problem },
     )
 }
 
 /// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.
-pub(crate) fn short_text(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
+pub(crate) fn short_text(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
     // Twice the cap leaves room for whitespace that collapses; `capped_text` reads a
     // redaction margin past that (more when redaction shrinks what it read), so a secret
     // straddling the cut is still seen whole.
-    let c = capped_text(&JsonText::from_head(text, utf16_len(text)), cap * 2, counts);
-    one_line(&c.text, cap, c.truncated)
+    let c = capped_text(&JsonText::from_head(text, utf16_len(text)), cap * 2, custom, counts);
+    one_line(&c.text, cap, c.truncated, custom)
 }
 
-pub(crate) fn short_cause(text: &str, counts: &mut Redactions) -> Option<SafeText> {
-    let s = short_text(text, MAX_CAUSE, counts);
+pub(crate) fn short_cause(text: &str, custom: &CustomRules, counts: &mut Redactions) -> Option<SafeText> {
+    let s = short_text(text, MAX_CAUSE, custom, counts);
     (!s.is_empty()).then_some(s)
 }
 

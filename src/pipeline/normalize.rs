@@ -2,6 +2,7 @@
 
 use crate::error::ReportError;
 use crate::evidence::{describe_block, render_json, split_secrets, JsonCaps};
+use crate::input::call_error::{call_error_under, message_json};
 use crate::input::failure_report::MAX_RETRY_AFTER_MS;
 use crate::input::failure_report::MAX_TOOL_NAME;
 use crate::input::{Failure, FailureReport, ValidationFailure};
@@ -15,7 +16,7 @@ use crate::rules::recognize::{recognize, status_kind, Recognition, RuleId};
 use crate::rules::recovery::{advice_for, recovery, side_effects, AdviceInput};
 use crate::rules::shrink::fit_to_cap;
 use crate::search;
-use crate::text::{clean_whole, one_line, qualified_label, Redactions, SafeText};
+use crate::text::{clean_whole, one_line, qualified_label, CustomRules, Redactions, SafeText};
 use crate::wire::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, RecoveryAction, SameArguments,
     CONTRACT_VERSION,
@@ -87,8 +88,8 @@ impl Draft {
         }
     }
 
-    fn set_cause(&mut self, text: &str) {
-        self.cause = short_cause(text, &mut self.counts);
+    fn set_cause(&mut self, text: &str, custom: &CustomRules) {
+        self.cause = short_cause(text, custom, &mut self.counts);
     }
 }
 
@@ -101,6 +102,11 @@ impl Normalizer {
     /// The policy in force.
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// The policy's additions to the redaction rules.
+    fn custom(&self) -> &CustomRules {
+        self.policy.custom_rules()
     }
 
     /// Normalize a report given as JSON text.
@@ -124,14 +130,14 @@ impl Normalizer {
             Failure::Transport { kind, message } => {
                 let (kind, breaker) = transport_kind(*kind);
                 let mut d = Draft::new(Origin::UpstreamTransport, kind.as_str(), KindSource::Structured, breaker);
-                d.set_cause(message.head());
+                d.set_cause(message.head(), self.custom());
                 d
             }
-            Failure::Validation(v) => validation(v),
+            Failure::Validation(v) => self.validation(v),
             Failure::Blocked { origin, kind, message, retry_after_ms } => {
                 let mut d = Draft::new(*origin, kind, KindSource::Structured, Breaker::None);
                 d.retry_after_ms = *retry_after_ms;
-                d.set_cause(message.head());
+                d.set_cause(message.head(), self.custom());
                 d
             }
         };
@@ -160,9 +166,10 @@ impl Normalizer {
             }
         }
         // Argument problems are untrusted text whatever their source (SDK messages, hosts).
-        let invalid_arguments: Vec<InvalidArgument> = d.invalid_arguments.iter().map(|p| clean_problem(p, &mut d.counts)).collect();
+        let custom = self.custom();
+        let invalid_arguments: Vec<InvalidArgument> = d.invalid_arguments.iter().map(|p| clean_problem(p, custom, &mut d.counts)).collect();
         // A tool name the report reader accepted can still hold a secret or a marker.
-        let tool = report.tool.as_ref().map(|t| qualified_label(t.as_str(), MAX_TOOL_NAME, &mut d.counts));
+        let tool = report.tool.as_ref().map(|t| qualified_label(t.as_str(), MAX_TOOL_NAME, custom, &mut d.counts));
         // Kinds are the table's, checked host kinds or stable upstream kinds: identifiers.
         let kind = SafeText::identifier(&d.kind).unwrap_or_else(|| SafeText::literal("tool_error"));
         let safety = report.annotations;
@@ -194,26 +201,26 @@ impl Normalizer {
             invalid_arguments,
             evidence: Some(d.evidence).filter(|e| !e.is_empty()),
         };
-        fit_to_cap(&mut error, self.policy.max_error_bytes());
+        fit_to_cap(&mut error, self.policy.max_error_bytes(), custom);
         error
     }
 
     /// `None`: not a failure. A malformed result is a `decode_error` draft.
     fn tool_result(&self, result: &Json) -> Option<Draft> {
         if result.as_object().is_none() {
-            return Some(malformed("tool_result", &format!("is {}, not a CallToolResult object", result.type_name())));
+            return Some(self.malformed("tool_result", &format!("is {}, not a CallToolResult object", result.type_name())));
         }
         match result.get("resultType") {
             None | Some(Json::Null) => {}
             Some(Json::String(t)) if t.head() == "input_required" => return None,
             Some(Json::String(_)) => {}
-            Some(other) => return Some(malformed("tool_result.resultType", &format!("is {}, not a string", other.type_name()))),
+            Some(other) => return Some(self.malformed("tool_result.resultType", &format!("is {}, not a string", other.type_name()))),
         }
         let empty = JsonList::new(Vec::new(), 0);
         let content = match result.get("content") {
             None | Some(Json::Null) => &empty,
             Some(Json::Array(list)) => list,
-            Some(other) => return Some(malformed("tool_result.content", &format!("is {}, not an array", other.type_name()))),
+            Some(other) => return Some(self.malformed("tool_result.content", &format!("is {}, not an array", other.type_name()))),
         };
         let shown = &content.items()[..content.items().len().min(self.policy.max_content_blocks())];
         let mut types = Vec::with_capacity(shown.len());
@@ -221,30 +228,35 @@ impl Normalizer {
             match block.get("type") {
                 Some(Json::String(t)) => types.push(t.head()),
                 Some(other) => {
-                    return Some(malformed(&format!("tool_result.content[{i}].type"), &format!("is {}, not a string", other.type_name())))
+                    return Some(
+                        self.malformed(&format!("tool_result.content[{i}].type"), &format!("is {}, not a string", other.type_name())),
+                    )
                 }
-                None if block.as_object().is_some() => return Some(malformed(&format!("tool_result.content[{i}]"), "has no `type`")),
+                None if block.as_object().is_some() => return Some(self.malformed(&format!("tool_result.content[{i}]"), "has no `type`")),
                 None => {
-                    return Some(malformed(&format!("tool_result.content[{i}]"), &format!("is {}, not a content block", block.type_name())))
+                    return Some(
+                        self.malformed(&format!("tool_result.content[{i}]"), &format!("is {}, not a content block", block.type_name())),
+                    )
                 }
             }
         }
         match result.get("isError") {
             None | Some(Json::Null) | Some(Json::Bool(false)) => return None,
             Some(Json::Bool(true)) => {}
-            Some(other) => return Some(malformed("tool_result.isError", &format!("is {}, not a boolean", other.type_name()))),
+            Some(other) => return Some(self.malformed("tool_result.isError", &format!("is {}, not a boolean", other.type_name()))),
         }
 
         let mut d = Draft::new(Origin::ToolExecution, Kind::ToolError.as_str(), KindSource::Default, Breaker::Success);
         let shown_refs: Vec<&Json> = shown.iter().collect();
-        let rejoined = split_secrets(&shown_refs, &types, &mut d.counts);
+        let custom = self.custom();
+        let rejoined = split_secrets(&shown_refs, &types, custom, &mut d.counts);
         for ((block, ty), rejoined) in shown.iter().zip(&types).zip(&rejoined) {
             d.evidence.content.push(describe_block(rejoined.as_ref().unwrap_or(block), ty, &self.policy, &mut d.counts));
         }
         d.evidence.omitted_content_blocks = content.total() - shown.len();
         let structured = result.get("structuredContent").filter(|v| !matches!(v, Json::Null));
         if let Some(sc) = structured {
-            d.evidence.structured_content = Some(render_json(sc, JsonCaps::structured(&self.policy), &mut d.counts));
+            d.evidence.structured_content = Some(render_json(sc, JsonCaps::structured(&self.policy), custom, &mut d.counts));
         }
 
         let first_text = shown.iter().zip(&types).find(|(_, t)| **t == "text").and_then(|(b, _)| b.get("text")).and_then(Json::as_text);
@@ -252,9 +264,9 @@ impl Normalizer {
         let found = structured.and_then(error_object).or(parsed_from_text.as_ref().and_then(error_object));
         let mut recognition_text = first_text.map(JsonText::head).unwrap_or("");
         if let Some(err) = found {
-            d.evidence.parsed_error = Some(render_json(err, JsonCaps::parsed_error(&self.policy), &mut d.counts));
+            d.evidence.parsed_error = Some(render_json(err, JsonCaps::parsed_error(&self.policy), custom, &mut d.counts));
             if let Some(raw) = err.get("kind").and_then(Json::as_str) {
-                let c = canonicalize(raw, &mut d.counts);
+                let c = canonicalize(raw, custom, &mut d.counts);
                 d.kind = c.kind.into_string();
                 d.original_kind = c.original;
                 d.kind_source = KindSource::Structured;
@@ -285,9 +297,9 @@ impl Normalizer {
         let first_block = types.iter().position(|t| *t == "text").map(|i| &d.evidence.content[i]);
         let first_evidence = first_block.and_then(ContentDescriptor::shown_text).map(|t| (&t.text, t.original_length.is_some()));
         match (structured_message, first_evidence) {
-            (Some(m), _) => d.set_cause(m),
-            (None, Some((t, cut))) if !t.trim().is_empty() => d.cause = Some(one_line(t, MAX_CAUSE, cut)),
-            _ => d.set_cause("the tool reported isError without any text"),
+            (Some(m), _) => d.set_cause(m, custom),
+            (None, Some((t, cut))) if !t.trim().is_empty() => d.cause = Some(one_line(t, MAX_CAUSE, cut, custom)),
+            _ => d.set_cause("the tool reported isError without any text", custom),
         }
         Some(d)
     }
@@ -314,7 +326,7 @@ impl Normalizer {
                 d.kind = k.to_owned();
                 d.kind_source = KindSource::Structured;
             }
-            Some(k) => d.original_kind = sanitize_original(k, &mut d.counts),
+            Some(k) => d.original_kind = sanitize_original(k, self.custom(), &mut d.counts),
             None => {}
         }
         // MCP 2026-07-28 reports a resource that does not exist as invalid params with the
@@ -349,14 +361,14 @@ impl Normalizer {
             members.push(("data".to_owned(), data.clone()));
         }
         let object = JsonBuilder::object(members, if data.is_some() { 3 } else { 2 });
-        d.evidence.parsed_error = Some(render_json(&object, JsonCaps::parsed_error(&self.policy), &mut d.counts));
+        d.evidence.parsed_error = Some(render_json(&object, JsonCaps::parsed_error(&self.policy), self.custom(), &mut d.counts));
         // The SDKs already prefix "MCP error <code>:"; do not say it twice.
         let head = utf16_prefix(message.head(), MAX_CAUSE * 2);
         let sdk_prefix = format!("MCP error {code}:");
         if head.starts_with(&sdk_prefix) {
-            d.set_cause(head);
+            d.set_cause(head, self.custom());
         } else {
-            d.set_cause(&format!("JSON-RPC error {code}: {head}"));
+            d.set_cause(&format!("JSON-RPC error {code}: {head}"), self.custom());
         }
         d
     }
@@ -374,14 +386,78 @@ impl Normalizer {
 
     /// [`Normalizer::redact_text`], counting redactions by family.
     pub fn redact_text_counted(&self, text: &str, counts: &mut Redactions) -> String {
-        clean_whole(text, counts).into_string()
+        clean_whole(text, self.custom(), counts).into_string()
     }
 
     /// A redacted copy of a JSON value: members whose keys name secrets are replaced and
     /// every string is redacted as free text. Only the reader's input limits apply.
     pub fn redact_json(&self, value: &Json) -> Json {
         let mut counts = Redactions::default();
-        render_json(value, JsonCaps::unbounded(), &mut counts).into_json()
+        render_json(value, JsonCaps::unbounded(), self.custom(), &mut counts).into_json()
+    }
+
+    /// Read a contract object back from `Error.message`, as the free
+    /// [`parse_call_error`](crate::parse_call_error) does, but with its texts cleaned under
+    /// this normalizer's policy: an object it made reads back byte for byte, what its
+    /// policy's `allow` and `allow_keys` let pass included (the free reader knows no
+    /// policy, so it redacts them).
+    ///
+    /// ```
+    /// use codemode_errors::{parse_call_error, Normalizer, Policy};
+    /// let n = Normalizer::new(Policy::from_json(r#"{"allow": ["pk_demo_0000"]}"#)?);
+    /// let error = n.normalize_json(r#"{"tool":"a::b","transport":{"kind":"timeout","message":"api_key=pk_demo_0000"}}"#)?.error.unwrap();
+    /// assert_eq!(n.parse_call_error(&error.to_json())?, error);
+    /// assert_ne!(parse_call_error(&error.to_json())?, error);
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
+    pub fn parse_call_error(&self, message: &str) -> Result<CodeModeCallError, ReportError> {
+        self.call_error_from_value(&message_json(message)?)
+    }
+
+    /// [`Normalizer::parse_call_error`] of an already-read JSON value.
+    pub fn call_error_from_value(&self, value: &Json) -> Result<CodeModeCallError, ReportError> {
+        call_error_under(value, self.custom())
+    }
+}
+
+impl Normalizer {
+    /// The outcome for a result the upstream sent malformed.
+    #[inline(never)]
+    fn malformed(&self, path: &str, problem: &str) -> Draft {
+        let mut d = Draft::new(Origin::UpstreamTransport, Kind::DecodeError.as_str(), KindSource::Structured, Breaker::Failure);
+        d.set_cause(&format!("malformed tool result: {path} {problem}"), self.custom());
+        d
+    }
+
+    /// Kept out of line, as [`Normalizer::jsonrpc_error`].
+    #[inline(never)]
+    fn validation(&self, v: &ValidationFailure) -> Draft {
+        let mut problems = v.problems.clone();
+        if let (Some(args), Some(schema)) = (&v.arguments, &v.input_schema) {
+            problems.extend(check_arguments(args, schema));
+        }
+        problems.truncate(MAX_INVALID_ARGUMENTS);
+        let kind = argument_kind(&problems).unwrap_or(Kind::ValidationFailed);
+        let mut d = Draft::new(Origin::Validation, kind.as_str(), KindSource::Structured, Breaker::None);
+        let summary = match &v.message {
+            Some(m) => m.head().to_owned(),
+            None if problems.is_empty() => "the arguments do not satisfy the tool's input schema".to_owned(),
+            None => {
+                // The summary is cut from cleaned problems (their redactions are counted when
+                // the error is finished), then cleaned again as the cause.
+                let mut uncounted = Redactions::default();
+                let shown: Vec<String> = problems
+                    .iter()
+                    .take(4)
+                    .map(|p| clean_problem(p, self.custom(), &mut uncounted))
+                    .map(|a| format!("{} ({})", if a.path.is_empty() { "arguments" } else { &a.path }, a.problem))
+                    .collect();
+                shown.join("; ")
+            }
+        };
+        d.invalid_arguments = problems;
+        d.set_cause(&summary, self.custom());
+        d
     }
 }
 
@@ -399,7 +475,7 @@ fn tool_failure_hint(d: &mut Draft, hint: &Json, policy: &Policy) {
     if d.kind_source == KindSource::Default {
         let raw = hint.get("class").and_then(Json::as_str).or_else(|| hint.get("code").and_then(Json::as_str));
         if let Some(raw) = raw {
-            let c = canonicalize(raw, &mut d.counts);
+            let c = canonicalize(raw, policy.custom_rules(), &mut d.counts);
             if c.kind.as_str() != Kind::ToolError.as_str() {
                 d.kind = c.kind.into_string();
                 d.kind_source = KindSource::Structured;
@@ -416,16 +492,8 @@ fn tool_failure_hint(d: &mut Draft, hint: &Json, policy: &Policy) {
         d.retry_after_ms = hint.get("retryNotBefore").and_then(retry_after);
     }
     if d.evidence.parsed_error.is_none() {
-        d.evidence.parsed_error = Some(render_json(hint, JsonCaps::parsed_error(policy), &mut d.counts));
+        d.evidence.parsed_error = Some(render_json(hint, JsonCaps::parsed_error(policy), policy.custom_rules(), &mut d.counts));
     }
-}
-
-/// The outcome for a result the upstream sent malformed.
-#[inline(never)]
-fn malformed(path: &str, problem: &str) -> Draft {
-    let mut d = Draft::new(Origin::UpstreamTransport, Kind::DecodeError.as_str(), KindSource::Structured, Breaker::Failure);
-    d.set_cause(&format!("malformed tool result: {path} {problem}"));
-    d
 }
 
 /// The structured error object in a value: its `error` member when that is an object,
@@ -452,37 +520,6 @@ fn http_status_field(err: &Json) -> Option<String> {
 
 fn retry_after(v: &Json) -> Option<u64> {
     v.as_f64().and_then(exact_integer).and_then(|n| u64::try_from(n).ok()).filter(|n| *n <= MAX_RETRY_AFTER_MS)
-}
-
-/// Kept out of line, as [`Normalizer::jsonrpc_error`].
-#[inline(never)]
-fn validation(v: &ValidationFailure) -> Draft {
-    let mut problems = v.problems.clone();
-    if let (Some(args), Some(schema)) = (&v.arguments, &v.input_schema) {
-        problems.extend(check_arguments(args, schema));
-    }
-    problems.truncate(MAX_INVALID_ARGUMENTS);
-    let kind = argument_kind(&problems).unwrap_or(Kind::ValidationFailed);
-    let mut d = Draft::new(Origin::Validation, kind.as_str(), KindSource::Structured, Breaker::None);
-    let summary = match &v.message {
-        Some(m) => m.head().to_owned(),
-        None if problems.is_empty() => "the arguments do not satisfy the tool's input schema".to_owned(),
-        None => {
-            // The summary is cut from cleaned problems (their redactions are counted when
-            // the error is finished), then cleaned again as the cause.
-            let mut uncounted = Redactions::default();
-            let shown: Vec<String> = problems
-                .iter()
-                .take(4)
-                .map(|p| clean_problem(p, &mut uncounted))
-                .map(|a| format!("{} ({})", if a.path.is_empty() { "arguments" } else { &a.path }, a.problem))
-                .collect();
-            shown.join("; ")
-        }
-    };
-    d.invalid_arguments = problems;
-    d.set_cause(&summary);
-    d
 }
 
 #[cfg(test)]
@@ -531,6 +568,39 @@ mod tests {
             n.redact_json(&v).to_string(),
             r#"{"list":["[REDACTED:github_token]"],"note":"café ☕","password":"[REDACTED:secret_field]"}"#
         );
+    }
+
+    /// A policy's rules reach every text and value a normalizer cleans.
+    #[test]
+    fn a_policys_rules_apply_wherever_the_normalizer_redacts() {
+        let policy = Policy::from_json(
+            r#"{"secret_keys": ["acme_session"], "allow": ["pk_demo_0000"], "allow_keys": ["token_budget"],
+                "token_formats": [{"family": "acme_token", "prefix": "acme_", "alphabet": "alnum", "min_body_length": 24}]}"#,
+        )
+        .unwrap();
+        let n = Normalizer::new(policy);
+        let token = "acme_0123456789abcdefghijklmn";
+        let report = format!(
+            r#"{{"tool":"a::b","tool_result":{{"isError":true,"content":[{{"type":"text","text":"{{\"message\":\"sent {token}, AcmeSession: s3cr3t\"}}"}}],
+              "structuredContent":{{"acmeSessions":"abc","token_budget":5,"api_key":"pk_demo_0000","password":"pk_demo_0000x","note":"{token}"}}}}}}"#
+        );
+        let e = n.normalize_json(&report).unwrap().error.unwrap();
+        let json = e.to_json();
+        assert!(!json.contains(token) && !json.contains("s3cr3t") && !json.contains("pk_demo_0000x"), "{json}");
+        assert_eq!(e.cause.as_deref(), Some("sent [REDACTED:acme_token], AcmeSession: [REDACTED:secret_field]"));
+        let structured = e.evidence.as_ref().unwrap().structured_content.as_ref().unwrap().to_json();
+        assert_eq!(
+            structured,
+            r#"{"acmeSessions":"[REDACTED:secret_field]","api_key":"pk_demo_0000","note":"[REDACTED:acme_token]","password":"[REDACTED:secret_field]","token_budget":5}"#
+        );
+        let redactions = &e.evidence.as_ref().unwrap().redactions;
+        assert!(redactions.iter().any(|(f, n)| f.as_str() == "acme_token" && *n >= 2), "{redactions:?}");
+        assert_eq!(n.parse_call_error(&json).unwrap().to_json(), json);
+        // The free functions know no policy.
+        assert_eq!(crate::redact_text(&format!("acmeSession=s3cr3t {token}")), format!("acmeSession=s3cr3t {token}"));
+        assert_eq!(n.redact_text(&format!("acmeSession=s3cr3t {token}")), "acmeSession=[REDACTED:secret_field] [REDACTED:acme_token]");
+        let value = parse_json(r#"{"token_budget":5,"acme_session":"x","k":"pk_demo_0000"}"#).unwrap();
+        assert_eq!(n.redact_json(&value).to_string(), r#"{"acme_session":"[REDACTED:secret_field]","k":"pk_demo_0000","token_budget":5}"#);
     }
 
     #[test]

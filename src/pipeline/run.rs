@@ -26,7 +26,7 @@ use crate::pipeline::message::short_text;
 use crate::rules::kinds::facts_of;
 use crate::rules::policy::Policy;
 use crate::rules::shrink::fit_to_cap;
-use crate::text::{Redactions, SafeText, SafeTextBuilder};
+use crate::text::{CustomRules, Redactions, SafeText, SafeTextBuilder};
 use crate::wire::{CodeModeCallError, FailurePhase, Origin, RunError, RunErrorCode};
 
 /// Longest piece of untrusted text kept in a message, in UTF-16 code units.
@@ -51,7 +51,7 @@ pub(crate) const MAX_NAMED_ARGUMENTS: usize = 8;
 pub fn classify_run(report: &RunReport) -> RunError {
     let (failure, bridge_dispatch_started) = (&report.failure, report.bridge_dispatch_started);
     let mut counts = Redactions::default();
-    let mut clean = |text: &str| short_text(text, MAX_RUN_MESSAGE, &mut counts);
+    let mut clean = |text: &str| short_text(text, MAX_RUN_MESSAGE, CustomRules::none(), &mut counts);
     let mut m = SafeTextBuilder::with_capacity(256);
     let (code, phase) = match failure {
         RunFailure::InvalidRequest { message } => {
@@ -125,9 +125,9 @@ pub fn classify_run(report: &RunReport) -> RunError {
 /// default size cap. None of this changes the core's own output, so a genuine object
 /// nests byte for byte (rule 6).
 fn nested_call_error(error: &CodeModeCallError) -> CodeModeCallError {
-    let reread = parse_json(&error.to_json()).ok().and_then(|v| read_call_error(&v, MAX_NESTED_TEXT).ok());
+    let reread = parse_json(&error.to_json()).ok().and_then(|v| read_call_error(&v, MAX_NESTED_TEXT, CustomRules::none()).ok());
     let mut e = reread.unwrap_or_else(|| error.clone());
-    fit_to_cap(&mut e, Policy::default().max_error_bytes());
+    fit_to_cap(&mut e, Policy::default().max_error_bytes(), CustomRules::none());
     e
 }
 
@@ -210,7 +210,7 @@ impl RunError {
     pub fn unclassified(cause: &str) -> RunError {
         let mut counts = Redactions::default();
         let mut m = SafeTextBuilder::with_capacity(256);
-        m.literal("the run report could not be classified: ").safe(&short_text(cause, MAX_RUN_MESSAGE, &mut counts));
+        m.literal("the run report could not be classified: ").safe(&short_text(cause, MAX_RUN_MESSAGE, CustomRules::none(), &mut counts));
         m.literal(UNREAD_REPORT_ADVICE);
         RunError::unread(m.finish())
     }

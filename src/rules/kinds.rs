@@ -3,7 +3,7 @@
 //! discovery failure, whether it means the call's own input was wrong), and how untrusted
 //! kinds are canonicalized.
 
-use crate::text::{label, Redactions, SafeText};
+use crate::text::{label, CustomRules, Redactions, SafeText};
 use crate::wire::{RecoveryAction as A, SameArguments as S};
 
 /// Recovery advice for a kind: the next move and whether the exact call may be repeated.
@@ -205,17 +205,17 @@ pub(crate) struct CanonicalKind {
 
 /// Canonicalize an untrusted kind: stable kinds pass, everything else (infrastructure
 /// kinds included) becomes `tool_error` with the raw value in `original`.
-pub(crate) fn canonicalize(raw: &str, counts: &mut Redactions) -> CanonicalKind {
+pub(crate) fn canonicalize(raw: &str, custom: &CustomRules, counts: &mut Redactions) -> CanonicalKind {
     if let Some(kind) = Kind::stable(raw) {
         return CanonicalKind { kind: kind.name(), original: None };
     }
-    CanonicalKind { kind: Kind::ToolError.name(), original: sanitize_original(raw, counts) }
+    CanonicalKind { kind: Kind::ToolError.name(), original: sanitize_original(raw, custom, counts) }
 }
 
 /// A raw kind for `original_kind`, through the text pipeline (stripped, redacted,
 /// defanged) and capped; `None` when nothing is left.
-pub(crate) fn sanitize_original(raw: &str, counts: &mut Redactions) -> Option<SafeText> {
-    let clean = label(raw.trim(), MAX_ORIGINAL_KIND, counts).trimmed();
+pub(crate) fn sanitize_original(raw: &str, custom: &CustomRules, counts: &mut Redactions) -> Option<SafeText> {
+    let clean = label(raw.trim(), MAX_ORIGINAL_KIND, custom, counts).trimmed();
     (!clean.is_empty()).then_some(clean)
 }
 
@@ -231,21 +231,24 @@ mod tests {
     #[test]
     fn stable_kinds_pass_everything_else_is_tool_error() {
         let mut c = Redactions::default();
-        assert_eq!(canonicalize("not_found", &mut c), CanonicalKind { kind: SafeText::literal("not_found"), original: None });
+        assert_eq!(
+            canonicalize("not_found", CustomRules::none(), &mut c),
+            CanonicalKind { kind: SafeText::literal("not_found"), original: None }
+        );
         for emitted in Kind::ALL.iter().filter(|k| !k.facts().stable) {
-            let k = canonicalize(emitted.as_str(), &mut c);
+            let k = canonicalize(emitted.as_str(), CustomRules::none(), &mut c);
             assert_eq!(k.kind, "tool_error");
             assert_eq!(k.original.as_deref(), Some(emitted.as_str()));
         }
-        assert_eq!(canonicalize("Weird\u{7}Kind", &mut c).original.as_deref(), Some("WeirdKind"));
+        assert_eq!(canonicalize("Weird\u{7}Kind", CustomRules::none(), &mut c).original.as_deref(), Some("WeirdKind"));
     }
 
     #[test]
     fn original_kind_is_capped_and_redacted() {
         let mut c = Redactions::default();
         let long = "k".repeat(500);
-        assert_eq!(canonicalize(&long, &mut c).original.unwrap().len(), MAX_ORIGINAL_KIND);
-        let secret = canonicalize("ghp_abcdefghijklmnopqrstuvwxyz0123456789", &mut c);
+        assert_eq!(canonicalize(&long, CustomRules::none(), &mut c).original.unwrap().len(), MAX_ORIGINAL_KIND);
+        let secret = canonicalize("ghp_abcdefghijklmnopqrstuvwxyz0123456789", CustomRules::none(), &mut c);
         assert_eq!(secret.original.as_deref(), Some("[REDACTED:github_token]"));
     }
 

@@ -3,7 +3,7 @@
 //! and always survive.
 
 use crate::json::utf16_len;
-use crate::text::{cut_safe, SafeJson};
+use crate::text::{cut_safe, CustomRules, SafeJson};
 use crate::wire::{CodeModeCallError, ContentDescriptor};
 
 /// Text kept of each later text block by the first shrink step, in UTF-16 code units.
@@ -21,53 +21,56 @@ pub(crate) const FEW_INVALID_ARGUMENTS: usize = 4;
 /// The marker that replaces a structured value dropped to fit the cap.
 pub(crate) const DROPPED_MARKER: &str = "[TRUNCATED: removed to fit the error size cap]";
 
-/// One shrink step: what it gives up, and the edit.
-pub(crate) type ShrinkStep = (&'static str, fn(&mut CodeModeCallError));
+/// One shrink step: what it gives up, and the edit (a text is cut under the policy's
+/// rules, so the cut reads the same when it is cleaned again).
+pub(crate) type ShrinkStep = (&'static str, fn(&mut CodeModeCallError, &CustomRules));
 
 /// The shrink steps, in the order they are tried. Each names what it gives up.
 pub(crate) const SHRINK_STEPS: &[ShrinkStep] = &[
-    ("trim every text block after the first to 512 characters", |e| {
-        content(e).iter_mut().skip(1).for_each(|b| trim_text(b, LATER_TEXT_FLOOR))
+    ("trim every text block after the first to 512 characters", |e, custom| {
+        content(e).iter_mut().skip(1).for_each(|b| trim_text(b, LATER_TEXT_FLOOR, custom))
     }),
-    ("replace structured_content with a marker", |e| {
+    ("replace structured_content with a marker", |e, _| {
         if let Some(v) = e.evidence.as_mut().and_then(|ev| ev.structured_content.as_mut()) {
             *v = dropped();
         }
     }),
-    ("trim the first text block to 1024 characters", |e| content(e).iter_mut().take(1).for_each(|b| trim_text(b, FIRST_TEXT_FLOOR))),
-    ("drop every content block after the first (counted in omitted_content_blocks)", |e| {
+    ("trim the first text block to 1024 characters", |e, custom| {
+        content(e).iter_mut().take(1).for_each(|b| trim_text(b, FIRST_TEXT_FLOOR, custom))
+    }),
+    ("drop every content block after the first (counted in omitted_content_blocks)", |e, _| {
         if let Some(ev) = e.evidence.as_mut() {
             ev.omitted_content_blocks += ev.content.len().saturating_sub(1);
             ev.content.truncate(1);
         }
     }),
-    ("replace parsed_error with a marker", |e| {
+    ("replace parsed_error with a marker", |e, _| {
         if let Some(v) = e.evidence.as_mut().and_then(|ev| ev.parsed_error.as_mut()) {
             *v = dropped();
         }
     }),
-    ("trim the first text block to 256 characters", |e| content(e).iter_mut().for_each(|b| trim_text(b, LAST_TEXT_FLOOR))),
-    ("drop the remaining content block", |e| {
+    ("trim the first text block to 256 characters", |e, custom| content(e).iter_mut().for_each(|b| trim_text(b, LAST_TEXT_FLOOR, custom))),
+    ("drop the remaining content block", |e, _| {
         if let Some(ev) = e.evidence.as_mut() {
             ev.omitted_content_blocks += ev.content.len();
             ev.content.clear();
         }
     }),
-    ("keep at most 4 invalid_arguments", |e| e.invalid_arguments.truncate(FEW_INVALID_ARGUMENTS)),
-    ("drop the evidence", |e| e.evidence = None),
-    ("drop invalid_arguments and cause", |e| {
+    ("keep at most 4 invalid_arguments", |e, _| e.invalid_arguments.truncate(FEW_INVALID_ARGUMENTS)),
+    ("drop the evidence", |e, _| e.evidence = None),
+    ("drop invalid_arguments and cause", |e, _| {
         e.invalid_arguments.clear();
         e.cause = None;
     }),
 ];
 
 /// Shrink `error` until its JSON is at most `max_bytes` long (or nothing optional is left).
-pub(crate) fn fit_to_cap(error: &mut CodeModeCallError, max_bytes: usize) {
+pub(crate) fn fit_to_cap(error: &mut CodeModeCallError, max_bytes: usize, custom: &CustomRules) {
     for (_, step) in SHRINK_STEPS {
         if error.json_len() <= max_bytes {
             return;
         }
-        step(error);
+        step(error, custom);
     }
 }
 
@@ -81,13 +84,13 @@ fn dropped() -> SafeJson {
 }
 
 /// Cut a descriptor's text to `cap` units, marking it truncated with its original length.
-fn trim_text(block: &mut ContentDescriptor, cap: usize) {
+fn trim_text(block: &mut ContentDescriptor, cap: usize, custom: &CustomRules) {
     let Some(shown) = block.shown_text_mut() else { return };
     let length = utf16_len(&shown.text);
     if length <= cap {
         return;
     }
-    shown.text = cut_safe(&shown.text, cap);
+    shown.text = cut_safe(&shown.text, cap, custom);
     shown.original_length = Some(shown.original_length.unwrap_or(length as u64));
 }
 

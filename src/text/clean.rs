@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::search;
+use crate::text::custom::CustomRules;
 use crate::text::redact::{redact_secrets, Redactions};
 use crate::text::safe::{SafeText, SafeTextBuilder};
 use crate::text::sanitize::{defang_chat_markers, strip_controls, strip_controls_prefix};
@@ -28,9 +29,10 @@ pub(crate) struct CappedText {
     pub original_length: usize,
 }
 
-/// Sanitize, defang, redact, then cap a text at `cap` UTF-16 units.
-pub(crate) fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions) -> CappedText {
-    let ((text, cut), whole) = capped(input.head(), cap, counts);
+/// Sanitize, defang, redact (by the built-in rules and `custom`'s), then cap a text at
+/// `cap` UTF-16 units.
+pub(crate) fn capped_text(input: &JsonText, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> CappedText {
+    let ((text, cut), whole) = capped(input.head(), cap, custom, counts);
     CappedText {
         text: SafeText::from_pipeline(text),
         truncated: cut || !whole || !input.is_complete(),
@@ -48,19 +50,19 @@ pub(crate) fn capped_text(input: &JsonText, cap: usize, counts: &mut Redactions)
 /// the redacted window leaves less than the margin after the cut, the window is doubled
 /// and read again: each read at least doubles the last, so the work stays linear in what
 /// is read.
-fn capped(text: &str, cap: usize, counts: &mut Redactions) -> ((String, bool), bool) {
+fn capped(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> ((String, bool), bool) {
     let needed = cap.saturating_add(REDACTION_MARGIN);
     let mut reach = needed;
     loop {
         let mut found = Redactions::default();
         let (window, whole) = strip_controls_prefix(text, reach);
         let defanged = defang_chat_markers(&window, &mut found);
-        let clean = redact_secrets(&defanged, &mut found);
+        let clean = redact_secrets(&defanged, custom, &mut found);
         let units = utf16_len(&clean);
         if whole || units >= needed || reach == usize::MAX {
             counts.merge(&found);
             let fits = units <= cap;
-            let kept = if fits { clean.into_owned() } else { cut_at(&clean, cap).to_owned() };
+            let kept = if fits { clean.into_owned() } else { cut_at(&clean, cap, custom).to_owned() };
             return ((kept, !fits), whole);
         }
         reach = reach.saturating_mul(2);
@@ -71,20 +73,20 @@ fn capped(text: &str, cap: usize, counts: &mut Redactions) -> ((String, bool), b
 /// plus [`REDACTION_MARGIN`] (more when redaction shrinks what it read; see [`capped`]),
 /// so a secret straddling the cut is still seen whole; a cut ends in `…`. Idempotent on
 /// its own output when the cap is not reached.
-pub(crate) fn clean_text(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
-    let ((kept, cut), whole) = capped(text, cap, counts);
-    SafeText::from_pipeline(if cut || !whole { ended(kept, "…") } else { kept })
+pub(crate) fn clean_text(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
+    let ((kept, cut), whole) = capped(text, cap, custom, counts);
+    SafeText::from_pipeline(if cut || !whole { ended(kept, "…", custom) } else { kept })
 }
 
 /// The whole of a text cleaned, with no cap: for [`redact_text`](crate::redact_text) and
 /// for the texts of an object read back from `Error.message`.
-pub(crate) fn clean_whole(text: &str, counts: &mut Redactions) -> SafeText {
-    SafeText::from_pipeline(redact_secrets(&defang_chat_markers(&strip_controls(text), counts), counts).into_owned())
+pub(crate) fn clean_whole(text: &str, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
+    SafeText::from_pipeline(redact_secrets(&defang_chat_markers(&strip_controls(text), counts), custom, counts).into_owned())
 }
 
 /// Collapse whitespace to single spaces and cap at `cap` units, ending in `…` when cut
 /// (or when `truncated` says the text was cut already). Reads only as far as the cap.
-pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool) -> SafeText {
+pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool, custom: &CustomRules) -> SafeText {
     let mut out = String::with_capacity(cap.min(text.len()) + 4);
     let mut units = 0;
     let mut pending_space = false;
@@ -95,10 +97,10 @@ pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool) -> SafeText
         }
         let needed = c.len_utf16() + usize::from(pending_space);
         if units + needed > cap.saturating_sub(1) {
-            let cut = settled(without_open_marker(&out), "…").len();
+            let cut = settled(without_open_marker(&out), "…", custom).len();
             out.truncate(cut);
             out.push('…');
-            return rejoined(out);
+            return rejoined(out, custom);
         }
         if pending_space {
             out.push(' ');
@@ -108,16 +110,16 @@ pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool) -> SafeText
         units += needed;
     }
     if truncated {
-        out = ended(out, "…");
+        out = ended(out, "…", custom);
     }
-    rejoined(out)
+    rejoined(out, custom)
 }
 
 /// A text whose whitespace was collapsed, redacted again: joining two lines can put a
 /// secret's name next to a value it was apart from (`token=` then `=>x` a line below),
 /// and what the core emits must read the same when cleaned again.
-fn rejoined(text: String) -> SafeText {
-    match redact_secrets(&text, &mut Redactions::default()) {
+fn rejoined(text: String, custom: &CustomRules) -> SafeText {
+    match redact_secrets(&text, custom, &mut Redactions::default()) {
         Cow::Borrowed(_) => SafeText::from_pipeline(text),
         Cow::Owned(redacted) => SafeText::from_pipeline(redacted),
     }
@@ -127,18 +129,18 @@ fn rejoined(text: String) -> SafeText {
 /// text is settled both as it is and with the `…` a caller may end it with, since the
 /// redactor may judge the two differently (`Authorization: Beare` is a value, while a
 /// value ending in `…` was cut away).
-pub(crate) fn cut_at(text: &str, cap: usize) -> &str {
+pub(crate) fn cut_at<'a>(text: &'a str, cap: usize, custom: &CustomRules) -> &'a str {
     let cut = utf16_prefix(text, cap);
     if cut.len() < text.len() {
-        settled(settled(without_open_marker(cut), "…"), "")
+        settled(settled(without_open_marker(cut), "…", custom), "", custom)
     } else {
         cut
     }
 }
 
 /// `text`, which was cut short, settled (see [`settled`]) and ended in `ending`.
-pub(crate) fn ended(mut text: String, ending: &str) -> String {
-    let keep = settled(&text, ending).len();
+pub(crate) fn ended(mut text: String, ending: &str, custom: &CustomRules) -> String {
+    let keep = settled(&text, ending, custom).len();
     text.truncate(keep);
     text.push_str(ending);
     text
@@ -149,14 +151,14 @@ pub(crate) fn ended(mut text: String, ending: &str) -> String {
 /// redactor would now take for a value; such a tail is dropped, so the core's own output
 /// is stable under its own pipeline (rule 6: an object reads back byte for byte).
 /// Judged with the `ending` the cut text will carry (`Authorization: Basic…`).
-fn settled<'a>(cut: &'a str, ending: &str) -> &'a str {
+fn settled<'a>(cut: &'a str, ending: &str, custom: &CustomRules) -> &'a str {
     // Only the end of the text can be left dangling: the context of a secret is short.
     let mut from = cut.len().saturating_sub(SETTLE_REACH);
     while !cut.is_char_boundary(from) {
         from += 1;
     }
     let ended = format!("{}{ending}", &cut[from..]);
-    match redact_secrets(&ended, &mut Redactions::default()) {
+    match redact_secrets(&ended, custom, &mut Redactions::default()) {
         Cow::Borrowed(_) => cut,
         Cow::Owned(redacted) => {
             let same = ended.bytes().zip(redacted.bytes()).take_while(|(a, b)| a == b).count();
@@ -173,8 +175,8 @@ fn settled<'a>(cut: &'a str, ending: &str) -> &'a str {
 const SETTLE_REACH: usize = 256;
 
 /// A safe text cut to `cap` units, never inside a redaction marker.
-pub(crate) fn cut_safe(text: &SafeText, cap: usize) -> SafeText {
-    SafeText::from_pipeline(cut_at(text, cap).to_owned())
+pub(crate) fn cut_safe(text: &SafeText, cap: usize, custom: &CustomRules) -> SafeText {
+    SafeText::from_pipeline(cut_at(text, cap, custom).to_owned())
 }
 
 /// A text that was just cut short, without a redaction marker left open at its end: an
@@ -191,9 +193,9 @@ pub(crate) fn without_open_marker(cut: &str) -> &str {
 }
 
 /// Sanitize, defang, redact and cap a short label (MIME type, name, block type, URI, key).
-pub(crate) fn label(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
+pub(crate) fn label(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
     // A URI, name or key reaches the model like any text: chat markers are defanged too.
-    let ((kept, _), _) = capped(text, cap, counts);
+    let ((kept, _), _) = capped(text, cap, custom, counts);
     SafeText::from_pipeline(kept)
 }
 
@@ -205,13 +207,13 @@ const NAME_PART_ROOM: usize = 64;
 /// redaction or a cut never swallows the `::` between them: the answer reads
 /// `namespace::name` with both parts present, within `cap` units (at least
 /// [`NAME_PART_ROOM`] + 3). A text without `::` is one label.
-pub(crate) fn qualified_label(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
+pub(crate) fn qualified_label(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
     let Some((namespace, name)) = search::split_once(text, "::") else {
-        return label(text, cap, counts);
+        return label(text, cap, custom, counts);
     };
     let cap = cap.max(NAME_PART_ROOM + 3);
-    let namespace = label(namespace, cap - NAME_PART_ROOM - 2, counts);
-    let name = label(name, cap - utf16_len(&namespace) - 2, counts);
+    let namespace = label(namespace, cap - NAME_PART_ROOM - 2, custom, counts);
+    let name = label(name, cap - utf16_len(&namespace) - 2, custom, counts);
     let mut out = SafeTextBuilder::with_capacity(namespace.len() + name.len() + 2);
     out.safe(&namespace).literal("::").safe(&name);
     out.finish()
@@ -226,14 +228,14 @@ mod tests {
         let mut c = Redactions::default();
         // A secret-field value running across the `::` would swallow it in one label.
         let tool = "shell --password=FAKEc::run_command";
-        let out = qualified_label(tool, 256, &mut c);
+        let out = qualified_label(tool, 256, CustomRules::none(), &mut c);
         let (ns, name) = out.split_once("::").expect("the separator survives");
         assert!(!ns.is_empty() && !name.is_empty() && !out.contains("FAKEc"), "{out}");
         // A long namespace leaves the name its room; the whole stays within the cap.
         let long = format!("{}::tool", "n".repeat(300));
-        let out = qualified_label(&long, 256, &mut c);
+        let out = qualified_label(&long, 256, CustomRules::none(), &mut c);
         assert!(out.ends_with("::tool") && crate::json::utf16_len(&out) <= 256, "{out}");
-        assert_eq!(qualified_label("no separator", 256, &mut c).as_str(), "no separator");
+        assert_eq!(qualified_label("no separator", 256, CustomRules::none(), &mut c).as_str(), "no separator");
     }
 
     fn text(s: &str) -> JsonText {
@@ -249,10 +251,10 @@ mod tests {
         // Some cap puts the first window's end inside the token (or inside a key).
         for cap in (150..=420).step_by(10) {
             let mut c = Redactions::default();
-            let out = clean_text(&text, cap, &mut c);
+            let out = clean_text(&text, cap, CustomRules::none(), &mut c);
             assert!(!out.contains("nUq0yn1K") && !out.contains("tKsxZNAF"), "cap {cap}: {out}");
             assert_eq!(c.get("private_key"), 8, "cap {cap}: every key counted once, whatever the reads");
-            let out = capped_text(&JsonText::whole(text.clone()), cap, &mut Redactions::default()).text;
+            let out = capped_text(&JsonText::whole(text.clone()), cap, CustomRules::none(), &mut Redactions::default()).text;
             assert!(!out.contains("nUq0yn1K"), "cap {cap}: {out}");
         }
     }
@@ -261,7 +263,7 @@ mod tests {
     fn text_is_capped_after_redaction() {
         let mut c = Redactions::default();
         let secret = format!("{} ghp_abcdefghijklmnopqrstuvwxyz0123456789 tail", "a".repeat(89));
-        let out = capped_text(&text(&secret), 100, &mut c);
+        let out = capped_text(&text(&secret), 100, CustomRules::none(), &mut c);
         // The token straddles the cut: it is redacted first, then the marker is cut whole.
         assert!(!out.text.contains("ghp_"), "{}", out.text);
         assert!(out.truncated);
@@ -273,19 +275,19 @@ mod tests {
     fn a_cut_never_leaves_part_of_a_marker() {
         let marked = "ab [REDACTED:api_key] cd";
         for cap in 0..marked.len() {
-            let cut = cut_at(marked, cap);
+            let cut = cut_at(marked, cap, CustomRules::none());
             assert!(!cut.contains('[') || cut.contains(']'), "{cap}: {cut:?}");
         }
         // Text that merely ends in a bracket is kept when nothing was cut.
-        assert_eq!(cut_at("see [RED", 100), "see [RED");
-        assert_eq!(cut_at("a [x] b", 4), "a [x");
+        assert_eq!(cut_at("see [RED", 100, CustomRules::none()), "see [RED");
+        assert_eq!(cut_at("a [x] b", 4, CustomRules::none()), "a [x");
     }
 
     #[test]
     fn stripped_padding_cannot_push_a_secret_past_the_window() {
         let mut c = Redactions::default();
         let padded = format!("{}ghp_abcdefghijklmnopqrstuvwxyz0123456789", "\u{0}".repeat(64 + REDACTION_MARGIN - 10));
-        let out = capped_text(&text(&padded), 64, &mut c);
+        let out = capped_text(&text(&padded), 64, CustomRules::none(), &mut c);
         assert_eq!(out.text, "[REDACTED:github_token]");
         assert_eq!(c.get("github_token"), 1);
     }
@@ -295,7 +297,7 @@ mod tests {
         let mut c = Redactions::default();
         let head = "x".repeat(200_000);
         let t = JsonText::from_head(head, 50_000_000);
-        let out = capped_text(&t, 8192, &mut c);
+        let out = capped_text(&t, 8192, CustomRules::none(), &mut c);
         assert_eq!(out.text.len(), 8192);
         assert_eq!(out.original_length, 50_000_000);
     }

@@ -2,7 +2,9 @@
 //!
 //! Each [`SecretRule`] names a family, literal hints of which one must occur (ASCII
 //! case-insensitively) before the rule runs at all, and a scanner from [`crate::scan`]
-//! that finds the secret spans. A span becomes `[REDACTED:<family>]`; the text around
+//! that finds the secret spans. A policy's additions ([`CustomRules`]) are read by the
+//! same scanners: its key names by the rules that judge key names, its token formats by
+//! the provider-token scanner, its allowed values where a span is taken. A span becomes `[REDACTED:<family>]`; the text around
 //! it that helps a reader (a header name, a URL scheme, quotes) is kept. Every redaction
 //! is counted by family; the secret itself is never recorded. The scanners are plain
 //! byte loops: redaction runs on every text block, so it must cost little.
@@ -11,36 +13,44 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::search::{contains_ignore_ascii_case, AsciiSet};
+use crate::text::custom::CustomRules;
 use crate::text::safe::SafeText;
 use crate::text::scan;
+use crate::text::secret_names::KeyNames;
+use crate::text::tokens::CustomTokens;
 
 /// Redaction counts by family, as shown in `evidence.redactions`. The families are the
-/// few of the redaction rules, so the counts are a short list kept sorted by family.
+/// few of the redaction rules (and of a policy's token formats), so the counts are a
+/// short list kept sorted by family.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Redactions(Vec<(&'static str, u64)>);
+pub struct Redactions(Vec<(Cow<'static, str>, u64)>);
 
 impl Redactions {
     /// Count one redaction of `family`.
     pub fn add(&mut self, family: &'static str) {
-        self.add_n(family, 1);
+        self.add_family(Family::Builtin(family), 1);
     }
 
-    fn add_n(&mut self, family: &'static str, n: u64) {
-        match self.0.binary_search_by(|(f, _)| (*f).cmp(family)) {
+    fn add_family(&mut self, family: Family<'_>, n: u64) {
+        match self.0.binary_search_by(|(f, _)| f.as_ref().cmp(family.name())) {
             Ok(i) => self.0[i].1 += n,
-            Err(i) => self.0.insert(i, (family, n)),
+            Err(i) => self.0.insert(i, (family.to_cow(), n)),
         }
     }
 
     /// How many redactions `family` made.
     pub fn get(&self, family: &str) -> u64 {
-        self.0.binary_search_by(|(f, _)| (*f).cmp(family)).map_or(0, |i| self.0[i].1)
+        self.0.binary_search_by(|(f, _)| f.as_ref().cmp(family)).map_or(0, |i| self.0[i].1)
     }
 
     /// Add every count of `other`.
     pub fn merge(&mut self, other: &Redactions) {
-        for &(family, n) in &other.0 {
-            self.add_n(family, n);
+        for (family, n) in &other.0 {
+            let family = match family {
+                Cow::Borrowed(f) => Family::Builtin(f),
+                Cow::Owned(f) => Family::Custom(f),
+            };
+            self.add_family(family, *n);
         }
     }
 
@@ -51,7 +61,38 @@ impl Redactions {
 
     /// The counts as `(family, count)` pairs sorted by family.
     pub fn to_pairs(&self) -> Vec<(SafeText, u64)> {
-        self.0.iter().map(|(k, v)| (SafeText::literal(k), *v)).collect()
+        let name = |family: &Cow<'static, str>| match family {
+            Cow::Borrowed(f) => SafeText::literal(f),
+            // A policy's families are checked identifiers.
+            Cow::Owned(f) => SafeText::identifier(f).unwrap_or_else(|| SafeText::literal("token")),
+        };
+        self.0.iter().map(|(k, v)| (name(k), *v)).collect()
+    }
+}
+
+/// The family a span is redacted as: a built-in rule's, or a policy token format's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Family<'r> {
+    /// A built-in rule's family.
+    Builtin(&'static str),
+    /// A policy's token format's family (a checked identifier).
+    Custom(&'r str),
+}
+
+impl Family<'_> {
+    /// The family's name.
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            Family::Builtin(f) => f,
+            Family::Custom(f) => f,
+        }
+    }
+
+    fn to_cow(self) -> Cow<'static, str> {
+        match self {
+            Family::Builtin(f) => Cow::Borrowed(f),
+            Family::Custom(f) => Cow::Owned(f.to_owned()),
+        }
     }
 }
 
@@ -72,9 +113,18 @@ pub(crate) struct SecretRule {
 pub(crate) enum Scan {
     /// Byte ranges, all of the rule's family.
     Spans(fn(&str) -> Vec<Range<usize>>),
-    /// Byte ranges, each with its own family (provider tokens).
+    /// Byte ranges, each with its own family (shaped tokens, webhooks).
     Families(fn(&str) -> Vec<(Range<usize>, &'static str)>),
+    /// Byte ranges of values named by a key, judged with the key names in force (the
+    /// built-in ones and a policy's). With a policy's secret names the rule runs whatever
+    /// its hints: they are the built-in names' stems.
+    Named(fn(&str, &KeyNames) -> Vec<Range<usize>>),
+    /// Provider tokens of the built-in table and a policy's formats, each with its family.
+    Tokens(TokenScan),
 }
+
+/// A scanner of provider tokens: spans, each with the family of its format.
+pub(crate) type TokenScan = for<'r> fn(&str, &'r CustomTokens) -> Vec<(Range<usize>, Family<'r>)>;
 
 /// The baseline rules, applied in this order (each sees the previous one's output).
 pub(crate) const SECRET_RULES: &[SecretRule] = &[
@@ -105,7 +155,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     // Bot tokens' secret part starts `AA` in the format Telegram issues.
     SecretRule { family: "telegram_bot_token", hints: &[":aa"], scan: Scan::Spans(scan::telegram_tokens) },
     SecretRule { family: "jwt", hints: &["eyj"], scan: Scan::Spans(scan::jwts) },
-    SecretRule { family: "api_key", hints: &[], scan: Scan::Families(scan::provider_tokens) },
+    SecretRule { family: "api_key", hints: &[], scan: Scan::Tokens(scan::provider_tokens) },
     SecretRule { family: "authorization", hints: &["authorization"], scan: Scan::Spans(scan::authorization_values) },
     SecretRule { family: "authorization", hints: &["bearer"], scan: Scan::Spans(scan::bearer_tokens) },
     SecretRule { family: "cookie", hints: &["cookie"], scan: Scan::Spans(scan::cookie_headers) },
@@ -116,16 +166,16 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         hints: &["@tcp(", "@unix(", "@udp(", "sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr "],
         scan: Scan::Spans(scan::schemeless_dsn),
     },
-    SecretRule { family: "url_query", hints: &["?", "&", ";", "%3f", "%26"], scan: Scan::Spans(scan::secret_query_values) },
-    SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Spans(scan::secret_field_values) },
-    SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Spans(scan::flag_values) },
+    SecretRule { family: "url_query", hints: &["?", "&", ";", "%3f", "%26"], scan: Scan::Named(scan::secret_query_values) },
+    SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Named(scan::secret_field_values) },
+    SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Named(scan::flag_values) },
     SecretRule {
         family: "secret_field",
         hints: &["pass", "pwd", "secret", "token", "key", "credential"],
-        scan: Scan::Spans(scan::spaced_values),
+        scan: Scan::Named(scan::spaced_values),
     },
-    SecretRule { family: "secret_field", hints: &["\",", "\"]", "',", "']"], scan: Scan::Spans(scan::quoted_pairs) },
-    SecretRule { family: "secret_field", hints: &["value", "</"], scan: Scan::Spans(scan::paired_values) },
+    SecretRule { family: "secret_field", hints: &["\",", "\"]", "',", "']"], scan: Scan::Named(scan::quoted_pairs) },
+    SecretRule { family: "secret_field", hints: &["value", "</"], scan: Scan::Named(scan::paired_values) },
     SecretRule { family: "cli_password", hints: &[" -", "\"-", "pass:", "/user:"], scan: Scan::Spans(scan::cli_credentials) },
 ];
 
@@ -140,7 +190,8 @@ pub(crate) fn marker(family: &str) -> String {
 
 const MARKER_PREFIX: &str = "[REDACTED:";
 
-/// Redact every secret in `text`, counting each redaction in `counts`.
+/// Redact every secret in `text` by the built-in rules and `custom`'s, counting each
+/// redaction in `counts`.
 ///
 /// One engine run: the hints of every rule are looked up once, each rule whose hint
 /// occurs scans the same text, and the spans are resolved and written in one copy (a text
@@ -148,25 +199,23 @@ const MARKER_PREFIX: &str = "[REDACTED:";
 /// if each rule saw the previous rules' output: a span inside one already taken is the
 /// earlier rule's secret seen again and is dropped; a span that reaches past one already
 /// taken covers both with one marker of its own family (the earlier redaction still
-/// counts, as it would have been made first).
-pub(crate) fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
+/// counts, as it would have been made first). A span that is exactly one of `custom`'s
+/// allowed values is not taken.
+pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &mut Redactions) -> Cow<'a, str> {
     let mut hints = HintCache { present: AsciiSet::of(text), known: Vec::new() };
     let mut taken: Vec<Taken> = Vec::new();
+    let mut take_span = |span: Range<usize>, family| take(&mut taken, text, span, family, custom, counts);
+    let adds_names = custom.keys.adds_secret_names();
     for rule in SECRET_RULES {
-        if !(rule.hints.is_empty() || rule.hints.iter().any(|h| hints.occurs(text, h))) {
+        let named = adds_names && matches!(rule.scan, Scan::Named(_));
+        if !(rule.hints.is_empty() || named || rule.hints.iter().any(|h| hints.occurs(text, h))) {
             continue;
         }
         match rule.scan {
-            Scan::Spans(scan) => {
-                for span in scan(text) {
-                    take(&mut taken, text, span, rule.family, counts);
-                }
-            }
-            Scan::Families(scan) => {
-                for (span, family) in scan(text) {
-                    take(&mut taken, text, span, family, counts);
-                }
-            }
+            Scan::Spans(scan) => scan(text).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
+            Scan::Families(scan) => scan(text).into_iter().for_each(|(span, family)| take_span(span, Family::Builtin(family))),
+            Scan::Named(scan) => scan(text, &custom.keys).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
+            Scan::Tokens(scan) => scan(text, &custom.tokens).into_iter().for_each(|(span, family)| take_span(span, family)),
         }
     }
     if taken.is_empty() {
@@ -177,7 +226,7 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<
     for t in &taken {
         out.push_str(&text[copied..t.span.start]);
         out.push_str(MARKER_PREFIX);
-        out.push_str(t.family);
+        out.push_str(t.family.name());
         out.push(']');
         copied = t.span.end;
     }
@@ -187,17 +236,17 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, counts: &mut Redactions) -> Cow<
 
 /// A span the engine will replace, with the family its marker names.
 #[derive(Debug)]
-struct Taken {
+struct Taken<'r> {
     span: Range<usize>,
-    family: &'static str,
+    family: Family<'r>,
 }
 
 /// Add one rule's span to the taken spans (kept sorted and disjoint). A marker is never
 /// redacted again, nor the ellipsis that ends a cut text (a value cut away after its
-/// name): both are the core's own output.
-fn take(taken: &mut Vec<Taken>, text: &str, span: Range<usize>, family: &'static str, counts: &mut Redactions) {
+/// name): both are the core's own output. Nor is a value the policy allows.
+fn take<'r>(taken: &mut Vec<Taken<'r>>, text: &str, span: Range<usize>, family: Family<'r>, custom: &CustomRules, counts: &mut Redactions) {
     let secret = &text[span.clone()];
-    if secret.is_empty() || secret.starts_with(MARKER_PREFIX) || is_cut_marker(secret) {
+    if secret.is_empty() || secret.starts_with(MARKER_PREFIX) || is_cut_marker(secret) || custom.allows(secret) {
         return;
     }
     // The taken spans that touch this one: from the first ending after its start to the
@@ -207,7 +256,7 @@ fn take(taken: &mut Vec<Taken>, text: &str, span: Range<usize>, family: &'static
     let last = first + taken[first..].iter().take_while(|t| t.span.start < span.end).count();
     if first == last {
         taken.insert(first, Taken { span, family });
-        counts.add(family);
+        counts.add_family(family, 1);
         return;
     }
     let (lo, hi) = (taken[first].span.start, taken[last - 1].span.end);
@@ -218,7 +267,7 @@ fn take(taken: &mut Vec<Taken>, text: &str, span: Range<usize>, family: &'static
     let family = if lo < span.start { taken[first].family } else { family };
     taken.drain(first + 1..last);
     taken[first] = Taken { span: merged, family };
-    counts.add(family);
+    counts.add_family(family, 1);
 }
 
 /// Which hints occur in one text, each looked up at most once: a hint with a byte the
@@ -256,7 +305,7 @@ mod tests {
 
     fn redact(text: &str) -> (String, Redactions) {
         let mut counts = Redactions::default();
-        (redact_secrets(text, &mut counts).into_owned(), counts)
+        (redact_secrets(text, CustomRules::none(), &mut counts).into_owned(), counts)
     }
 
     /// One planted secret per family: (input, expected output, family).
@@ -335,10 +384,82 @@ mod tests {
         }
     }
 
+    /// The rules a test policy adds: a token format, a secret name, a plain name, and an
+    /// allowed value that a built-in rule would redact (an OpenAI-shaped demo key).
+    fn custom() -> CustomRules {
+        let format = crate::text::TokenFormat {
+            family: "acme_token".into(),
+            prefix: "acme_".into(),
+            alphabet: crate::text::TokenAlphabet::Alnum,
+            min_body_length: 24,
+        };
+        let keys = KeyNames::new(&["acme_session".to_owned()], &["token_budget".to_owned()]);
+        CustomRules::new(keys, CustomTokens::new(&[format]), &["sk-demo0000000000000000000000".to_owned(), "hunter2".to_owned()])
+    }
+
+    const TOKEN: &str = "acme_0123456789abcdefghijklmn";
+
+    #[test]
+    fn a_policys_rules_redact_and_count_like_the_built_in_ones() {
+        let custom = custom();
+        let redact = |text: &str| {
+            let mut counts = Redactions::default();
+            (redact_secrets(text, &custom, &mut counts).into_owned(), counts)
+        };
+        for (input, expected, family) in [
+            (format!("sent {TOKEN}."), "sent [REDACTED:acme_token].".to_owned(), "acme_token"),
+            (format!("x{TOKEN}"), "x[REDACTED:acme_token]".to_owned(), "acme_token"),
+            // A policy's format is tried first where a built-in one also matches.
+            (format!("token={TOKEN}"), "token=[REDACTED:acme_token]".to_owned(), "acme_token"),
+            ("AcmeSession: s3cr3t".to_owned(), "AcmeSession: [REDACTED:secret_field]".to_owned(), "secret_field"),
+            ("run --acme-session s3cr3t".to_owned(), "run --acme-session [REDACTED:secret_field]".to_owned(), "secret_field"),
+            ("GET /x?acme_session=s3cr3t&a=1".to_owned(), "GET /x?acme_session=[REDACTED:url_query]&a=1".to_owned(), "url_query"),
+            ("export ACME_SESSION qX9vL2mR7tW4zP8k".to_owned(), "export ACME_SESSION [REDACTED:secret_field]".to_owned(), "secret_field"),
+            (
+                r#"<acmeSession>s3cr3t</acmeSession>"#.to_owned(),
+                "<acmeSession>[REDACTED:secret_field]</acmeSession>".to_owned(),
+                "secret_field",
+            ),
+        ] {
+            let (out, counts) = redact(&input);
+            assert_eq!(out, expected, "{input}");
+            assert_eq!(counts.get(family), 1, "{input}: {counts:?}");
+            let (again, counts) = redact(&out);
+            assert_eq!((again.as_str(), counts.total()), (out.as_str(), 0), "a second pass changed {out}");
+        }
+        // The built-in rules alone know none of it.
+        let mut counts = Redactions::default();
+        assert_eq!(redact_secrets("AcmeSession: s3cr3t", CustomRules::none(), &mut counts), "AcmeSession: s3cr3t");
+    }
+
+    #[test]
+    fn an_allowed_value_passes_whole_and_weakens_nothing_beside_it() {
+        let custom = custom();
+        let redact = |text: &str| redact_secrets(text, &custom, &mut Redactions::default()).into_owned();
+        // Kept exactly, wherever a rule would have taken it whole.
+        for kept in [
+            "key sk-demo0000000000000000000000 ok",
+            "OPENAI_API_KEY=sk-demo0000000000000000000000",
+            "password: hunter2",
+            r#"{"password": "hunter2"}"#,
+        ] {
+            assert_eq!(redact(kept), kept);
+        }
+        // A real secret beside it, an allowed value inside a longer secret, and a longer
+        // value that starts with it are redacted as ever.
+        assert_eq!(redact("password=hunter2 token=abc123"), "password=hunter2 token=[REDACTED:secret_field]");
+        assert_eq!(redact("sk-demo0000000000000000000000x9"), "[REDACTED:openai_key]");
+        assert_eq!(redact("https://ann:hunter2@example.com/"), "https://[REDACTED:url_credentials]@example.com/");
+        assert_eq!(redact("password=hunter22"), "password=[REDACTED:secret_field]");
+        // A plain name lets its value pass the key-name rules only.
+        assert_eq!(redact("token_budget=9000 tokenBudget: 9000"), "token_budget=9000 tokenBudget: 9000");
+        assert_eq!(redact(&format!("token_budget={TOKEN}")), "token_budget=[REDACTED:acme_token]");
+    }
+
     #[test]
     fn a_redaction_is_counted_by_family() {
         let mut counts = Redactions::default();
-        let out = redact_secrets("Authorization: Bearer abc.def.ghi123", &mut counts);
+        let out = redact_secrets("Authorization: Bearer abc.def.ghi123", CustomRules::none(), &mut counts);
         assert_eq!(out, "Authorization: Bearer [REDACTED:authorization]");
         assert_eq!(counts.get("authorization"), 1);
     }

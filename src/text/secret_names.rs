@@ -200,7 +200,8 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
     "credential_type",
 ];
 
-/// Whether a key name (any case style: `apiKey`, `API_KEY`, `x-api-key`) names a secret.
+/// Whether a key name (any case style: `apiKey`, `API_KEY`, `x-api-key`) names a secret,
+/// by the built-in names alone (a policy's names: [`KeyNames::is_secret`]).
 pub(crate) fn is_secret_key(key: &str) -> bool {
     // Every secret word and pair contains one of these stems; most keys have none.
     const STEMS: &[&str] =
@@ -214,33 +215,46 @@ pub(crate) fn is_secret_key(key: &str) -> bool {
     if SECRET_KEY_ALLOWLIST.contains(&joined.as_str()) {
         return false;
     }
-    // Plurals count as their singular (`api_keys`, `passwords`), except `tokens`, which
-    // is nearly always a count; `pass` and `access` are no plurals.
-    let words: Vec<&str> = words
-        .iter()
-        .map(|w| match w.strip_suffix('s') {
-            Some(stem) if w.len() > 3 && !w.ends_with("ss") && w != "tokens" => stem,
-            _ => w.as_str(),
-        })
-        .collect();
-    let (Some(first), Some(last)) = (words.first(), words.last()) else {
-        return false;
-    };
-    // `session_id`, Vault's `secret_id` and AWS's `access_key_id` are credentials (or
-    // half of one); `api_key_id` names one.
-    let id_credential = words.len() > 1
-        && *last == "id"
-        && (matches!(words[words.len() - 2], "session" | "secret")
-            || words.ends_with(&["access", "key", "id"])
-            || words.ends_with(&["accesskey", "id"]));
-    if words.len() > 1 && !id_credential && (METADATA_WORDS.contains(last) || FLAG_WORDS.contains(first)) {
+    let words = singular(&words);
+    if describes(&words) {
         return false;
     }
+    let Some(last) = words.last() else {
+        return false;
+    };
     let secret_word = |w: &str| SECRET_KEY_WORDS.iter().any(|s| w == *s || (w.len() > s.len() + 1 && w.ends_with(s)));
     words.iter().any(|w| secret_word(w))
         || (words.len() > 1 && TRAILING_SECRET_WORDS.contains(last))
         || words.windows(2).any(|p| SECRET_KEY_PAIRS.contains(&(p[0], p[1])))
         || (words.len() > 1 && *last == "key" && !PLAIN_KEY_QUALIFIERS.contains(&words[words.len() - 2]))
+}
+
+/// Plurals as their singular (`api_keys`, `passwords`), except `tokens`, which is nearly
+/// always a count; `pass` and `access` are no plurals.
+fn singular(words: &[String]) -> Vec<&str> {
+    words
+        .iter()
+        .map(|w| match w.strip_suffix('s') {
+            Some(stem) if w.len() > 3 && !w.ends_with("ss") && w != "tokens" => stem,
+            _ => w.as_str(),
+        })
+        .collect()
+}
+
+/// Whether a name of several words describes a secret rather than holds it: its last word
+/// is metadata (`password_policy`, `token_expires_in`) or its first a flag (`has_password`).
+/// `session_id`, Vault's `secret_id` and AWS's `access_key_id` are credentials (or half of
+/// one) all the same; `api_key_id` names one.
+fn describes(words: &[&str]) -> bool {
+    let (Some(first), Some(last)) = (words.first(), words.last()) else {
+        return false;
+    };
+    let id_credential = words.len() > 1
+        && *last == "id"
+        && (matches!(words[words.len() - 2], "session" | "secret")
+            || words.ends_with(&["access", "key", "id"])
+            || words.ends_with(&["accesskey", "id"]));
+    words.len() > 1 && !id_credential && (METADATA_WORDS.contains(last) || FLAG_WORDS.contains(first))
 }
 
 /// Whether a key is a short name that holds a secret only sometimes (`pass`, `pw`, `key`,
@@ -250,7 +264,193 @@ pub(crate) fn is_weak_secret_key(key: &str) -> bool {
     WEAK.iter().any(|w| key.eq_ignore_ascii_case(w))
 }
 
+/// A key name as the rules compare it: its words (split at separators and camelCase
+/// humps, lowercase, plurals as their singular) joined by `_`, so `AcmeSessions`,
+/// `ACME_SESSION` and `acme-session` all read `acme_session`. `None` when it has no word.
+///
+/// A policy's names are kept in this form, so they apply as the built-in ones do.
+pub(crate) fn canonical_key(key: &str) -> Option<String> {
+    let words = key_words(key);
+    let words = singular(&words);
+    (!words.is_empty()).then(|| words.join("_"))
+}
+
+/// The key names a policy adds: names judged secret besides the built-in ones, and names
+/// never judged secret. Both are kept in [`canonical_key`] form. A policy's secret name
+/// matches a key that is the name itself, or holds its words in a row (`x-acme-session`
+/// for `acme_session`), or ends a joined word with it (`myacmesession`), unless, for a
+/// longer key, the key only describes the secret (`acme_session_expires_at`,
+/// `has_acme_session`), exactly as the built-in words match. A plain name matches only a
+/// key that is the name itself (`tokenBudget` for `token_budget`), and wins over every
+/// secret name: its value is still scanned as text, so a token in it is still redacted.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KeyNames {
+    /// The secret names, sorted.
+    secret: Vec<String>,
+    /// The same names with their words joined without `_` (`acmesession`), sorted.
+    joined: Vec<String>,
+    /// How the secret names start, as a key holding one must show it: the first two
+    /// letters or digits of each name's first word, as a pair in a row (a bit per pair of
+    /// `[a-z0-9]`), or a one-letter first word alone. A key showing none is ruled out
+    /// without splitting it, whatever the number of names.
+    starts: [u64; START_WORDS],
+    /// The one-letter first words (a bit per `[a-z0-9]`).
+    single_starts: u64,
+    /// For each secret name, the letters and digits it has: a key lacking one of them
+    /// cannot match it (checked once a key shows how some name starts).
+    letters: Vec<AsciiSet>,
+    /// The most words of a secret name.
+    max_words: usize,
+    /// The plain names, sorted.
+    plain: Vec<String>,
+}
+
+impl KeyNames {
+    /// The built-in names only.
+    pub(crate) const NONE: KeyNames = KeyNames {
+        secret: Vec::new(),
+        joined: Vec::new(),
+        starts: [0; START_WORDS],
+        single_starts: 0,
+        letters: Vec::new(),
+        max_words: 0,
+        plain: Vec::new(),
+    };
+
+    /// Names from a policy: `secret` and `plain`, each in [`canonical_key`] form.
+    pub(crate) fn new(secret: &[String], plain: &[String]) -> Self {
+        let mut names = KeyNames::default();
+        for name in secret {
+            names.secret.push(name.clone());
+            names.joined.push(name.replace('_', ""));
+            names.letters.push(AsciiSet::of(&names.joined[names.joined.len() - 1]));
+            names.max_words = names.max_words.max(name.split('_').count());
+            let first = name.split('_').next().unwrap_or("").as_bytes();
+            match (first.first().copied().and_then(alnum_index), first.get(1).copied().and_then(alnum_index)) {
+                (Some(a), Some(b)) => names.starts[(a * ALNUM + b) / 64] |= 1 << ((a * ALNUM + b) % 64),
+                (Some(a), None) => names.single_starts |= 1 << a,
+                // A first word outside `[a-z0-9]` (a canonical name has none): every key passes.
+                _ => names.single_starts = u64::MAX,
+            }
+        }
+        for list in [&mut names.secret, &mut names.joined] {
+            list.sort_unstable();
+            list.dedup();
+        }
+        names.plain = plain.to_vec();
+        names.plain.sort_unstable();
+        names.plain.dedup();
+        names
+    }
+
+    /// Whether the policy adds secret names.
+    pub(crate) fn adds_secret_names(&self) -> bool {
+        !self.secret.is_empty()
+    }
+
+    /// Whether `key` names a secret: a built-in name or a policy's, and no plain name.
+    pub(crate) fn is_secret(&self, key: &str) -> bool {
+        // The checks of a policy's names come only when it has some (most have none).
+        (is_secret_key(key) || (!self.secret.is_empty() && self.is_policy_secret(key))) && (self.plain.is_empty() || !self.is_plain(key))
+    }
+
+    /// Whether `key` is a short name that holds a secret only when its value looks
+    /// generated ([`is_weak_secret_key`]), and no plain name.
+    pub(crate) fn is_weak(&self, key: &str) -> bool {
+        is_weak_secret_key(key) && !self.is_plain(key)
+    }
+
+    /// Whether `key` is one of the policy's plain names.
+    pub(crate) fn is_plain(&self, key: &str) -> bool {
+        !self.plain.is_empty() && canonical_key(key).is_some_and(|k| self.plain.binary_search(&k).is_ok())
+    }
+
+    /// Whether `key` matches one of the policy's secret names (see [`KeyNames`]).
+    pub(crate) fn is_policy_secret(&self, key: &str) -> bool {
+        if self.secret.is_empty() {
+            return false;
+        }
+        if !self.may_hold_a_name(key) {
+            return false;
+        }
+        let present = AsciiSet::of(key);
+        crate::search::work::tally(self.letters.len());
+        if !self.letters.iter().any(|l| present.includes(*l)) {
+            return false;
+        }
+        let words = key_words(key);
+        let words = singular(&words);
+        let mut window = String::with_capacity(key.len());
+        let mut found = false;
+        for start in 0..words.len() {
+            window.clear();
+            for (n, word) in words[start..].iter().take(self.max_words).enumerate() {
+                if n > 0 {
+                    window.push('_');
+                }
+                window.push_str(word);
+                crate::search::work::tally(window.len());
+                if self.secret.binary_search(&window).is_ok() {
+                    if start == 0 && n + 1 == words.len() {
+                        return true;
+                    }
+                    found = true;
+                }
+            }
+        }
+        // The end of a joined word, as `pgpassword` ends in `password`.
+        found = found
+            || words.iter().any(|w| {
+                crate::search::work::tally(w.len());
+                (0..w.len())
+                    .filter(|&at| (at == 0 || at >= 2) && w.is_char_boundary(at))
+                    .any(|at| self.joined.binary_search_by(|j| j.as_str().cmp(&w[at..])).is_ok())
+            });
+        found && !describes(&words)
+    }
+}
+
+/// The number of `[a-z0-9]` characters, and of `u64` words a bit per pair of them takes.
+const ALNUM: usize = 36;
+const START_WORDS: usize = (ALNUM * ALNUM).div_ceil(64);
+
+/// The index of an ASCII letter (either case) or digit among `[a-z0-9]`.
+fn alnum_index(b: u8) -> Option<usize> {
+    match b.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => Some(usize::from(c - b'a')),
+        c @ b'0'..=b'9' => Some(26 + usize::from(c - b'0')),
+        _ => None,
+    }
+}
+
+impl KeyNames {
+    /// Whether `key` shows how some secret name starts (see `starts`): a key holding a
+    /// name holds its first word in a row, as a key word or the start of one (a plural
+    /// or a joined word only adds letters after it). One pass over the key's bytes.
+    fn may_hold_a_name(&self, key: &str) -> bool {
+        crate::search::work::tally(key.len());
+        let mut previous = None;
+        for b in key.bytes() {
+            let index = alnum_index(b);
+            if let Some(i) = index {
+                if self.single_starts & (1u64 << i) != 0 {
+                    return true;
+                }
+                if let Some(p) = previous {
+                    let pair = p * ALNUM + i;
+                    if self.starts[pair / 64] & (1u64 << (pair % 64)) != 0 {
+                        return true;
+                    }
+                }
+            }
+            previous = index;
+        }
+        false
+    }
+}
+
 /// Split a key into lowercase words at separators and camelCase humps.
+#[inline]
 fn key_words(key: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut current = String::new();
@@ -325,5 +525,61 @@ mod tests {
         ] {
             assert!(!is_secret_key(k), "{k}");
         }
+    }
+
+    fn names(secret: &[&str], plain: &[&str]) -> KeyNames {
+        let canonical = |list: &[&str]| list.iter().map(|n| canonical_key(n).unwrap()).collect::<Vec<_>>();
+        KeyNames::new(&canonical(secret), &canonical(plain))
+    }
+
+    #[test]
+    fn key_names_are_compared_in_one_canonical_form() {
+        for k in ["acme_session", "AcmeSession", "ACME-SESSIONS", "acme.session", "acmeSessions"] {
+            assert_eq!(canonical_key(k).as_deref(), Some("acme_session"), "{k}");
+        }
+        assert_eq!(canonical_key("max_tokens").as_deref(), Some("max_tokens"));
+        assert_eq!(canonical_key("--").as_deref(), None);
+    }
+
+    #[test]
+    fn a_policy_secret_name_matches_as_the_built_in_words_do() {
+        let n = names(&["acme_session", "Tenant-Ref"], &[]);
+        for k in [
+            "acme_session",
+            "AcmeSession",
+            "ACME_SESSIONS",
+            "x-acme-session",
+            "acmesession",
+            "myacmesession",
+            "acme_session_value",
+            "acme_session_id",
+            "tenantRef",
+            "TENANT_REFS",
+        ] {
+            assert!(n.is_secret(k), "{k}");
+        }
+        for k in ["acme", "session_acme", "acme_session_expires_at", "has_acme_session", "xacmesession2", "tenant", "acme_sessionx"] {
+            assert!(!n.is_secret(k), "{k}");
+        }
+        // A one-letter first word, and a name with a digit.
+        let short = names(&["x_acme", "k8s_token_ref"], &[]);
+        for k in ["X-Acme", "xAcme", "xacme", "my_x_acme_id2", "K8sTokenRef", "K8S_TOKEN_REFS"] {
+            assert!(short.is_secret(k), "{k}");
+        }
+        for k in ["acme", "x", "xa_cme", "k8token_ref"] {
+            assert!(!short.is_policy_secret(k), "{k}");
+        }
+        let exact = names(&["session_url"], &[]);
+        assert!(exact.is_secret("SessionUrl"), "a metadata last word does not hide the policy's own name");
+        assert!(!KeyNames::NONE.is_policy_secret("acme_session"));
+    }
+
+    #[test]
+    fn plain_names_win_over_secret_ones_and_match_only_themselves() {
+        let n = names(&["acme_ref"], &["token_budget", "code", "key"]);
+        assert!(!n.is_secret("tokenBudget") && !n.is_secret("TOKEN_BUDGETS"));
+        assert!(n.is_secret("token_budget_secret") && n.is_secret("x_acme_ref") && n.is_secret("password"));
+        assert!(!n.is_weak("KEY") && n.is_weak("pass"));
+        assert!(n.is_plain("Code") && !n.is_plain("codes_x"));
     }
 }

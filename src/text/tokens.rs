@@ -1,34 +1,43 @@
 //! Provider tokens with documented prefixes, as data: each names the specific family its
 //! marker and counts use (`[REDACTED:github_token]`), the alphabet of its body and the
-//! shortest body a real one has. Formats are the providers' own published ones.
+//! shortest body a real one has. Formats are the providers' own published ones. A
+//! [`Policy`](crate::Policy) adds formats of the same form ([`TokenFormat`]), compiled
+//! into [`CustomTokens`] and looked up by the same first-byte prefilter.
 
-/// Which characters a token's body uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Body {
-    /// `[A-Za-z0-9]`
-    Alnum,
-    /// `[A-Za-z0-9_-]`
-    Base64Url,
-    /// `[A-Za-z0-9_.-]` (Google OAuth access tokens)
-    Base64UrlDot,
-    /// `[A-Za-z0-9_=-]` (a checksum after `=`, as Atlassian writes it)
-    Base64UrlEq,
-    /// `[A-Za-z0-9_]`
-    Word,
-    /// `[A-Za-z0-9-]`
-    AlnumDash,
-    /// `[A-Z0-9]`
-    UpperAlnum,
-    /// `[0-9a-fA-F]`
-    Hex,
-    /// `[A-Za-z0-9+/=_%-]`: base64 in either alphabet, also percent-encoded in a URL
-    /// (AWS session tokens, Grafana Cloud tokens).
-    Base64,
-    /// Two `[A-Za-z0-9_-]` segments joined by a dot (SendGrid).
-    TwoSegments,
+wire_enum! {
+    /// Which characters a token's body uses, by the name a policy's `token_formats` give
+    /// it (`"alphabet": "alnum"`). A body is the longest run of its characters after the
+    /// prefix.
+    pub TokenAlphabet {
+        /// `[A-Za-z0-9]` (base62)
+        Alnum = "alnum",
+        /// `[A-Za-z0-9_-]`
+        Base64Url = "base64url",
+        /// `[A-Za-z0-9_.-]` (Google OAuth access tokens)
+        Base64UrlDot = "base64url_dot",
+        /// `[A-Za-z0-9_=-]` (a checksum after `=`, as Atlassian writes it)
+        Base64UrlEq = "base64url_eq",
+        /// `[A-Za-z0-9_]`
+        Word = "word",
+        /// `[A-Za-z0-9-]`
+        AlnumDash = "alnum_dash",
+        /// `[A-Z0-9]`
+        UpperAlnum = "upper_alnum",
+        /// `[0-9a-fA-F]`
+        Hex = "hex",
+        /// `[A-Za-z0-9+/=_%-]`: base64 in either alphabet, also percent-encoded in a URL
+        /// (AWS session tokens, Grafana Cloud tokens).
+        Base64 = "base64",
+        /// Two `[A-Za-z0-9_-]` segments joined by a dot (SendGrid): the first at least the
+        /// shortest body long, the second longer than it.
+        TwoSegments = "two_segments",
+    }
 }
 
-impl Body {
+/// The token table's short name for the alphabets.
+use TokenAlphabet as Body;
+
+impl TokenAlphabet {
     /// Whether `b` can stand in the body.
     pub(crate) fn accepts(self, b: u8) -> bool {
         match self {
@@ -250,6 +259,191 @@ pub(crate) fn starting_with(b: u8) -> &'static [Token] {
     &TOKENS[usize::from(start)..usize::from(start) + usize::from(count)]
 }
 
+/// Whether some built-in format's prefix starts with each byte.
+pub(crate) const FIRST_BYTES: [bool; 256] = {
+    let mut first = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        first[b] = BY_FIRST_BYTE[b].1 != 0;
+        b += 1;
+    }
+    first
+};
+
+/// A token format a policy adds, in the built-in table's form: the literal its tokens
+/// start with, the family their marker and counts name, the body's alphabet and the
+/// shortest body a real token has. There is no pattern language: a format is matched as
+/// the built-in ones are, in the same pass over the text, so redaction stays linear.
+///
+/// ```
+/// use codemode_errors::{Normalizer, Policy, TokenAlphabet, TokenFormat};
+/// let acme = TokenFormat { family: "acme_token".into(), prefix: "acme_".into(), alphabet: TokenAlphabet::Alnum, min_body_length: 24 };
+/// let normalizer = Normalizer::new(Policy::default().with_token_format(acme)?);
+/// assert_eq!(normalizer.redact_text("sent acme_0123456789abcdefghijklmn twice"), "sent [REDACTED:acme_token] twice");
+/// # Ok::<(), codemode_errors::ReportError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenFormat {
+    /// The family named in the marker and counted in `evidence.redactions`:
+    /// `[a-z][a-z0-9_]{0,31}`.
+    pub family: String,
+    /// The literal every token starts with, case-sensitive: 3 to 32 of `[A-Za-z0-9_.=+/%-]`.
+    /// A prefix of 4 or more characters not ending in `-` is found even glued to a word
+    /// (`xacme_…`); a shorter one needs a word boundary before it, as built-in ones do.
+    pub prefix: String,
+    /// The body's alphabet.
+    pub alphabet: TokenAlphabet,
+    /// The shortest body (after the prefix) a real token has: 8 to 256.
+    pub min_body_length: u32,
+}
+
+/// Prefix lengths a policy's format may have, in bytes.
+pub(crate) const PREFIX_LENGTHS: std::ops::RangeInclusive<usize> = 3..=32;
+
+/// Shortest bodies a policy's format may require.
+pub(crate) const MIN_BODY_LENGTHS: std::ops::RangeInclusive<u32> = 8..=256;
+
+/// Longest family name of a policy's format.
+pub(crate) const MAX_FAMILY: usize = 32;
+
+impl TokenFormat {
+    /// What is wrong with this format, as the member at fault and why; `None` when it is
+    /// well formed.
+    pub(crate) fn problem(&self) -> Option<(&'static str, String)> {
+        let family = self.family.as_bytes();
+        let family_ok = family.first().is_some_and(u8::is_ascii_lowercase)
+            && family.len() <= MAX_FAMILY
+            && family.iter().all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !family_ok {
+            return Some(("family", format!("must be 1 to {MAX_FAMILY} of [a-z0-9_], starting with a letter")));
+        }
+        if !PREFIX_LENGTHS.contains(&self.prefix.len()) || !self.prefix.bytes().all(in_token_run) {
+            let (lo, hi) = (PREFIX_LENGTHS.start(), PREFIX_LENGTHS.end());
+            return Some(("prefix", format!("must be {lo} to {hi} of [A-Za-z0-9_.=+/%-]")));
+        }
+        if !MIN_BODY_LENGTHS.contains(&self.min_body_length) {
+            let (lo, hi) = (MIN_BODY_LENGTHS.start(), MIN_BODY_LENGTHS.end());
+            return Some(("min_body_length", format!("must be a whole number from {lo} to {hi}")));
+        }
+        None
+    }
+}
+
+/// A policy's token formats compiled for the scanner: their prefixes in a trie, so the
+/// formats that may start at a place are found in one walk of at most the longest prefix
+/// (however many formats share their first bytes), and the first bytes of every format,
+/// built-in or the policy's, in one table the scanner's skip loop reads.
+#[derive(Clone, Debug)]
+pub(crate) struct CustomTokens {
+    formats: Vec<TokenFormat>,
+    /// The prefixes' trie; node 0 is the root. Empty when there are no formats.
+    trie: Vec<TrieNode>,
+    /// Whether some format, built-in or the policy's, starts with each byte.
+    first_bytes: [bool; 256],
+    /// Whether some format of the policy's starts with each byte.
+    policy_first_bytes: [bool; 256],
+    /// The length of the shortest token of any format, built-in or the policy's.
+    shortest: usize,
+}
+
+/// One node of the prefix trie: the bytes that continue a prefix from here (sorted, each
+/// with its node), and the format whose prefix ends here.
+#[derive(Clone, Debug, Default)]
+struct TrieNode {
+    next: Vec<(u8, u16)>,
+    format: Option<u8>,
+}
+
+/// The most formats whose prefixes can all start at one place: one per prefix length.
+pub(crate) const MAX_NESTED_PREFIXES: usize = *PREFIX_LENGTHS.end();
+
+impl CustomTokens {
+    /// No formats beyond the built-in ones.
+    pub(crate) const NONE: CustomTokens = CustomTokens {
+        formats: Vec::new(),
+        trie: Vec::new(),
+        first_bytes: FIRST_BYTES,
+        policy_first_bytes: [false; 256],
+        shortest: SHORTEST_TOKEN,
+    };
+
+    /// Compile well-formed formats (at most 255, with distinct prefixes).
+    pub(crate) fn new(formats: &[TokenFormat]) -> Self {
+        let formats: Vec<TokenFormat> = formats.iter().take(255).cloned().collect();
+        let mut trie = vec![TrieNode::default()];
+        let mut first_bytes = FIRST_BYTES;
+        let mut policy_first_bytes = [false; 256];
+        let mut shortest = SHORTEST_TOKEN;
+        for (k, f) in formats.iter().enumerate() {
+            shortest = shortest.min(f.prefix.len() + f.min_body_length as usize);
+            first_bytes[usize::from(f.prefix.as_bytes()[0])] = true;
+            policy_first_bytes[usize::from(f.prefix.as_bytes()[0])] = true;
+            let mut node = 0;
+            for &b in f.prefix.as_bytes().iter().take(MAX_NESTED_PREFIXES) {
+                node = match trie[node].next.binary_search_by_key(&b, |&(c, _)| c) {
+                    Ok(at) => usize::from(trie[node].next[at].1),
+                    Err(at) => {
+                        // At most 255 prefixes of at most 32 bytes: the nodes fit a u16.
+                        let child = trie.len();
+                        trie[node].next.insert(at, (b, child as u16));
+                        trie.push(TrieNode::default());
+                        child
+                    }
+                };
+            }
+            trie[node].format = Some(k as u8);
+        }
+        CustomTokens { formats, trie, first_bytes, policy_first_bytes, shortest }
+    }
+
+    /// The length of the shortest token of any format, built-in or the policy's: a run of
+    /// token bytes shorter than this holds none.
+    pub(crate) fn shortest(&self) -> usize {
+        self.shortest
+    }
+
+    /// Whether the policy adds formats.
+    pub(crate) fn adds_formats(&self) -> bool {
+        !self.formats.is_empty()
+    }
+
+    /// Whether some format of the policy's has a prefix starting with `b`.
+    pub(crate) fn policy_starts_with(&self, b: u8) -> bool {
+        self.policy_first_bytes[usize::from(b)]
+    }
+
+    /// The format with this index (as [`CustomTokens::prefixes_of`] gives them).
+    pub(crate) fn format(&self, k: u8) -> Option<&TokenFormat> {
+        self.formats.get(usize::from(k))
+    }
+
+    /// The indexes of the policy's formats whose prefix `text` starts with, shortest
+    /// prefix first, into `found`; how many there are. One step per byte of the longest
+    /// such prefix.
+    pub(crate) fn prefixes_of(&self, text: &[u8], found: &mut [u8; MAX_NESTED_PREFIXES]) -> usize {
+        let mut node = 0;
+        let mut n = 0;
+        for &b in text.iter().take(MAX_NESTED_PREFIXES) {
+            let Some(here) = self.trie.get(node) else { break };
+            match here.next.binary_search_by_key(&b, |&(c, _)| c) {
+                Ok(at) => node = usize::from(here.next[at].1),
+                Err(_) => break,
+            }
+            crate::search::work::tally(1);
+            if let Some(k) = self.trie[node].format {
+                found[n] = k;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Whether some format, built-in or the policy's, has a prefix starting with each byte.
+    pub(crate) fn first_bytes(&self) -> &[bool; 256] {
+        &self.first_bytes
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,5 +470,57 @@ mod tests {
         assert!(SHORTEST_TOKEN >= 8, "{SHORTEST_TOKEN}");
         let grouped: usize = (0..=255u8).map(|b| starting_with(b).len()).sum();
         assert_eq!(grouped, TOKENS.len(), "a first byte's formats are not contiguous");
+        assert!((0..=255u8).all(|b| FIRST_BYTES[usize::from(b)] != starting_with(b).is_empty()));
+        // Every alphabet a policy can name stays inside a run of token bytes too.
+        for alphabet in TokenAlphabet::ALL {
+            assert!((0..=255u8).filter(|&b| alphabet.accepts(b)).all(in_token_run), "{alphabet}");
+        }
+    }
+
+    fn format(family: &str, prefix: &str, min_body_length: u32) -> TokenFormat {
+        TokenFormat { family: family.into(), prefix: prefix.into(), alphabet: TokenAlphabet::Alnum, min_body_length }
+    }
+
+    #[test]
+    fn a_policy_format_is_checked_member_by_member() {
+        assert_eq!(format("acme_token", "acme_", 24).problem(), None);
+        assert_eq!(format("a", "x9.", 8).problem(), None);
+        for (bad, member) in [
+            (format("", "acme_", 24), "family"),
+            (format("Acme", "acme_", 24), "family"),
+            (format("9acme", "acme_", 24), "family"),
+            (format("acme-token", "acme_", 24), "family"),
+            (format(&"a".repeat(33), "acme_", 24), "family"),
+            (format("acme", "ac", 24), "prefix"),
+            (format("acme", "acme key", 24), "prefix"),
+            (format("acme", &"a".repeat(33), 24), "prefix"),
+            (format("acme", "acmé_", 24), "prefix"),
+            (format("acme", "acme_", 7), "min_body_length"),
+            (format("acme", "acme_", 257), "min_body_length"),
+        ] {
+            assert_eq!(bad.problem().map(|(m, _)| m), Some(member), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn policy_formats_are_found_by_their_prefixes_in_one_walk() {
+        let custom =
+            CustomTokens::new(&[format("a", "acme_", 8), format("b", "zz_", 8), format("c", "acme_live_", 8), format("d", "acm", 8)]);
+        let found = |text: &str| {
+            let mut found = [0; MAX_NESTED_PREFIXES];
+            let n = custom.prefixes_of(text.as_bytes(), &mut found);
+            found[..n].iter().map(|&k| custom.format(k).map_or("", |f| f.prefix.as_str())).collect::<Vec<_>>()
+        };
+        assert_eq!(found("acme_live_0123"), ["acm", "acme_", "acme_live_"]);
+        assert_eq!(found("acme_test"), ["acm", "acme_"]);
+        assert_eq!(found("zz_x"), ["zz_"]);
+        assert!(found("zz").is_empty() && found("acx").is_empty() && found("q").is_empty());
+        assert!(
+            custom.first_bytes()[usize::from(b'z')] && custom.first_bytes()[usize::from(b'g')] && !custom.first_bytes()[usize::from(b'q')]
+        );
+        assert!(custom.policy_starts_with(b'a') && !custom.policy_starts_with(b'g'));
+        let mut none = [0; MAX_NESTED_PREFIXES];
+        assert_eq!(CustomTokens::NONE.prefixes_of(b"acme_", &mut none), 0);
+        assert_eq!(custom.shortest(), SHORTEST_TOKEN.min(3 + 8));
     }
 }

@@ -47,7 +47,29 @@ macro_rules! conversions {
                     max_json_items: cap(p.max_json_items()),
                     max_json_string_chars: cap(p.max_json_string_chars()),
                     max_parse_chars: cap(p.max_parse_chars()),
+                    secret_keys: p.secret_keys().to_vec(),
+                    token_formats: p.token_formats().iter().map(token_format).collect(),
+                    allow: p.allow().to_vec(),
+                    allow_keys: p.allow_keys().to_vec(),
                 }
+            }
+
+            fn token_format(f: &core::TokenFormat) -> wit::TokenFormat {
+                use core::TokenAlphabet as C;
+                use wit::TokenAlphabet as W;
+                let alphabet = match f.alphabet {
+                    C::Alnum => W::Alnum,
+                    C::Base64Url => W::Base64url,
+                    C::Base64UrlDot => W::Base64urlDot,
+                    C::Base64UrlEq => W::Base64urlEq,
+                    C::Word => W::Word,
+                    C::AlnumDash => W::AlnumDash,
+                    C::UpperAlnum => W::UpperAlnum,
+                    C::Hex => W::Hex,
+                    C::Base64 => W::Base64,
+                    C::TwoSegments => W::TwoSegments,
+                };
+                wit::TokenFormat { family: f.family.clone(), prefix: f.prefix.clone(), alphabet, min_body_length: f.min_body_length }
             }
 
             /// A core input error as the WIT record.
@@ -257,7 +279,8 @@ macro_rules! conversions {
             use $crate::core;
             use $wit as wit;
 
-            /// A WIT policy as a core policy; the core checks every cap's range.
+            /// A WIT policy as a core policy; the core checks every cap's range and every
+            /// list entry, in order, as `Policy::from_json` does.
             pub fn policy(p: &wit::Policy) -> Result<core::Policy, ReportError> {
                 let caps = [
                     ("max_content_blocks", p.max_content_blocks),
@@ -270,7 +293,39 @@ macro_rules! conversions {
                     ("max_json_string_chars", p.max_json_string_chars),
                     ("max_parse_chars", p.max_parse_chars),
                 ];
-                caps.into_iter().try_fold(core::Policy::default(), |policy, (name, value)| policy.with(name, f64::from(value)))
+                let mut policy =
+                    caps.into_iter().try_fold(core::Policy::default(), |policy, (name, value)| policy.with(name, f64::from(value)))?;
+                for name in &p.secret_keys {
+                    policy = policy.with_secret_key(name)?;
+                }
+                for f in &p.token_formats {
+                    policy = policy.with_token_format(token_format(f))?;
+                }
+                for value in &p.allow {
+                    policy = policy.with_allowed(value)?;
+                }
+                for name in &p.allow_keys {
+                    policy = policy.with_allowed_key(name)?;
+                }
+                Ok(policy)
+            }
+
+            fn token_format(f: &wit::TokenFormat) -> core::TokenFormat {
+                use core::TokenAlphabet as C;
+                use wit::TokenAlphabet as W;
+                let alphabet = match f.alphabet {
+                    W::Alnum => C::Alnum,
+                    W::Base64url => C::Base64Url,
+                    W::Base64urlDot => C::Base64UrlDot,
+                    W::Base64urlEq => C::Base64UrlEq,
+                    W::Word => C::Word,
+                    W::AlnumDash => C::AlnumDash,
+                    W::UpperAlnum => C::UpperAlnum,
+                    W::Hex => C::Hex,
+                    W::Base64 => C::Base64,
+                    W::TwoSegments => C::TwoSegments,
+                };
+                core::TokenFormat { family: f.family.clone(), prefix: f.prefix.clone(), alphabet, min_body_length: f.min_body_length }
             }
 
             /// A typed report as the core's report. The tool is checked first, as the report

@@ -76,7 +76,8 @@ the error object.
 
 options:
   --engine component|native  run the core as the WASI component (default) or natively
-  --policy FILE              caps to apply (a JSON object of cap names to whole numbers)
+  --policy FILE              the policy: caps and redaction lists (secret_keys, token_formats,
+                             allow, allow_keys), a JSON object read by the core
   --max-input-bytes N        input bound (default 8 MiB)
   --max-memory-bytes N       component memory bound (default 128 MiB)
   --deadline-ms N            component execution bound in milliseconds (default 1000)

@@ -11,8 +11,8 @@ fn key_char(b: u8) -> bool {
 }
 
 /// Values of `key=value`, `key: value` and JSON members whose key names a secret (see
-/// [`is_secret_key`]). A quoted value keeps its quotes.
-pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
+/// [`KeyNames::is_secret`]). A quoted value keeps its quotes.
+pub(crate) fn secret_field_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
@@ -62,7 +62,7 @@ pub(crate) fn secret_field_values(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         // A weak name (`pass`, `key`) holds a secret only when its value looks like one.
-        let weak = match (is_secret_key(key), is_weak_secret_key(key)) {
+        let weak = match (names.is_secret(key), names.is_weak(key)) {
             (true, _) => false,
             (false, true) => true,
             (false, false) => continue,
@@ -290,8 +290,9 @@ fn is_uuid(bytes: &[u8]) -> bool {
 /// Values after a secret's name and a blank, with no sign between (`aws_secret_access_key
 /// <value>`, `ENV API_TOKEN <value>`, netrc's `password <value>`, "with secret <value>"):
 /// only values that look generated ([`looks_random`]), since a name followed by a word
-/// is usually prose.
-pub(crate) fn spaced_values(text: &str) -> Vec<Range<usize>> {
+/// is usually prose. Built-in names are found by their stems; a policy's secret names by
+/// one more pass over the words followed by a blank.
+pub(crate) fn spaced_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
     const STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential"];
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
@@ -309,24 +310,25 @@ pub(crate) fn spaced_values(text: &str) -> Vec<Range<usize>> {
             }
             let end = run_end(bytes, from, key_char);
             word_seen = end;
-            if end - start > MAX_KEY_NAME || !matches!(bytes.get(end), Some(b' ' | b'\t')) || !is_secret_key(&text[start..end]) {
+            if end - start > MAX_KEY_NAME || !matches!(bytes.get(end), Some(b' ' | b'\t')) || !names.is_secret(&text[start..end]) {
                 continue;
             }
-            let mut value = skip_blanks(bytes, end);
-            // `var apiKey string = "…"`: a type name between the name and the sign.
-            let ty = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'[' | b']' | b'*'));
-            let sign = skip_blanks(bytes, ty);
-            if ty > value && ty - value <= 16 && bytes.get(sign) == Some(&b'=') && bytes.get(sign + 1) != Some(&b'=') {
-                value = skip_blanks(bytes, sign + 1);
-            }
-            // A quoted value (`set password "…"`) is read to its closing quote.
-            let (value, value_end) = match bytes.get(value) {
-                Some(&q @ (b'"' | b'\'')) => (value + 1, run_end(bytes, value + 1, |b| b != q && b != b'\n' && b != b'\\')),
-                _ => (value, run_end(bytes, value, value_byte)),
-            };
-            // Two stems in one name find the same value: deduplicated after sorting.
-            if looks_random(&text[value..value_end]) {
-                spans.push(value..value_end);
+            spans.extend(spaced_value(text, end));
+        }
+    }
+    if names.adds_secret_names() {
+        let mut from = 0;
+        while from < bytes.len() {
+            let start = next_in_class(bytes, from, key_char);
+            let end = run_end(bytes, start, key_char);
+            from = end + 1;
+            if end > start
+                && end - start <= MAX_KEY_NAME
+                && matches!(bytes.get(end), Some(b' ' | b'\t'))
+                && names.is_policy_secret(&text[start..end])
+                && !names.is_plain(&text[start..end])
+            {
+                spans.extend(spaced_value(text, end));
             }
         }
     }
@@ -335,11 +337,31 @@ pub(crate) fn spaced_values(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
+/// The value after a secret's name that ends at `end` (a blank follows), when it looks
+/// generated.
+fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut value = skip_blanks(bytes, end);
+    // `var apiKey string = "…"`: a type name between the name and the sign.
+    let ty = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'[' | b']' | b'*'));
+    let sign = skip_blanks(bytes, ty);
+    if ty > value && ty - value <= 16 && bytes.get(sign) == Some(&b'=') && bytes.get(sign + 1) != Some(&b'=') {
+        value = skip_blanks(bytes, sign + 1);
+    }
+    // A quoted value (`set password "…"`) is read to its closing quote.
+    let (value, value_end) = match bytes.get(value) {
+        Some(&q @ (b'"' | b'\'')) => (value + 1, run_end(bytes, value + 1, |b| b != q && b != b'\n' && b != b'\\')),
+        _ => (value, run_end(bytes, value, value_byte)),
+    };
+    // Two stems in one name find the same value: deduplicated after sorting.
+    looks_random(&text[value..value_end]).then_some(value..value_end)
+}
+
 /// A quoted secret name followed by its quoted value, in code: `define("DB_PASSWORD",
 /// "…")`, `config["secret"] = "…"`, `ENV["API_KEY"] ||= "…"`, a `"password", "…"` pair
 /// in a list. After a comma the value must look generated (a list of field names is no
 /// secret).
-pub(crate) fn quoted_pairs(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn quoted_pairs(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
@@ -351,7 +373,7 @@ pub(crate) fn quoted_pairs(text: &str) -> Vec<Range<usize>> {
         let q = bytes[open];
         let name_end = run_end(bytes, open + 1, key_char);
         from = if bytes.get(name_end) == Some(&q) { name_end + 1 } else { open + 1 };
-        if bytes.get(name_end) != Some(&q) || name_end - open - 1 > MAX_KEY_NAME || !is_secret_key(&text[open + 1..name_end]) {
+        if bytes.get(name_end) != Some(&q) || name_end - open - 1 > MAX_KEY_NAME || !names.is_secret(&text[open + 1..name_end]) {
             continue;
         }
         let mut i = name_end + 1;
@@ -489,7 +511,7 @@ const PAIR_REACH: usize = 160;
 /// "value": "…"}`, `<add key="ApiKey" value="…"/>`, `<property name="password"
 /// value="…"/>`, Kubernetes `- name: API_TOKEN` / `value: …`; and XML elements whose tag
 /// names a secret (`<password>…</password>`).
-pub(crate) fn paired_values(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn paired_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
@@ -507,7 +529,7 @@ pub(crate) fn paired_values(text: &str) -> Vec<Range<usize>> {
             Some(b':') => (skip_blanks(bytes, sep + 1), yaml_sibling(text, at)),
             _ => continue,
         };
-        if !name.is_some_and(is_secret_key) {
+        if !name.is_some_and(|n| names.is_secret(n)) {
             continue;
         }
         let span = match bytes.get(value) {
@@ -527,7 +549,7 @@ pub(crate) fn paired_values(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let tag_end = match bytes.get(name_end) {
-            Some(b'>') if is_secret_key(&text[open + 1..name_end]) => name_end,
+            Some(b'>') if names.is_secret(&text[open + 1..name_end]) => name_end,
             Some(b' ') => {
                 let mut limit = bytes.len().min(name_end + 256);
                 while !text.is_char_boundary(limit) {
@@ -539,7 +561,7 @@ pub(crate) fn paired_values(text: &str) -> Vec<Range<usize>> {
                     crate::search::find(attrs, a).is_some_and(|k| {
                         let v = &attrs[k + a.len()..];
                         let q = v.as_bytes().first().copied().unwrap_or(b' ');
-                        matches!(q, b'"' | b'\'') && v[1..].split(q as char).next().is_some_and(is_secret_key)
+                        matches!(q, b'"' | b'\'') && v[1..].split(q as char).next().is_some_and(|n| names.is_secret(n))
                     })
                 });
                 if close < limit && bytes[close] == b'>' && named && !attrs.contains(" value=") {
@@ -586,7 +608,7 @@ fn yaml_sibling(text: &str, at: usize) -> Option<&str> {
 
 /// Values of command-line flags that name secrets, written with a space:
 /// `--api-key <value>`, `--password <value>` (the `=` form is a [`secret_field_values`] case).
-pub(crate) fn flag_values(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn flag_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     for at in positions(text, "--") {
@@ -594,7 +616,7 @@ pub(crate) fn flag_values(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let key_end = run_end(bytes, at + 2, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-        if key_end == at + 2 || !matches!(bytes.get(key_end), Some(b' ' | b'\t')) || !is_secret_key(&text[at + 2..key_end]) {
+        if key_end == at + 2 || !matches!(bytes.get(key_end), Some(b' ' | b'\t')) || !names.is_secret(&text[at + 2..key_end]) {
             continue;
         }
         let value = skip_blanks(bytes, key_end);

@@ -20,7 +20,7 @@ pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, tele
 pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials};
 
 use crate::search::{find_from, find_ignore_ascii_case, next_in_class, positions};
-use crate::text::secret_names::{is_secret_key, is_weak_secret_key};
+use crate::text::secret_names::KeyNames;
 
 /// HTTP authorization schemes kept in front of a redacted credential.
 const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "negotiate", "apikey"];
@@ -85,7 +85,27 @@ mod tests {
     }
 
     fn tokens(text: &str) -> Vec<Range<usize>> {
-        provider_tokens(text).into_iter().map(|(r, _)| r).collect()
+        provider_tokens(text, &crate::text::tokens::CustomTokens::NONE).into_iter().map(|(r, _)| r).collect()
+    }
+
+    // The key-name scanners with the built-in names alone.
+    fn secret_field_values(text: &str) -> Vec<Range<usize>> {
+        super::secret_field_values(text, &KeyNames::NONE)
+    }
+    fn flag_values(text: &str) -> Vec<Range<usize>> {
+        super::flag_values(text, &KeyNames::NONE)
+    }
+    fn spaced_values(text: &str) -> Vec<Range<usize>> {
+        super::spaced_values(text, &KeyNames::NONE)
+    }
+    fn quoted_pairs(text: &str) -> Vec<Range<usize>> {
+        super::quoted_pairs(text, &KeyNames::NONE)
+    }
+    fn paired_values(text: &str) -> Vec<Range<usize>> {
+        super::paired_values(text, &KeyNames::NONE)
+    }
+    fn secret_query_values(text: &str) -> Vec<Range<usize>> {
+        super::secret_query_values(text, &KeyNames::NONE)
     }
 
     #[test]
@@ -257,7 +277,8 @@ mod tests {
                 let _ = secret_field_values(&text);
                 let _ = schemeless_dsn(&text);
                 let _ = paired_values(&text);
-                let _ = crate::text::redact::redact_secrets(&text, &mut crate::text::Redactions::default());
+                let _ =
+                    crate::text::redact::redact_secrets(&text, crate::text::CustomRules::none(), &mut crate::text::Redactions::default());
             }
         }
     }

@@ -4,7 +4,8 @@
 use std::ops::Range;
 
 use super::*;
-use crate::text::tokens::{in_token_run, starting_with, starts_some_prefix, Body, BY_FIRST_BYTE, SHORTEST_TOKEN};
+use crate::text::redact::Family;
+use crate::text::tokens::{in_token_run, starting_with, starts_some_prefix, CustomTokens, TokenAlphabet, FIRST_BYTES, MAX_NESTED_PREFIXES};
 
 /// Whole private-key blocks of every armour, across lines (also inside JSON-escaped
 /// text); an unterminated block runs to the end: PEM and OpenSSH (`-----BEGIN … PRIVATE
@@ -293,43 +294,75 @@ pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
-/// Provider tokens from [`TOKENS`](crate::text::tokens::TOKENS), each with its family,
-/// found in one pass over the text. A token lies inside one run of [`in_token_run`] bytes
-/// at least [`SHORTEST_TOKEN`] long, so shorter runs (most words of a text) are skipped a
-/// block at a time; inside a long run only bytes that start some prefix are examined, and
-/// only the formats whose prefix starts with that byte and the byte after it.
-pub(crate) fn provider_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
+/// Provider tokens from [`TOKENS`](crate::text::tokens::TOKENS) and a policy's formats
+/// (`custom`), each with its family, found in one pass over the text. A token lies inside
+/// one run of [`in_token_run`] bytes at least [`CustomTokens::shortest`] long, so shorter runs
+/// (most words of a text) are skipped a block at a time; inside a long run only bytes that
+/// start some prefix are examined, and only the formats whose prefix starts with that byte
+/// (for the built-in ones, and the byte after it). A policy's format is tried before the
+/// built-in ones at the same place, longest prefix first.
+pub(crate) fn provider_tokens<'r>(text: &str, custom: &'r CustomTokens) -> Vec<(Range<usize>, Family<'r>)> {
     let bytes = text.as_bytes();
+    let shortest = custom.shortest();
     let mut spans = Vec::new();
+    // Where the last body of each alphabet a policy's format scanned ended: every body of
+    // that alphabet starting inside it ends there too, so however many formats share a
+    // place, each byte is scanned once per alphabet.
+    let mut bodies = [(usize::MAX, 0usize); TokenAlphabet::ALL.len()];
     let mut from = 0;
     while from < bytes.len() {
         let run_start = next_in_class(bytes, from, in_token_run);
         let run_end = next_in_class(bytes, run_start, |b| !in_token_run(b));
         from = run_end;
-        if run_end - run_start >= SHORTEST_TOKEN {
-            tokens_in_run(text, run_start, run_end, &mut spans);
+        if run_end - run_start >= shortest {
+            // Two copies of the loop: the built-in formats' alone is the one most texts take.
+            if custom.adds_formats() {
+                tokens_in_run::<true>(text, run_start, run_end, custom, &mut bodies, &mut spans);
+            } else {
+                tokens_in_run::<false>(text, run_start, run_end, custom, &mut bodies, &mut spans);
+            }
         }
     }
     spans
 }
 
-/// The provider tokens that start in `text[start..end]`, a run of token bytes.
-fn tokens_in_run(text: &str, start: usize, end: usize, spans: &mut Vec<(Range<usize>, &'static str)>) {
+/// The provider tokens that start in `text[start..end]`, a run of token bytes; with
+/// `POLICY`, a policy's formats too.
+fn tokens_in_run<'r, const POLICY: bool>(
+    text: &str,
+    start: usize,
+    end: usize,
+    custom: &'r CustomTokens,
+    bodies: &mut [(usize, usize)],
+    spans: &mut Vec<(Range<usize>, Family<'r>)>,
+) {
     let bytes = text.as_bytes();
+    let first_bytes = if POLICY { custom.first_bytes() } else { &FIRST_BYTES };
     let mut i = start;
     while i < end {
         // A small loop to the next possible first byte; the checks below run per candidate.
         // (Start-up: V8 charges tier-up budget per iteration by the size of the loop.)
-        match bytes[i..end].iter().position(|&b| BY_FIRST_BYTE[usize::from(b)].1 != 0) {
+        match bytes[i..end].iter().position(|&b| first_bytes[usize::from(b)]) {
             Some(skip) => i += skip,
             None => break,
         }
         let second = bytes.get(i + 1).copied().unwrap_or(0);
-        if !starts_some_prefix(bytes[i], second) {
+        let builtin_here = starts_some_prefix(bytes[i], second);
+        let policy_here = POLICY && custom.policy_starts_with(bytes[i]);
+        if !builtin_here && !policy_here {
             i += 1;
             continue;
         }
         let at_boundary = boundary_before(bytes, i);
+        if policy_here {
+            if let Some((token_end, family)) = policy_token(bytes, i, custom, at_boundary, bodies) {
+                if !is_placeholder(&text[i..token_end]) {
+                    spans.push((i..token_end, Family::Custom(family)));
+                }
+                i = token_end;
+                continue;
+            }
+        }
         let mut next = i + 1;
         for t in starting_with(bytes[i]) {
             let prefix = t.prefix.as_bytes();
@@ -338,15 +371,12 @@ fn tokens_in_run(text: &str, start: usize, end: usize, spans: &mut Vec<(Range<us
             if prefix[1] != second || bytes.len() < i + prefix.len() || !prefix.iter().zip(&bytes[i..]).all(|(a, b)| a == b) {
                 continue;
             }
-            // Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short,
-            // common ones (`sk-`, `hf_`, `SG.`) need a word boundary before them.
-            let distinctive = t.prefix.len() >= 4 && !t.prefix.ends_with('-');
-            if !(at_boundary || distinctive) {
+            if !(at_boundary || distinctive(t.prefix)) {
                 continue;
             }
             if let Some(token_end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
                 if !is_placeholder(&text[i..token_end]) {
-                    spans.push((i..token_end, t.family));
+                    spans.push((i..token_end, Family::Builtin(t.family)));
                 }
                 next = token_end;
                 break;
@@ -356,13 +386,60 @@ fn tokens_in_run(text: &str, start: usize, end: usize, spans: &mut Vec<(Range<us
     }
 }
 
+/// The policy's format, longest prefix first, whose token starts at `i`: where it ends,
+/// and its family.
+#[inline(never)]
+fn policy_token<'r>(
+    bytes: &[u8],
+    i: usize,
+    custom: &'r CustomTokens,
+    at_boundary: bool,
+    bodies: &mut [(usize, usize)],
+) -> Option<(usize, &'r str)> {
+    let mut found = [0; MAX_NESTED_PREFIXES];
+    let n = custom.prefixes_of(&bytes[i..], &mut found);
+    for f in found[..n].iter().rev().filter_map(|&k| custom.format(k)) {
+        if !(at_boundary || distinctive(&f.prefix)) {
+            continue;
+        }
+        if let Some(token_end) = body_end(bytes, i + f.prefix.len(), f.alphabet, f.min_body_length as usize, bodies) {
+            return Some((token_end, f.family.as_str()));
+        }
+    }
+    None
+}
+
+/// Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short, common
+/// ones (`sk-`, `hf_`, `SG.`) need a word boundary before them.
+fn distinctive(prefix: &str) -> bool {
+    prefix.len() >= 4 && !prefix.ends_with('-')
+}
+
+/// [`token_end`] for a policy's format, remembering in `bodies` where each alphabet's last
+/// body ended.
+fn body_end(bytes: &[u8], start: usize, body: TokenAlphabet, min: usize, bodies: &mut [(usize, usize)]) -> Option<usize> {
+    let slot = &mut bodies[body as usize];
+    if body == TokenAlphabet::TwoSegments {
+        return token_end(bytes, start, body, min);
+    }
+    let end = if slot.0 <= start && start <= slot.1 {
+        crate::search::work::tally(1);
+        slot.1
+    } else {
+        let end = run_end(bytes, start, |b| body.accepts(b));
+        *slot = (start, end);
+        end
+    };
+    (end - start >= min).then_some(end)
+}
+
 /// End of a provider token body starting at `start`, when it is long enough.
-fn token_end(bytes: &[u8], start: usize, body: Body, min: usize) -> Option<usize> {
+fn token_end(bytes: &[u8], start: usize, body: TokenAlphabet, min: usize) -> Option<usize> {
     let end = run_end(bytes, start, |b| body.accepts(b));
     if end - start < min {
         return None;
     }
-    if let Body::TwoSegments = body {
+    if let TokenAlphabet::TwoSegments = body {
         if bytes.get(end) != Some(&b'.') {
             return None;
         }

@@ -154,11 +154,12 @@ pub(crate) const SECRET_QUERY_PARAMS: &[&str] = &[
     "hapikey",
 ];
 
-/// The values of secret query parameters ([`SECRET_QUERY_PARAMS`]; `pass` when its value
-/// looks generated), after `?`, `&` or a `;` path parameter (`;jsessionid=`), also in a
-/// URL nested percent-encoded in another (`%3Ftoken%3D…`). Names are compared
-/// percent-decoded (`access%5Ftoken`, `%61pi_key`).
-pub(crate) fn secret_query_values(text: &str) -> Vec<Range<usize>> {
+/// The values of secret query parameters ([`SECRET_QUERY_PARAMS`] and a policy's secret
+/// names, unless the policy names the parameter plain; `pass` when its value looks
+/// generated), after `?`, `&` or a `;` path parameter (`;jsessionid=`), also in a URL
+/// nested percent-encoded in another (`%3Ftoken%3D…`). Names are compared percent-decoded
+/// (`access%5Ftoken`, `%61pi_key`).
+pub(crate) fn secret_query_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut next = 0;
@@ -202,9 +203,11 @@ pub(crate) fn secret_query_values(text: &str) -> Vec<Range<usize>> {
             continue;
         };
         let name = &name[..len];
-        let strong = SECRET_QUERY_PARAMS.iter().any(|p| p.len() == name.len() && p.as_bytes().eq_ignore_ascii_case(name));
+        let policy_name = |judge: fn(&KeyNames, &str) -> bool| std::str::from_utf8(name).is_ok_and(|n| judge(names, n));
+        let strong = SECRET_QUERY_PARAMS.iter().any(|p| p.len() == name.len() && p.as_bytes().eq_ignore_ascii_case(name))
+            || policy_name(KeyNames::is_policy_secret);
         let weak = !strong && WEAK_QUERY_PARAMS.iter().any(|p| p.as_bytes().eq_ignore_ascii_case(name));
-        if !strong && !weak {
+        if (!strong && !weak) || policy_name(KeyNames::is_plain) {
             continue;
         }
         let mut end = value;

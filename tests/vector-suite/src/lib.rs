@@ -243,7 +243,7 @@ impl Vector {
             None => None,
             Some(_) if input.is_run() => return Err("a `run` or `exec` vector takes no `policy`".into()),
             Some(p @ Value::Object(_)) => Some(compact(p)),
-            Some(_) => return Err("`policy` must be an object of cap names to whole numbers".into()),
+            Some(_) => return Err("`policy` must be an object (`Policy::from_json`: caps and redaction lists)".into()),
         };
         let expected = match (object.get("expected"), object.get("expected_error")) {
             (Some(outcome), None) => {
