@@ -130,7 +130,7 @@ export type TokenAlphabet =
 
 /** A token format a policy adds, in the built-in token table's form. */
 export interface TokenFormat {
-  /** Named in the marker `[REDACTED:<family>]` and counted in `evidence.redactions`: `[a-z][a-z0-9_]{0,31}`. */
+  /** Named in the marker `[REDACTED:<family>]` and counted in `evidence.redactions`: `[a-z][a-z0-9_]{0,31}`, not itself redacted by the rules in force. */
   family: string;
   /** The literal every token starts with, case-sensitive: 3 to 32 of `[A-Za-z0-9_.=+/%-]`. */
   prefix: string;

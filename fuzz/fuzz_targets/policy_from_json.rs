@@ -50,9 +50,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let strings = |list: &[String]| list.iter().map(|s| Value::String(s.clone())).collect::<Vec<_>>();
-    let format = |f: &TokenFormat| {
-        serde_json::json!({"family": f.family, "prefix": f.prefix, "alphabet": f.alphabet.as_str(), "min_body_length": f.min_body_length})
-    };
+    let format = |f: &TokenFormat| serde_json::json!({"family": f.family, "prefix": f.prefix, "alphabet": f.alphabet.as_str(), "min_body_length": f.min_body_length});
     let lists = [
         ("secret_keys", 256, strings(policy.secret_keys())),
         ("token_formats", 64, policy.token_formats().iter().map(format).collect()),
@@ -65,10 +63,15 @@ fuzz_target!(|data: &[u8]| {
             match m.get(*name) {
                 None => assert!(entries.is_empty(), "{name} was not named but holds entries"),
                 Some(Value::Array(named)) if *name == "token_formats" => {
-                    let minimal: Vec<Value> = named.iter().map(|f| serde_json::json!({
-                        "family": f["family"], "prefix": f["prefix"], "alphabet": f["alphabet"],
-                        "min_body_length": f["min_body_length"].as_f64().map(|n| n as u32),
-                    })).collect();
+                    let minimal: Vec<Value> = named
+                        .iter()
+                        .map(|f| {
+                            serde_json::json!({
+                                "family": f["family"], "prefix": f["prefix"], "alphabet": f["alphabet"],
+                                "min_body_length": f["min_body_length"].as_f64().map(|n| n as u32),
+                            })
+                        })
+                        .collect();
                     assert_eq!(&minimal, entries, "{name} is not the formats named");
                 }
                 Some(Value::Array(named)) => assert_eq!(named, entries, "{name} is not the entries named"),

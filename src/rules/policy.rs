@@ -172,15 +172,24 @@ impl Custom {
         self.secret_keys.is_empty() && self.token_formats.is_empty() && self.allow.is_empty() && self.allow_keys.is_empty()
     }
 
-    /// The lists compiled into rules (the lists are checked already).
-    fn compiled(mut self) -> Option<Arc<Custom>> {
+    /// The lists compiled into rules (the lists are checked already), checked once more
+    /// as compiled: a format's family is written in every object's `evidence.redactions`
+    /// and read back through the same rules, so no rule may redact it.
+    fn compiled(mut self) -> Result<Option<Arc<Custom>>, ReportError> {
         if self.is_empty() {
-            return None;
+            return Ok(None);
         }
         let canonical = |names: &[String]| names.iter().filter_map(|n| canonical_key(n)).collect::<Vec<_>>();
         let keys = KeyNames::new(&canonical(&self.secret_keys), &canonical(&self.allow_keys));
-        self.rules = Some(CustomRules::new(keys, CustomTokens::new(&self.token_formats), &self.allow));
-        Some(Arc::new(self))
+        let rules = CustomRules::new(keys, CustomTokens::new(&self.token_formats), &self.allow);
+        for (i, f) in self.token_formats.iter().enumerate() {
+            if crate::text::redact::redact_secrets(&f.family, &rules, &mut Redactions::default()) != f.family.as_str() {
+                let path = format!("{}[{i}].family", RuleList::TokenFormats);
+                return Err(invalid(path, "would itself be redacted (it reads as a secret to the rules in force)"));
+            }
+        }
+        self.rules = Some(rules);
+        Ok(Some(Arc::new(self)))
     }
 }
 
@@ -312,7 +321,7 @@ impl Policy {
             }
         }
         check_lists(&custom)?;
-        policy.custom = custom.compiled();
+        policy.custom = custom.compiled()?;
         Ok(policy)
     }
 
@@ -387,7 +396,7 @@ impl Policy {
             }
         }
         check_lists(&custom)?;
-        self.custom = custom.compiled();
+        self.custom = custom.compiled()?;
         Ok(self)
     }
 
@@ -677,6 +686,12 @@ mod tests {
             .1
             .contains("from 8 to 256"));
         assert!(refused(r#"{"secret_key": []}"#).1.contains("secret_keys, token_formats, allow, allow_keys"));
+        // A family the rules would redact could not be read back: by its own format, or a built-in one.
+        let own = r#"{"token_formats": [{"family": "acme_token_family", "prefix": "acme", "alphabet": "word", "min_body_length": 8}]}"#;
+        assert_eq!(refused(own).0, "token_formats[0].family");
+        let stripe =
+            r#"{"token_formats": [{"family": "sk_live_abcdefghijklmnop", "prefix": "acme_", "alphabet": "alnum", "min_body_length": 8}]}"#;
+        assert_eq!(refused(stripe).0, "token_formats[0].family");
     }
 
     #[test]

@@ -285,7 +285,7 @@ pub(crate) const FIRST_BYTES: [bool; 256] = {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenFormat {
     /// The family named in the marker and counted in `evidence.redactions`:
-    /// `[a-z][a-z0-9_]{0,31}`.
+    /// `[a-z][a-z0-9_]{0,31}`, not itself redacted by the rules in force.
     pub family: String,
     /// The literal every token starts with, case-sensitive: 3 to 32 of `[A-Za-z0-9_.=+/%-]`.
     /// A prefix of 4 or more characters not ending in `-` is found even glued to a word
