@@ -77,7 +77,7 @@ pub mod run {
         DEFAULT_MAX_OUTPUT_BYTES, MAX_SOURCE_UNITS,
     };
     pub use crate::pipeline::exec_step::{exec_step_json, ExecStep, StepAnswer};
-    pub use crate::pipeline::run::{classify_run, classify_run_json};
+    pub use crate::pipeline::run::{classify_run, classify_run_json, end_at_step};
     pub use crate::wire::{FailurePhase, RunError, RunErrorCode};
 }
 

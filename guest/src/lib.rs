@@ -146,10 +146,9 @@ impl GuestNormalizer for NormalizerResource {
     }
 }
 
-/// The run error of a run that ends at an executor step (nothing dispatched unless the
-/// executor says so).
+/// The run error of a run that ends at an executor step (the core's `run::end_at_step`).
 fn ends(failure: core::run::RunFailure, dispatched: bool, restart_safe: bool) -> RunError {
-    from_core::run_error(&core::run::classify_run(&core::run::RunReport::new(failure, dispatched).with_restart_safe(restart_safe)))
+    from_core::run_error(&core::run::end_at_step(failure, dispatched, restart_safe))
 }
 
 bindings::export!(Component with_types_in bindings);

@@ -87,7 +87,7 @@ pub struct CompletedRun<'a> {
     pub restart_safe: bool,
 }
 
-/// The run error of a run that ends at an executor step.
+/// The run error of a run that ends at an executor step (the core's `run::end_at_step`).
 pub(crate) fn ends(failure: core::run::RunFailure, dispatched: bool, restart_safe: bool) -> RunError {
-    from_core::run_error(&core::run::classify_run(&core::run::RunReport::new(failure, dispatched).with_restart_safe(restart_safe)))
+    from_core::run_error(&core::run::end_at_step(failure, dispatched, restart_safe))
 }

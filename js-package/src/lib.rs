@@ -285,7 +285,7 @@ pub fn exec_request(request: &JsValue) -> JsResult<JsString> {
         // A value the walk cannot read is refused like any other malformed request.
         Err(e) => {
             let failure = RunFailure::InvalidRequest { message: format!("the exec request is not plain data: {}", e.message()) };
-            StepAnswer::Failed(codemode_errors::run::classify_run(&RunReport::new(failure, false)))
+            StepAnswer::Failed(codemode_errors::run::end_at_step(failure, false, false))
         }
     };
     Ok(text::to_js(&answer.to_json()))

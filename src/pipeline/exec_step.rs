@@ -20,12 +20,12 @@
 //! [`Wrapping`]).
 
 use crate::error::{ErrorCode, ReportError};
-use crate::input::{RunFailure, RunReport};
+use crate::input::RunFailure;
 use crate::json::{exact_integer, parse_json, write_string, Json, JsonList};
 use crate::pipeline::exec::{
     fit_output, module_access, project_completed, syntax_failure, user_stack, Engine, ExecRequest, Projection, Wrapping,
 };
-use crate::pipeline::run::classify_run;
+use crate::pipeline::run::end_at_step;
 use crate::text::SafeText;
 use crate::wire::RunError;
 
@@ -163,9 +163,9 @@ impl StepAnswer {
     }
 }
 
-/// The run error of a run that ends at a step, before anything ran or dispatched.
+/// The answer of a step at which the run ends.
 fn ends(failure: RunFailure, dispatched: bool, restart_safe: bool) -> StepAnswer {
-    StepAnswer::Failed(classify_run(&RunReport::new(failure, dispatched).with_restart_safe(restart_safe)))
+    StepAnswer::Failed(end_at_step(failure, dispatched, restart_safe))
 }
 
 impl ExecStep {

@@ -1,10 +1,9 @@
 //! The model-readable texts of an error: the standalone message, the short cause and
 //! argument problems, each one line of sanitized, redacted, capped text.
 
-use crate::json::{utf16_len, JsonText};
 use crate::rules::arguments::{ArgumentProblem, MAX_ARGUMENT_TEXT};
 use crate::rules::kinds::Kind;
-use crate::text::{capped_text, one_line, CustomRules, Redactions, SafeText, SafeTextBuilder};
+use crate::text::{capped_str, one_line, CustomRules, Redactions, SafeText, SafeTextBuilder};
 use crate::wire::{InvalidArgument, Origin, Recovery, SideEffects};
 
 /// Longest `cause`, in UTF-16 code units.
@@ -28,8 +27,8 @@ pub(crate) fn short_text(text: &str, cap: usize, custom: &CustomRules, counts: &
     // Twice the cap leaves room for whitespace that collapses; `capped_text` reads a
     // redaction margin past that (more when redaction shrinks what it read), so a secret
     // straddling the cut is still seen whole.
-    let c = capped_text(&JsonText::from_head(text, utf16_len(text)), cap * 2, custom, counts);
-    one_line(&c.text, cap, c.truncated, custom)
+    let (kept, truncated) = capped_str(text, cap * 2, custom, counts);
+    one_line(&kept, cap, truncated, custom)
 }
 
 pub(crate) fn short_cause(text: &str, custom: &CustomRules, counts: &mut Redactions) -> Option<SafeText> {

@@ -229,6 +229,20 @@ impl RunError {
     }
 }
 
+/// The terminal error of a run that ends at one of the executor's own steps (a refused
+/// request, module access, a syntax error, a value that is not JSON): the step's failure
+/// with the executor's dispatch record and the request's `restartSafe`, classified.
+///
+/// ```
+/// use codemode_errors::run::{end_at_step, RunErrorCode, RunFailure};
+/// let end = end_at_step(RunFailure::InvalidRequest { message: "no `code`".into() }, false, true);
+/// assert_eq!(end.code, RunErrorCode::InvalidInput);
+/// assert!(!end.bridge_dispatch_started && end.replay_safe);
+/// ```
+pub fn end_at_step(failure: RunFailure, dispatched: bool, restart_safe: bool) -> RunError {
+    classify_run(&RunReport::new(failure, dispatched).with_restart_safe(restart_safe))
+}
+
 /// Classify a run report given as JSON text (see [`RunReport`]).
 pub fn classify_run_json(text: &str) -> Result<RunError, ReportError> {
     let report = RunReport::from_json(text)?;

@@ -69,6 +69,13 @@ fn capped(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions)
     }
 }
 
+/// `text` (of any length, borrowed) sanitized, defanged, redacted and capped at `cap`
+/// units, and whether anything was left out: [`capped_text`] without a [`JsonText`].
+pub(crate) fn capped_str(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> (SafeText, bool) {
+    let ((kept, cut), whole) = capped(text, cap, custom, counts);
+    (SafeText::from_pipeline(kept), cut || !whole)
+}
+
 /// Sanitize, defang, redact and cap a text of any length to `cap` units, reading the cap
 /// plus [`REDACTION_MARGIN`] (more when redaction shrinks what it read; see [`capped`]),
 /// so a secret straddling the cut is still seen whole; a cut ends in `…`. Idempotent on
@@ -212,6 +219,15 @@ pub(crate) fn qualified_label(text: &str, cap: usize, custom: &CustomRules, coun
         return label(text, cap, custom, counts);
     };
     let cap = cap.max(NAME_PART_ROOM + 3);
+    // Nearly every tool name is clean: when cleaning it whole changes nothing and neither
+    // part needs a cut, the parts cleaned apart would read the same, so one pass answers.
+    if utf16_len(namespace) <= cap - NAME_PART_ROOM - 2 && utf16_len(text) <= cap {
+        let mut found = Redactions::default();
+        let whole = label(text, cap, custom, &mut found);
+        if whole.as_str() == text {
+            return whole;
+        }
+    }
     let namespace = label(namespace, cap - NAME_PART_ROOM - 2, custom, counts);
     let name = label(name, cap - utf16_len(&namespace) - 2, custom, counts);
     let mut out = SafeTextBuilder::with_capacity(namespace.len() + name.len() + 2);
