@@ -127,10 +127,16 @@ impl Reader<'_> {
         clean_text(text, self.cap, self.custom, &mut self.counts)
     }
 
-    /// A required text (message, guidance), capped at the required fields' cap.
+    /// A required text (message, guidance), capped at the required fields' cap. A text
+    /// that sanitizing leaves empty (only invisible or control characters) is refused like
+    /// an empty one: the schema wants these texts non-empty, and there is nothing to show.
     fn text(&mut self, v: &Json, key: &str, path: &str) -> Result<SafeText, ReportError> {
         let raw = required(v, key, path)?;
-        Ok(clean_text(raw, self.required, self.custom, &mut self.counts))
+        let text = clean_text(raw, self.required, self.custom, &mut self.counts);
+        if text.is_empty() {
+            return Err(bad(&join(path, key), "holds only characters that sanitizing removes"));
+        }
+        Ok(text)
     }
 
     fn optional(&mut self, v: &Json, key: &str) -> Option<SafeText> {
@@ -313,5 +319,24 @@ mod tests {
         assert_eq!(e.path(), "origin");
         let e = parse_call_error(r#"{"contract_version":0,"kind":"x","message":"m"}"#).unwrap_err();
         assert_eq!(e.path(), "contract_version");
+    }
+
+    /// The schema's non-empty texts stay non-empty when sanitizing removes every character
+    /// (found by the fuzzer: an argument problem `""` was written back empty).
+    #[test]
+    fn texts_the_schema_wants_non_empty_stay_non_empty() {
+        let with = |message: &str, guidance: &str, problem: &str| {
+            format!(
+                r#"{{"contract_version":1,"kind":"k","message":"{message}","origin":"validation","recovery":{{"action":"revise_and_retry","same_arguments":"discouraged","guidance":"{guidance}"}},"side_effects":"none_expected","invalid_arguments":[{{"path":"a","problem":"{problem}"}}]}}"#
+            )
+        };
+        for problem in ["", "\\u200b", "\\u0000\\u202e"] {
+            let e = parse_call_error(&with("m", "g", problem)).unwrap();
+            assert_eq!(e.invalid_arguments[0].problem, crate::wire::call_error::PLACEHOLDER_PROBLEM, "{problem}");
+        }
+        let e = parse_call_error(&with("\\u200b\\u0007", "g", "p")).unwrap_err();
+        assert_eq!((e.code(), e.path()), (ErrorCode::InvalidCallError, "message"));
+        let e = parse_call_error(&with("m", "\\u2066", "p")).unwrap_err();
+        assert_eq!(e.path(), "recovery.guidance");
     }
 }

@@ -9,17 +9,11 @@ use crate::wire::{InvalidArgument, Origin, Recovery, SideEffects};
 /// Longest `cause`, in UTF-16 code units.
 pub(crate) const MAX_CAUSE: usize = 300;
 
-/// The problem text used when sanitizing leaves nothing.
-pub(crate) const PLACEHOLDER_PROBLEM: &str = "invalid value";
-
 /// An argument problem as one sanitized, redacted line each for path and problem. Cleaning
 /// is idempotent, so problems cleaned twice come out the same.
 pub(crate) fn clean_problem(p: &ArgumentProblem, custom: &CustomRules, counts: &mut Redactions) -> InvalidArgument {
     let problem = short_text(&p.problem, MAX_ARGUMENT_TEXT, custom, counts);
-    InvalidArgument::new(
-        short_text(&p.path, MAX_ARGUMENT_TEXT, custom, counts),
-        if problem.is_empty() { SafeText::literal(PLACEHOLDER_PROBLEM) } else { problem },
-    )
+    InvalidArgument::new(short_text(&p.path, MAX_ARGUMENT_TEXT, custom, counts), problem)
 }
 
 /// One line of sanitized, redacted text, capped at `cap` units with an ellipsis.

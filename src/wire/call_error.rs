@@ -145,9 +145,14 @@ pub struct InvalidArgument {
     pub problem: SafeText,
 }
 
+/// The problem text of an argument problem that sanitizing left empty.
+pub(crate) const PLACEHOLDER_PROBLEM: &str = "invalid value";
+
 impl InvalidArgument {
-    /// A problem with the argument at `path`, both cleaned by the pipeline.
+    /// A problem with the argument at `path`, both cleaned by the pipeline. A problem that
+    /// cleaning left empty reads [`PLACEHOLDER_PROBLEM`]: the schema wants a problem text.
     pub(crate) fn new(path: SafeText, problem: SafeText) -> Self {
+        let problem = if problem.is_empty() { SafeText::literal(PLACEHOLDER_PROBLEM) } else { problem };
         InvalidArgument { path, problem }
     }
 }
