@@ -2,8 +2,9 @@
 //!
 //! The first input byte chooses the entry point, the rest (UTF-8) is its input; each
 //! input goes to a `NativeEngine` and to a `ComponentEngine` (`codemode-errors-host`,
-//! default policy, default limits; one component engine per process, so the component is
-//! compiled once and every call gets a fresh store, as a gateway's one-shot calls do).
+//! default policy, default limits; one component engine per process, built before the
+//! first input, so the component is compiled (or read from the compile cache) once and
+//! every call gets a fresh store, as a gateway's one-shot calls do).
 //!
 //! | first byte % 9 | entry point | its input |
 //! | --- | --- | --- |
@@ -69,22 +70,29 @@ fn engines() -> &'static Engines {
 /// How many entry points the first byte chooses from.
 const ENTRY_POINTS: u8 = 9;
 
-fuzz_target!(|data: &[u8]| {
-    let Some((&first, rest)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(rest) else { return };
-    let param = first / ENTRY_POINTS;
-    match first % ENTRY_POINTS {
-        0 => same("normalize_json", text, |e| e.normalize_json(text)),
-        1 => same("redact_text", text, |e| e.redact_text(text)),
-        2 => same("redact_json", text, |e| e.redact_json(text)),
-        3 => same("parse_call_error", text, |e| e.parse_call_error(text)),
-        4 => same("classify_run", text, |e| e.classify_run(text)),
-        5 => same("exec_step", text, |e| e.exec_step(text)),
-        6 => same("read_exec_request", text, |e| e.read_exec_request(text)),
-        7 => same("module_access", text, |e| e.module_access(text, param & 1 == 1)),
-        _ => same("fit_output", text, |e| e.fit_output(text, u32::from(param) * 64)),
+fuzz_target!(
+    // Before the first input: on a machine whose cache does not hold the compiled component
+    // yet, compiling it takes longer than libFuzzer's per-input timeout.
+    init: {
+        engines();
+    },
+    |data: &[u8]| {
+        let Some((&first, rest)) = data.split_first() else { return };
+        let Ok(text) = std::str::from_utf8(rest) else { return };
+        let param = first / ENTRY_POINTS;
+        match first % ENTRY_POINTS {
+            0 => same("normalize_json", text, |e| e.normalize_json(text)),
+            1 => same("redact_text", text, |e| e.redact_text(text)),
+            2 => same("redact_json", text, |e| e.redact_json(text)),
+            3 => same("parse_call_error", text, |e| e.parse_call_error(text)),
+            4 => same("classify_run", text, |e| e.classify_run(text)),
+            5 => same("exec_step", text, |e| e.exec_step(text)),
+            6 => same("read_exec_request", text, |e| e.read_exec_request(text)),
+            7 => same("module_access", text, |e| e.module_access(text, param & 1 == 1)),
+            _ => same("fit_output", text, |e| e.fit_output(text, u32::from(param) * 64)),
+        }
     }
-});
+);
 
 /// Call `entry` on both engines and panic unless the answers are equal.
 fn same<T: PartialEq + Debug>(entry: &str, input: &str, call: impl Fn(&Engine) -> Result<T, HostError>) {
