@@ -30,32 +30,96 @@ impl JsonSink for ByteCount {
     }
 }
 
-/// Lets `write!` format into any sink.
-struct Formatted<'a, S: ?Sized>(&'a mut S);
-
-impl<S: JsonSink + ?Sized> fmt::Write for Formatted<'_, S> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0.put(s);
-        Ok(())
+/// Write `n` as JSON the way JavaScript's `JSON.stringify` writes it (ECMAScript's
+/// `Number::toString`): whole numbers up to 2^53 without a fraction, others from the
+/// shortest digits that read back to the same double, in plain notation while the decimal
+/// point falls 6 places before the digits to 21 after, and as `d.ddde±x` beyond. The npm
+/// package's consumers re-serialize with `JSON.stringify`, and a JavaScript gateway's
+/// output must be the bytes every surface gives, so the core writes what JavaScript does.
+///
+/// ```
+/// # use codemode_errors::json::write_number;
+/// let mut out = String::new();
+/// for n in [1e21, 1.1111111111111112e28, 1e20, 0.000001, 1e-7, -0.5] {
+///     write_number(&mut out, n);
+///     out.push(' ');
+/// }
+/// assert_eq!(out, "1e+21 1.1111111111111112e+28 100000000000000000000 0.000001 1e-7 -0.5 ");
+/// ```
+pub fn write_number<S: JsonSink + ?Sized>(out: &mut S, n: f64) {
+    if let Some(i) = exact_integer(n) {
+        if i < 0 {
+            out.put("-");
+        }
+        write_decimal(out, i.unsigned_abs());
+        return;
+    }
+    // Rust's `{:e}` prints the shortest digits that round-trip (finite by construction):
+    // at most 17 digits, a point after the first, and the exponent.
+    let mut shortest = Buffer::default();
+    {
+        use std::fmt::Write;
+        let _ = write!(shortest, "{:e}", n.abs());
+    }
+    let (mantissa, exponent) = shortest.as_str().split_once('e').unwrap_or((shortest.as_str(), "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let mut digits = [0u8; 24];
+    let mut k = 0;
+    for &b in mantissa.as_bytes().iter().filter(|b| b.is_ascii_digit()).take(digits.len()) {
+        digits[k] = b;
+        k += 1;
+    }
+    let digits = std::str::from_utf8(&digits[..k]).unwrap_or("0");
+    if n < 0.0 {
+        out.put("-");
+    }
+    // `point` is where the decimal point falls, counted from the first digit.
+    let point = exponent + 1;
+    let k = k as i32;
+    if (k..=21).contains(&point) {
+        out.put(digits);
+        (0..point - k).for_each(|_| out.put("0"));
+    } else if (1..=21).contains(&point) {
+        let (whole, fraction) = digits.split_at(point as usize);
+        out.put(whole);
+        out.put(".");
+        out.put(fraction);
+    } else if (-5..=0).contains(&point) {
+        out.put("0.");
+        (0..-point).for_each(|_| out.put("0"));
+        out.put(digits);
+    } else {
+        let (first, rest) = digits.split_at(1);
+        out.put(first);
+        if !rest.is_empty() {
+            out.put(".");
+            out.put(rest);
+        }
+        out.put(if exponent < 0 { "e-" } else { "e+" });
+        write_decimal(out, u64::from(exponent.unsigned_abs()));
     }
 }
 
-/// Write `n` as JSON: whole numbers up to 2^53 without a fraction, others in the shortest
-/// form that reads back to the same double.
-pub fn write_number<S: JsonSink + ?Sized>(out: &mut S, n: f64) {
-    match exact_integer(n) {
-        Some(i) => {
-            if i < 0 {
-                out.put("-");
-            }
-            write_decimal(out, i.unsigned_abs());
-        }
-        // `{:?}` prints the shortest round-trip form; finite by construction. Writing into
-        // a sink cannot fail.
-        None => {
-            use std::fmt::Write;
-            let _ = write!(Formatted(out), "{n:?}");
-        }
+/// A fixed buffer for one formatted double (`{:e}` needs at most 24 bytes).
+#[derive(Default)]
+struct Buffer {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl Buffer {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+}
+
+impl fmt::Write for Buffer {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        let slot = self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?;
+        slot.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }
 
@@ -189,6 +253,47 @@ mod tests {
     use super::*;
     use crate::json::parse_json;
 
+    /// What `JSON.stringify` prints for each double (ECMAScript's `Number::toString`),
+    /// around every boundary of its notation.
+    const JAVASCRIPT_NUMBERS: &[(f64, &str)] = &[
+        (0.0, "0"),
+        (-0.0, "0"),
+        (0.1, "0.1"),
+        (-0.5, "-0.5"),
+        (123.456, "123.456"),
+        (4.35, "4.35"),
+        (0.30000000000000004, "0.30000000000000004"),
+        (9_007_199_254_740_991.0, "9007199254740991"),
+        (9_007_199_254_740_994.0, "9007199254740994"),
+        (1e16, "10000000000000000"),
+        (1.5e17, "150000000000000000"),
+        (1e20, "100000000000000000000"),
+        (123_456_789_012_345_680_000.0, "123456789012345680000"),
+        (1e21, "1e+21"),
+        (-1e21, "-1e+21"),
+        (1.1111111111111112e28, "1.1111111111111112e+28"),
+        (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (0.000001, "0.000001"),
+        (0.0000012345, "0.0000012345"),
+        (1e-7, "1e-7"),
+        (1.5e-7, "1.5e-7"),
+        (2.225073858507201e-308, "2.225073858507201e-308"),
+        (5e-324, "5e-324"),
+    ];
+
+    #[test]
+    fn numbers_are_written_as_javascript_writes_them() {
+        for &(n, js) in JAVASCRIPT_NUMBERS {
+            let mut out = String::new();
+            write_number(&mut out, n);
+            assert_eq!(out, js, "{n:e}");
+            assert_eq!(js.parse::<f64>().ok(), Some(n), "{js} reads back");
+            let mut count = ByteCount::default();
+            write_number(&mut count, n);
+            assert_eq!(count.0, js.len());
+        }
+    }
+
     fn quoted(s: &str) -> String {
         let mut out = String::new();
         write_string(&mut out, s);
@@ -196,10 +301,10 @@ mod tests {
     }
 
     #[test]
-    fn numbers_print_like_javascript_for_whole_values() {
+    fn numbers_read_and_written_print_as_javascript_prints_them() {
         let mut s = String::new();
-        write_json(&mut s, &parse_json(r#"[1, 1.0, -0, 2.5, 1e21, 12345678901234567890]"#).unwrap());
-        assert_eq!(s, "[1,1,0,2.5,1e21,1.2345678901234567e19]");
+        write_json(&mut s, &parse_json(r#"[1, 1.0, -0, 2.5, 1e21, 12345678901234567890, 1E-7]"#).unwrap());
+        assert_eq!(s, "[1,1,0,2.5,1e+21,12345678901234567000,1e-7]");
     }
 
     #[test]
