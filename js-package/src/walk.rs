@@ -1,24 +1,17 @@
-//! Reading a JavaScript value into the core's bounded tree.
+//! JavaScript values as the core's host values.
 //!
-//! The walk reads only what [`INPUT_LIMITS`] lets the core keep: the first
-//! `string_head` UTF-16 units of each string, the first `array_items` items of each
-//! array and the first `object_members` members of each object. Everything past those is
-//! counted, never copied into WebAssembly memory, so a 50 MB text block or ten thousand
-//! content blocks cost about what capped input costs. [`JsonBuilder`] turns what was read
-//! into the same tree the core's JSON text reader builds.
-//!
-//! Values JSON has no room for follow `JSON.stringify` where it is lenient and well
-//! defined (`undefined` members are absent, `undefined` array items are `null`) and are
-//! refused where it would silently drop something that is most likely a bug (functions,
-//! symbols) or throw (bigints).
+//! The core's [`read_host_value`] walks a value and reads only what its input limits let it
+//! keep (string heads, the first items and members); everything past those is counted,
+//! never copied into WebAssembly memory, so a 50 MB text block or ten thousand content
+//! blocks cost about what capped input costs. This module says how to read a JavaScript
+//! value with as few crossings of the boundary as it can: one type test for most values,
+//! and per object one call for its values and one for its keys (joined into one string).
 
-use codemode_errors::json::{InputLimits, Json, JsonBuilder, INPUT_LIMITS};
+use codemode_errors::json::{host_text_lossy, read_host_value, HostMembers, HostText, HostValue, Json, Shape, Thrown, INPUT_LIMITS};
 use codemode_errors::ReportError;
 use js_sys::{Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-
-const LIMITS: InputLimits = INPUT_LIMITS;
 
 // Reads that a getter or a Proxy trap can make throw are imported with `catch`, so a
 // hostile value becomes a typed error instead of an exception unwinding through Rust.
@@ -102,7 +95,7 @@ fn to_rust(s: &JsString, units: u32) -> String {
 /// takes 150 MB of WebAssembly memory.
 pub fn whole_text(s: &JsString) -> String {
     let units = s.length();
-    if units as usize <= LIMITS.string_head {
+    if units as usize <= INPUT_LIMITS.string_head {
         to_rust(s, units)
     } else {
         String::from(s)
@@ -111,10 +104,7 @@ pub fn whole_text(s: &JsString) -> String {
 
 /// Read `value` into a bounded tree, or say what in it JSON cannot hold and where.
 pub fn read(value: &JsValue) -> Result<Json, ReportError> {
-    if value.is_undefined() {
-        return Err(JsonBuilder::unsupported("", "undefined"));
-    }
-    Walker.value(value, 0).map_err(Failure::into_report_error)
+    read_host_value(&Js(value.clone()))
 }
 
 /// Read `value` unless it is `undefined` or `null`.
@@ -126,148 +116,89 @@ pub fn read_optional(value: &JsValue) -> Result<Option<Json>, ReportError> {
     }
 }
 
-/// One step of the path to a failing value, kept only while a failure unwinds.
-enum Step {
-    Key(String),
-    Index(u32),
+/// The kept head of a string with lone surrogates replaced by U+FFFD, for free text that
+/// must never be refused (the message of a thrown error).
+pub fn lossy_head(s: &JsString) -> String {
+    host_text_lossy(&Text::new(s.clone()))
 }
 
-/// What went wrong, and the steps to it collected innermost first.
-struct Failure {
-    problem: Problem,
-    steps: Vec<Step>,
+/// A JavaScript value, read as a host value.
+struct Js(JsValue);
+
+/// A JavaScript string, read as a host text, with its length read once.
+struct Text {
+    s: JsString,
+    units: u32,
 }
 
-enum Problem {
-    TooDeep,
-    LoneSurrogate,
-    NotFinite(f64),
-    Unsupported(&'static str),
-}
-
-impl Failure {
-    fn new(problem: Problem) -> Self {
-        Failure { problem, steps: Vec::new() }
-    }
-
-    fn at(mut self, step: Step) -> Self {
-        self.steps.push(step);
-        self
-    }
-
-    /// The core's error for this problem, with the path written the way the core writes
-    /// paths (`tool_result.content[2].type`).
-    fn into_report_error(self) -> ReportError {
-        let mut path = String::new();
-        for step in self.steps.iter().rev() {
-            match step {
-                Step::Key(k) => {
-                    if !path.is_empty() {
-                        path.push('.');
-                    }
-                    path.push_str(k);
-                }
-                Step::Index(i) => {
-                    path.push('[');
-                    path.push_str(&i.to_string());
-                    path.push(']');
-                }
-            }
-        }
-        match self.problem {
-            Problem::TooDeep => JsonBuilder::too_deep(&path),
-            Problem::LoneSurrogate => JsonBuilder::lone_surrogate(&path),
-            Problem::NotFinite(n) => match JsonBuilder::number(n, &path) {
-                Err(e) => e,
-                Ok(_) => JsonBuilder::unsupported(&path, "a number that is not finite"),
-            },
-            Problem::Unsupported(what) => JsonBuilder::unsupported(&path, what),
-        }
+impl Text {
+    fn new(s: JsString) -> Text {
+        let units = s.length();
+        Text { s, units }
     }
 }
 
-struct Walker;
+impl HostValue for Js {
+    type Text = Text;
+    type Members = Members;
 
-impl Walker {
-    fn value(&self, v: &JsValue, depth: usize) -> Result<Json, Failure> {
+    fn shape(&self) -> Result<Shape<Text>, Thrown> {
+        let v = &self.0;
         // Most values are strings or containers, then booleans: test in that order, as
         // each test is a crossing.
         if let Some(s) = v.dyn_ref::<JsString>() {
-            return string(s).map(|(head, total)| JsonBuilder::string(&head, total));
+            return Ok(Shape::Text(Text::new(s.clone())));
         }
         if v.is_object() {
-            // Containers: one more level of nesting, checked before any of it is read.
-            let depth = depth + 1;
-            if depth > LIMITS.max_depth {
-                return Err(Failure::new(Problem::TooDeep));
-            }
             return match is_array(v) {
-                Ok(true) => self.array(v, depth),
-                Ok(false) => self.object(v, depth),
-                Err(_) => Err(throws()),
+                Ok(true) => Ok(Shape::Array),
+                Ok(false) => Ok(Shape::Object),
+                Err(_) => Err(Thrown),
             };
         }
         if let Some(b) = v.as_bool() {
-            return Ok(Json::Bool(b));
+            return Ok(Shape::Bool(b));
         }
         if let Some(n) = v.as_f64() {
-            return if n.is_finite() { Ok(Json::Number(n)) } else { Err(Failure::new(Problem::NotFinite(n))) };
+            return Ok(Shape::Number(n));
         }
-        if v.is_null() || v.is_undefined() {
-            // Top-level `undefined` is refused by `read`; inside arrays it is `null`.
-            return Ok(Json::Null);
-        }
-        if v.is_bigint() {
-            return Err(Failure::new(Problem::Unsupported("a bigint")));
-        }
-        if v.is_symbol() {
-            return Err(Failure::new(Problem::Unsupported("a symbol")));
-        }
-        Err(Failure::new(Problem::Unsupported("a function")))
+        Ok(if v.is_null() {
+            Shape::Null
+        } else if v.is_undefined() {
+            Shape::Undefined
+        } else if v.is_bigint() {
+            Shape::BigInt
+        } else if v.is_symbol() {
+            Shape::Symbol
+        } else {
+            Shape::Function
+        })
     }
 
-    fn array(&self, array: &JsValue, depth: usize) -> Result<Json, Failure> {
-        let length = LENGTH.with(|key| get(array, key)).map_err(|_| throws())?;
-        // An array's length is a whole number below 2^32; a Proxy may claim anything else.
-        let total = length.as_f64().filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n)).map_or(0, |n| n as u32);
-        let kept = total.min(LIMITS.array_items as u32);
-        let mut items = Vec::with_capacity(kept as usize);
-        for i in 0..kept {
-            let item = get_index(array, i).map_err(|_| throws().at(Step::Index(i)))?;
-            items.push(self.value(&item, depth).map_err(|f| f.at(Step::Index(i)))?);
-        }
-        Ok(JsonBuilder::array(items, total as usize))
+    fn array_length(&self) -> Result<f64, Thrown> {
+        let length = LENGTH.with(|key| get(&self.0, key)).map_err(|_| Thrown)?;
+        Ok(length.as_f64().unwrap_or(f64::NAN))
     }
 
-    fn object(&self, object: &JsValue, depth: usize) -> Result<Json, Failure> {
-        let keys = own_keys(object).map_err(|_| throws())?;
-        let values = own_values(object).map_err(|_| throws())?;
+    fn item(&self, index: u32) -> Result<Js, Thrown> {
+        get_index(&self.0, index).map(Js).map_err(|_| Thrown)
+    }
+
+    fn members(&self) -> Result<Members, Thrown> {
+        let keys = own_keys(&self.0).map_err(|_| Thrown)?;
+        let values = own_values(&self.0).map_err(|_| Thrown)?;
         // Both lists come from the same own enumerable properties in the same order; a
         // Proxy could make them disagree, so only their common length is read.
         let count = keys.length().min(values.length());
-        let mut members = Vec::with_capacity(count.min(LIMITS.object_members as u32) as usize);
-        let mut total = 0usize;
-        let mut next = 0u32;
-        while next < count && members.len() < LIMITS.object_members {
-            // Keys cross in chunks as one string, not one call per key.
-            let end = count.min(next + (LIMITS.object_members - members.len()) as u32);
-            let chunk = key_chunk(&keys, next, end, count)?;
-            for (offset, key) in chunk.into_iter().enumerate() {
-                let member = values.get(next + offset as u32);
-                if member.is_undefined() {
-                    // `JSON.stringify` leaves such members out; so does the tree.
-                    continue;
-                }
-                let value = self.value(&member, depth).map_err(|f| f.at(Step::Key(key.clone())))?;
-                members.push((key, value));
-                total += 1;
-            }
-            next = end;
-        }
-        // Members past the cap are counted by key, without reading them.
-        total += (count - next) as usize;
-        Ok(JsonBuilder::object(members, total))
+        Ok(Members { keys, values, count })
     }
+}
+
+/// An object's own enumerable keys and values (`Object.keys`, `Object.values`).
+struct Members {
+    keys: Array,
+    values: Array,
+    count: u32,
 }
 
 /// Keys cross joined by this separator, one crossing for a whole chunk of keys. A key that
@@ -275,84 +206,69 @@ impl Walker {
 const KEY_SEPARATOR: char = '\u{0}';
 
 /// Chunks of fewer keys cross one by one, which is cheaper for them.
-const KEYS_JOINED_FROM: usize = 3;
+const KEYS_JOINED_FROM: u32 = 3;
 
-/// The keys `keys[start..end]` as strings, capped like any string. A key holding a lone
-/// surrogate is refused at its path.
-fn key_chunk(keys: &Array, start: u32, end: u32, count: u32) -> Result<Vec<String>, Failure> {
-    let wanted = (end - start) as usize;
-    if wanted >= KEYS_JOINED_FROM {
-        let slice = if start == 0 && end == count { keys.clone() } else { keys.slice(start, end) };
+impl HostMembers for Members {
+    type Value = Js;
+    type Text = Text;
+
+    fn count(&self) -> u32 {
+        self.count
+    }
+
+    fn key(&self, index: u32) -> Text {
+        Text::new(self.keys.get(index).unchecked_into::<JsString>())
+    }
+
+    fn value(&self, index: u32) -> Js {
+        Js(self.values.get(index))
+    }
+
+    fn is_present(&self, index: u32) -> bool {
+        !self.values.get(index).is_undefined()
+    }
+
+    fn keys_at_once(&self, start: u32, end: u32, max_units: usize) -> Option<Vec<String>> {
+        if end - start < KEYS_JOINED_FROM {
+            return None;
+        }
+        let slice = if start == 0 && end == self.count { self.keys.clone() } else { self.keys.slice(start, end) };
         let joined = SEPARATOR.with(|separator| slice.unchecked_ref::<KeyList>().join_with(separator));
         let units = joined.length();
-        // Long keys are capped one by one below instead of copied whole.
-        if units as usize <= LIMITS.string_head {
-            let text = to_rust(&joined, units);
-            // A lone surrogate is found one by one below, for its path.
-            if !text.contains('\u{FFFD}') || joined.is_well_formed() {
-                let names: Vec<String> = text.split(KEY_SEPARATOR).map(str::to_owned).collect();
-                if names.len() == wanted {
-                    return Ok(names);
-                }
-            }
+        // Long keys are capped one by one instead of copied whole.
+        if units as usize > max_units {
+            return None;
         }
-    }
-    (start..end)
-        .map(|i| {
-            let key = keys.get(i);
-            let key = key.unchecked_ref::<JsString>();
-            string(key).map(|(head, _)| head).map_err(|f| f.at(Step::Key(lossy_head(key))))
-        })
-        .collect()
-}
-
-/// The kept head of a string and its whole length in UTF-16 units. Reads at most
-/// `string_head` units; a lone surrogate inside the head is refused.
-fn string(s: &JsString) -> Result<(String, usize), Failure> {
-    let (cut, total) = head(s);
-    let head = cut.as_ref().unwrap_or(s);
-    let text = to_rust(head, if cut.is_some() { head.length() } else { total as u32 });
-    // Crossing into Rust replaces lone surrogates with U+FFFD, so only text holding
-    // U+FFFD needs the exact check.
-    if text.contains('\u{FFFD}') && !head.is_well_formed() {
-        return Err(Failure::new(Problem::LoneSurrogate));
-    }
-    Ok((text, total))
-}
-
-/// The kept head of a string with lone surrogates replaced by U+FFFD, for free text that
-/// must never be refused (the message of a thrown error).
-pub fn lossy_head(s: &JsString) -> String {
-    let (cut, total) = head(s);
-    match cut {
-        Some(head) => to_rust(&head, head.length()),
-        None => to_rust(s, total as u32),
+        let text = to_rust(&joined, units);
+        // A lone surrogate is found one by one, for its path.
+        if text.contains('\u{FFFD}') && !joined.is_well_formed() {
+            return None;
+        }
+        let names: Vec<String> = text.split(KEY_SEPARATOR).map(str::to_owned).collect();
+        (names.len() == (end - start) as usize).then_some(names)
     }
 }
 
-/// At most `string_head` units of `s` and its whole length. A surrogate pair cut by the
-/// cap is left out whole, as the core's text reader does.
-fn head(s: &JsString) -> (Option<JsString>, usize) {
-    let total = s.length();
-    let cap = LIMITS.string_head as u32;
-    let head = if total <= cap {
-        None
-    } else if is_high_surrogate(s.char_code_at(cap - 1)) && is_low_surrogate(s.char_code_at(cap)) {
-        Some(s.slice(0, cap - 1))
-    } else {
-        Some(s.slice(0, cap))
-    };
-    (head, total as usize)
-}
+impl HostText for Text {
+    fn units(&self) -> usize {
+        self.units as usize
+    }
 
-fn throws() -> Failure {
-    Failure::new(Problem::Unsupported("a value whose properties throw when read"))
-}
+    fn unit_at(&self, index: usize) -> u16 {
+        // In range by the trait's contract, so a unit, never NaN.
+        self.s.char_code_at(index as u32) as u16
+    }
 
-fn is_high_surrogate(unit: f64) -> bool {
-    (0xD800 as f64..=0xDBFF as f64).contains(&unit)
-}
+    fn head(&self, units: usize) -> Text {
+        let units = (units as u32).min(self.units);
+        Text { s: self.s.slice(0, units), units }
+    }
 
-fn is_low_surrogate(unit: f64) -> bool {
-    (0xDC00 as f64..=0xDFFF as f64).contains(&unit)
+    fn to_lossy_string(&self) -> String {
+        to_rust(&self.s, self.units)
+    }
+
+    fn is_well_formed(&self) -> bool {
+        self.s.is_well_formed()
+    }
 }

@@ -107,6 +107,24 @@ describe('the text path', () => {
 
 });
 
+describe('the walk counts what it does not read as the text reader does', () => {
+  // Found by the host_value fuzz target: members past the kept ones were counted whether
+  // or not `JSON.stringify` keeps them, so an object with `undefined` members past the
+  // cap claimed one member more per `undefined` than its JSON text has.
+  test('undefined members past the member cap are not members', () => {
+    const wide = Object.fromEntries(Array.from({ length: limits.object_members * 2 }, (_, i) => [`k${i}`, i % 3 === 0 ? undefined : i]));
+    const value = withStructured({ wide, tail: { a: undefined, b: 1 } });
+    assert.equal(walk.normalizeToJson(value), normalizeToJson(JSON.stringify(value)));
+  });
+
+  // Found by the same target: a key was read (and a lone surrogate in it refused) before
+  // its value was seen to be `undefined`, a member `JSON.stringify` leaves out, key and all.
+  test('an undefined member\'s key is never read', () => {
+    const value = withStructured({ ['k\uD800']: undefined, b: 1 });
+    assert.equal(walk.normalizeToJson(value), normalizeToJson(JSON.stringify(value)));
+  });
+});
+
 describe('what the text path leaves to the walk', () => {
   const big = 'x'.repeat(limits.string_head + 1);
   const cycle = { a: 1 };

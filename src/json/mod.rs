@@ -7,8 +7,9 @@
 //! cost is bounded by [`InputLimits`], not by the input.
 //!
 //! Two readers build the tree: [`parse_json`] for JSON text (native core, WASI component,
-//! CLI) and the [`JsonBuilder`] helpers that the npm package drives while it walks a
-//! JavaScript object. Both apply the same limits, so every surface sees the same tree.
+//! CLI) and [`read_host_value`] for another language's values (the npm package's
+//! JavaScript values, described through [`HostValue`]). Both apply the same limits, so
+//! every surface sees the same tree.
 
 use std::cell::Cell;
 use std::fmt;
@@ -17,8 +18,10 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::error::{ErrorCode, ReportError};
 
+mod host;
 mod write;
 
+pub use host::{host_text_lossy, read_host_value, HostMembers, HostText, HostValue, Shape, Thrown};
 pub use write::{write_decimal, write_json, write_number, write_string, ByteCount, JsonSink};
 
 /// How much of an input the reader keeps. These are fixed so that every surface builds

@@ -31,6 +31,7 @@ pub const TARGETS: &[&str] = &[
     "parse_call_error",
     "policy_from_json",
     "report",
+    "host_value",
     "differential",
 ];
 
