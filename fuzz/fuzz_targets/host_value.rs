@@ -19,6 +19,7 @@
 #![no_main]
 
 use std::cell::Cell;
+use std::rc::Rc;
 
 use arbitrary::{Arbitrary, Unstructured};
 use codemode_errors::json::{parse_json, read_host_value, write_number, HostMembers, HostText, HostValue, Shape, Thrown, INPUT_LIMITS};
@@ -38,6 +39,12 @@ enum Spec {
     Wide(u16, TextSpec, u8),
     /// `n` arrays nested around a value.
     Deep(u8, Box<Spec>),
+    Leaf(Leaf),
+}
+
+/// A value that holds no other.
+#[derive(Arbitrary, Clone, Copy, Debug, PartialEq)]
+enum Leaf {
     Bool(bool),
     Number(f64),
     Null,
@@ -45,7 +52,41 @@ enum Spec {
     BigInt,
     Symbol,
     Function,
+    /// A value whose type test throws (a revoked Proxy).
     Throws,
+}
+
+impl Leaf {
+    /// Whether JSON can hold it (`undefined` only as a member or an item).
+    fn expressible(self, top: bool) -> bool {
+        match self {
+            Leaf::Number(n) => n.is_finite(),
+            Leaf::Undefined => !top,
+            Leaf::BigInt | Leaf::Symbol | Leaf::Function | Leaf::Throws => false,
+            Leaf::Bool(_) | Leaf::Null => true,
+        }
+    }
+
+    fn stringify(self, out: &mut String) {
+        match self {
+            Leaf::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+            Leaf::Number(n) => write_number(out, n),
+            _ => out.push_str("null"),
+        }
+    }
+
+    fn shape(self) -> Result<Shape<Text>, Thrown> {
+        Ok(match self {
+            Leaf::Bool(b) => Shape::Bool(b),
+            Leaf::Number(n) => Shape::Number(n),
+            Leaf::Null => Shape::Null,
+            Leaf::Undefined => Shape::Undefined,
+            Leaf::BigInt => Shape::BigInt,
+            Leaf::Symbol => Shape::Symbol,
+            Leaf::Function => Shape::Function,
+            Leaf::Throws => return Err(Thrown),
+        })
+    }
 }
 
 #[derive(Arbitrary, Debug)]
@@ -77,23 +118,23 @@ impl TextSpec {
     }
 }
 
-/// The host's values, built from a spec: what the walk reads.
+/// The host's values, built from a spec: what the walk reads. Shared, so that handing a
+/// value to the walk costs no copy.
 #[derive(Clone, Debug)]
 enum Value {
-    Text(Vec<u16>),
-    Array(Vec<Value>, f64),
-    Object(Vec<(Vec<u16>, Value)>),
-    Bool(bool),
-    Number(f64),
-    Null,
-    Undefined,
-    BigInt,
-    Symbol,
-    Function,
-    Throws,
+    Text(Rc<[u16]>),
+    Array(Rc<Vec<Value>>, f64),
+    Object(Rc<Vec<(Rc<[u16]>, Value)>>),
+    Leaf(Leaf),
 }
 
+const UNDEFINED: Value = Value::Leaf(Leaf::Undefined);
+
 impl Value {
+    fn is_undefined(&self) -> bool {
+        matches!(self, Value::Leaf(Leaf::Undefined))
+    }
+
     fn build(spec: &Spec, budget: &mut usize) -> Value {
         // Every value costs one unit of budget, so a spec builds a bounded value.
         *budget = budget.saturating_sub(1);
@@ -102,12 +143,12 @@ impl Value {
                 let units = t.units();
                 // Long strings cost their length too.
                 *budget = budget.saturating_sub(units.len() / 1024);
-                Value::Text(units)
+                Value::Text(units.into())
             }
             Spec::Array(items) => {
                 let items = Value::list(items, budget);
                 let n = items.len() as f64;
-                Value::Array(items, n)
+                Value::Array(Rc::new(items), n)
             }
             Spec::LyingArray(items, claim) => {
                 let items = Value::list(items, budget);
@@ -115,48 +156,42 @@ impl Value {
                     LengthClaim::Units(n) => f64::from(*n % 600),
                     LengthClaim::Fraction(f) => *f,
                 };
-                Value::Array(items, claim)
+                Value::Array(Rc::new(items), claim)
             }
             Spec::Object(members) => {
                 // JavaScript objects have unique keys: the first of a repeated key stays.
-                let mut seen: Vec<Vec<u16>> = Vec::new();
+                let mut seen: Vec<Rc<[u16]>> = Vec::new();
                 let mut kept = Vec::new();
                 for (k, v) in members {
                     if *budget == 0 {
                         break;
                     }
-                    let k = k.units();
+                    let k: Rc<[u16]> = k.units().into();
                     let v = Value::build(v, budget);
                     if !seen.contains(&k) {
                         seen.push(k.clone());
                         kept.push((k, v));
                     }
                 }
-                Value::Object(kept)
+                Value::Object(Rc::new(kept))
             }
             Spec::Wide(n, text, every) => {
                 let mut text = text.units();
                 text.truncate(16);
+                let text: Rc<[u16]> = text.into();
                 let n = usize::from(*n % 700);
                 let every = usize::from(*every);
-                let value = |i: usize| if every > 0 && i % every == every - 1 { Value::Undefined } else { Value::Text(text.clone()) };
-                Value::Object((0..n).map(|i| (format!("k{i}").encode_utf16().collect(), value(i))).collect())
+                let value = |i: usize| if every > 0 && i % every == every - 1 { UNDEFINED } else { Value::Text(text.clone()) };
+                Value::Object(Rc::new((0..n).map(|i| (format!("k{i}").encode_utf16().collect(), value(i))).collect()))
             }
             Spec::Deep(n, v) => {
                 let mut value = Value::build(v, budget);
                 for _ in 0..usize::from(*n) {
-                    value = Value::Array(vec![value], 1.0);
+                    value = Value::Array(Rc::new(vec![value]), 1.0);
                 }
                 value
             }
-            Spec::Bool(b) => Value::Bool(*b),
-            Spec::Number(n) => Value::Number(*n),
-            Spec::Null => Value::Null,
-            Spec::Undefined => Value::Undefined,
-            Spec::BigInt => Value::BigInt,
-            Spec::Symbol => Value::Symbol,
-            Spec::Function => Value::Function,
-            Spec::Throws => Value::Throws,
+            Spec::Leaf(leaf) => Value::Leaf(*leaf),
         }
     }
 
@@ -176,11 +211,9 @@ impl Value {
     fn expressible(&self, top: bool) -> bool {
         match self {
             Value::Array(items, n) => *n == items.len() as f64 && items.iter().all(|v| v.expressible(false)),
-            Value::Object(members) => members.iter().all(|(_, v)| matches!(v, Value::Undefined) || v.expressible(false)),
-            Value::Number(n) => n.is_finite(),
-            Value::Undefined => !top,
-            Value::BigInt | Value::Symbol | Value::Function | Value::Throws => false,
-            Value::Text(_) | Value::Bool(_) | Value::Null => true,
+            Value::Object(members) => members.iter().all(|(_, v)| v.is_undefined() || v.expressible(false)),
+            Value::Leaf(leaf) => leaf.expressible(top),
+            Value::Text(_) => true,
         }
     }
 
@@ -202,7 +235,7 @@ impl Value {
             Value::Object(members) => {
                 out.push('{');
                 let mut first = true;
-                for (k, v) in members.iter().filter(|(_, v)| !matches!(v, Value::Undefined)) {
+                for (k, v) in members.iter().filter(|(_, v)| !v.is_undefined()) {
                     if !first {
                         out.push(',');
                     }
@@ -213,10 +246,7 @@ impl Value {
                 }
                 out.push('}');
             }
-            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Number(n) => write_number(out, *n),
-            Value::Null | Value::Undefined => out.push_str("null"),
-            Value::BigInt | Value::Symbol | Value::Function | Value::Throws => out.push_str("null"),
+            Value::Leaf(leaf) => leaf.stringify(out),
         }
     }
 }
@@ -245,7 +275,7 @@ fn read_one() {
 }
 
 #[derive(Clone, Debug)]
-struct Text(Vec<u16>);
+struct Text(Rc<[u16]>);
 
 impl HostText for Text {
     fn units(&self) -> usize {
@@ -255,7 +285,7 @@ impl HostText for Text {
         self.0[index]
     }
     fn head(&self, units: usize) -> Text {
-        Text(self.0[..units].to_vec())
+        Text(self.0[..units].into())
     }
     fn to_lossy_string(&self) -> String {
         assert!(self.0.len() <= INPUT_LIMITS.string_head, "the walk converted {} units, past the kept head", self.0.len());
@@ -266,7 +296,7 @@ impl HostText for Text {
     }
 }
 
-struct Members(Vec<(Vec<u16>, Value)>);
+struct Members(Rc<Vec<(Rc<[u16]>, Value)>>);
 
 impl HostMembers for Members {
     type Value = Value;
@@ -283,7 +313,7 @@ impl HostMembers for Members {
         self.0[index as usize].1.clone()
     }
     fn is_present(&self, index: u32) -> bool {
-        !matches!(self.0[index as usize].1, Value::Undefined)
+        !self.0[index as usize].1.is_undefined()
     }
     /// As the npm package does it: the keys joined by U+0000 in one string, when the
     /// chunk has three keys or more, is short enough and well formed.
@@ -315,14 +345,7 @@ impl HostValue for Value {
             Value::Text(u) => Shape::Text(Text(u.clone())),
             Value::Array(..) => Shape::Array,
             Value::Object(_) => Shape::Object,
-            Value::Bool(b) => Shape::Bool(*b),
-            Value::Number(n) => Shape::Number(*n),
-            Value::Null => Shape::Null,
-            Value::Undefined => Shape::Undefined,
-            Value::BigInt => Shape::BigInt,
-            Value::Symbol => Shape::Symbol,
-            Value::Function => Shape::Function,
-            Value::Throws => return Err(Thrown),
+            Value::Leaf(leaf) => return leaf.shape(),
         })
     }
     fn array_length(&self) -> Result<f64, Thrown> {
@@ -336,13 +359,13 @@ impl HostValue for Value {
         assert!((index as usize) < INPUT_LIMITS.array_items, "the walk read item {index}, past the kept items");
         match self {
             // Past the real items, as a Proxy claiming a longer length would answer.
-            Value::Array(items, _) => Ok(items.get(index as usize).cloned().unwrap_or(Value::Undefined)),
+            Value::Array(items, _) => Ok(items.get(index as usize).cloned().unwrap_or(UNDEFINED)),
             _ => Err(Thrown),
         }
     }
     fn members(&self) -> Result<Members, Thrown> {
         match self {
-            Value::Object(m) => Ok(Members(m.clone())),
+            Value::Object(m) => Ok(Members(Rc::clone(m))),
             _ => Err(Thrown),
         }
     }
@@ -373,7 +396,7 @@ fuzz_target!(|data: &[u8]| {
     let reads = READS.with(Cell::get);
     let bound = read_bound(&value, 1);
     assert!(reads <= bound, "the walk made {reads} reads, more than the {bound} the value allows");
-    assert_eq!(format!("{walked:?}"), format!("{:?}", read_host_value(&value)), "the walk differs on a second run");
+    assert!(walked == read_host_value(&value), "the walk differs on a second run");
     if let Err(e) = &walked {
         assert!(matches!(e.code(), ErrorCode::InvalidJson | ErrorCode::TooDeep), "{e}");
     }
@@ -452,15 +475,13 @@ fn hidden(value: &Value, depth: usize, past: bool, hide: Hide) -> bool {
             let mut kept = 0;
             members.iter().any(|(k, v)| {
                 let unread = past || kept >= INPUT_LIMITS.object_members;
-                if !matches!(v, Value::Undefined) {
+                if !v.is_undefined() {
                     kept += 1;
                 }
                 (hide == Hide::Refused && lone(k, unread)) || hidden(v, depth, unread, hide)
             })
         }
-        Value::Number(n) => hide == Hide::Unreadable && past && !n.is_finite(),
-        Value::BigInt | Value::Symbol | Value::Function | Value::Throws => hide == Hide::Unreadable && past,
-        Value::Bool(_) | Value::Null | Value::Undefined => false,
+        Value::Leaf(leaf) => hide == Hide::Unreadable && past && !leaf.expressible(false),
     }
 }
 
