@@ -114,7 +114,7 @@ pub(crate) enum Scan {
     /// Byte ranges, all of the rule's family.
     Spans(fn(&str) -> Vec<Range<usize>>),
     /// Byte ranges, each with its own family (shaped tokens, webhooks).
-    Families(fn(&str) -> Vec<(Range<usize>, &'static str)>),
+    Families(FamilyScan),
     /// Byte ranges of values named by a key, judged with the key names in force (the
     /// built-in ones and a policy's). With a policy's secret names the rule runs whatever
     /// its hints: they are the built-in names' stems.
@@ -122,6 +122,9 @@ pub(crate) enum Scan {
     /// Provider tokens of the built-in table and a policy's formats, each with its family.
     Tokens(TokenScan),
 }
+
+/// A scanner of spans of several built-in families: each span with its family.
+pub(crate) type FamilyScan = fn(&str) -> Vec<(Range<usize>, &'static str)>;
 
 /// A scanner of provider tokens: spans, each with the family of its format.
 pub(crate) type TokenScan = for<'r> fn(&str, &'r CustomTokens) -> Vec<(Range<usize>, Family<'r>)>;

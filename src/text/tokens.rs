@@ -467,7 +467,7 @@ mod tests {
             assert!((0..=255u8).filter(|&b| t.body.accepts(b)).all(in_token_run), "{:?}", t.body);
             assert!(t.prefix.len() + t.min >= SHORTEST_TOKEN);
         }
-        assert!(SHORTEST_TOKEN >= 8, "{SHORTEST_TOKEN}");
+        const { assert!(SHORTEST_TOKEN >= 8) };
         let grouped: usize = (0..=255u8).map(|b| starting_with(b).len()).sum();
         assert_eq!(grouped, TOKENS.len(), "a first byte's formats are not contiguous");
         assert!((0..=255u8).all(|b| FIRST_BYTES[usize::from(b)] != starting_with(b).is_empty()));

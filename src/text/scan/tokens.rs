@@ -235,7 +235,8 @@ pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
             continue;
         }
         let end = run_end(bytes, stamp + 1, base64url);
-        if end - stamp - 1 >= 27 {
+        // The HMAC part: 27 characters or more after the stamp's dot.
+        if end - (stamp + 1) >= 27 {
             spans.push((start..end, "discord_bot_token"));
         }
     }

@@ -245,7 +245,7 @@ fn run_exec(vector: &Vector, bless_it: bool) -> Result<(), String> {
     if bless_it {
         bless(vector, result.as_ref().map(|answer| serde_json::from_str(answer).expect("a step's answer is JSON")))?;
     } else {
-        compare(vector.expected(), result.as_ref().map(Clone::clone), &mut problems);
+        compare(vector.expected(), result.as_ref().map(String::to_owned), &mut problems);
     }
     self::result(problems)
 }
