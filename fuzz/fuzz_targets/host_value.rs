@@ -371,6 +371,16 @@ impl HostValue for Value {
     }
 }
 
+/// The items an array claiming `length` has, as JavaScript reads a `length` (a whole
+/// number below 2^32, anything else none): the oracle's own statement of the rule.
+fn claimed(length: f64) -> usize {
+    if length.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&length) {
+        length as usize
+    } else {
+        0
+    }
+}
+
 /// Every read the walk may make for `value`: each kept item, and each member's key and
 /// value (the walk reads on past an `undefined` member).
 fn read_bound(value: &Value, depth: usize) -> usize {
@@ -379,8 +389,7 @@ fn read_bound(value: &Value, depth: usize) -> usize {
     }
     match value {
         Value::Array(items, n) => {
-            let claimed = if n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n) { *n as usize } else { 0 };
-            let kept = claimed.min(INPUT_LIMITS.array_items);
+            let kept = claimed(*n).min(INPUT_LIMITS.array_items);
             kept + items.iter().take(kept).map(|v| read_bound(v, depth + 1)).sum::<usize>()
         }
         Value::Object(members) => 2 * members.len() + members.iter().map(|(_, v)| read_bound(v, depth + 1)).sum::<usize>(),
@@ -460,11 +469,10 @@ fn hidden(value: &Value, depth: usize, past: bool, hide: Hide) -> bool {
             if hide == Hide::Refused && past && depth > INPUT_LIMITS.max_depth {
                 return true;
             }
-            let claimed = if n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n) { *n as usize } else { 0 };
             if hide == Hide::Unreadable && *n != items.len() as f64 {
                 return true;
             }
-            let kept = claimed.min(INPUT_LIMITS.array_items);
+            let kept = claimed(*n).min(INPUT_LIMITS.array_items);
             items.iter().enumerate().any(|(i, v)| hidden(v, depth, past || i >= kept, hide))
         }
         Value::Object(members) => {

@@ -187,7 +187,7 @@ struct Failure {
 enum Problem {
     TooDeep,
     LoneSurrogate,
-    NotFinite(f64),
+    NotFinite,
     Unsupported(&'static str),
     Throws,
 }
@@ -222,10 +222,7 @@ impl Failure {
         match self.problem {
             Problem::TooDeep => JsonBuilder::too_deep(&path),
             Problem::LoneSurrogate => JsonBuilder::lone_surrogate(&path),
-            Problem::NotFinite(n) => match JsonBuilder::number(n, &path) {
-                Err(e) => e,
-                Ok(_) => JsonBuilder::unsupported(&path, "a number that is not finite"),
-            },
+            Problem::NotFinite => JsonBuilder::not_finite(&path),
             Problem::Unsupported(what) => JsonBuilder::unsupported(&path, what),
             Problem::Throws => JsonBuilder::unsupported(&path, "a value whose properties throw when read"),
         }
@@ -254,7 +251,7 @@ fn read_shaped<V: HostValue>(value: &V, shape: Shape<V::Text>, depth: usize) -> 
         }
         Shape::Bool(b) => Ok(Json::Bool(b)),
         Shape::Number(n) if n.is_finite() => Ok(Json::Number(n)),
-        Shape::Number(n) => Err(Failure::new(Problem::NotFinite(n))),
+        Shape::Number(_) => Err(Failure::new(Problem::NotFinite)),
         // Top-level `undefined` is refused by `read_host_value`; inside arrays it is `null`.
         Shape::Null | Shape::Undefined => Ok(Json::Null),
         Shape::BigInt => Err(Failure::new(Problem::Unsupported("a bigint"))),
@@ -281,7 +278,6 @@ fn object<V: HostValue>(object: &V, depth: usize) -> Result<Json, Failure> {
     let count = members.count();
     let cap = INPUT_LIMITS.object_members;
     let mut kept = Vec::with_capacity((count as usize).min(cap));
-    let mut total = 0usize;
     let mut next = 0u32;
     while next < count && kept.len() < cap {
         // Enough keys for the members still to keep (an `undefined` value is no member,
@@ -302,13 +298,12 @@ fn object<V: HostValue>(object: &V, depth: usize) -> Result<Json, Failure> {
             let shape = shape.map_err(|Thrown| Failure::new(Problem::Throws).at(Step::Key(key.clone())))?;
             let value = read_shaped(&member, shape, depth).map_err(|f| f.at(Step::Key(key.clone())))?;
             kept.push((key, value));
-            total += 1;
         }
         next = end;
     }
     // Members past the cap are counted without reading them: every one `JSON.stringify`
     // would keep, so the count is the text reader's.
-    total += (next..count).filter(|&i| members.is_present(i)).count();
+    let total = kept.len() + (next..count).filter(|&i| members.is_present(i)).count();
     Ok(JsonBuilder::object(kept, total))
 }
 

@@ -523,13 +523,9 @@ impl JsonBuilder {
         JsonText::from_head(utf16_prefix(s, INPUT_LIMITS.string_head), utf16_len(s))
     }
 
-    /// A number; non-finite numbers are refused, as JSON has none.
-    pub fn number(n: f64, path: &str) -> Result<Json, ReportError> {
-        if n.is_finite() {
-            Ok(Json::Number(n))
-        } else {
-            Err(ReportError::new(ErrorCode::InvalidJson, path, "number is not finite (NaN or Infinity)"))
-        }
+    /// The error for a number that is not finite (NaN or Infinity), which JSON has none of.
+    pub fn not_finite(path: &str) -> ReportError {
+        ReportError::new(ErrorCode::InvalidJson, path, "number is not finite (NaN or Infinity)")
     }
 
     /// An array from its kept items and its real length.

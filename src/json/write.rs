@@ -63,33 +63,30 @@ pub fn write_number<S: JsonSink + ?Sized>(out: &mut S, n: f64) {
     }
     let (mantissa, exponent) = shortest.as_str().split_once('e').unwrap_or((shortest.as_str(), "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
-    let mut digits = [0u8; 24];
-    let mut k = 0;
-    for &b in mantissa.as_bytes().iter().filter(|b| b.is_ascii_digit()).take(digits.len()) {
-        digits[k] = b;
-        k += 1;
-    }
-    let digits = std::str::from_utf8(&digits[..k]).unwrap_or("0");
+    // The digits are `first` then `rest`; `point` is where the decimal point falls,
+    // counted from the first digit.
+    let (first, rest) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = 1 + rest.len() as i32;
+    let point = exponent + 1;
     if n < 0.0 {
         out.put("-");
     }
-    // `point` is where the decimal point falls, counted from the first digit.
-    let point = exponent + 1;
-    let k = k as i32;
-    if (k..=21).contains(&point) {
-        out.put(digits);
-        (0..point - k).for_each(|_| out.put("0"));
+    if (digits..=21).contains(&point) {
+        out.put(first);
+        out.put(rest);
+        (0..point - digits).for_each(|_| out.put("0"));
     } else if (1..=21).contains(&point) {
-        let (whole, fraction) = digits.split_at(point as usize);
+        let (whole, fraction) = rest.split_at(point as usize - 1);
+        out.put(first);
         out.put(whole);
         out.put(".");
         out.put(fraction);
     } else if (-5..=0).contains(&point) {
         out.put("0.");
         (0..-point).for_each(|_| out.put("0"));
-        out.put(digits);
+        out.put(first);
+        out.put(rest);
     } else {
-        let (first, rest) = digits.split_at(1);
         out.put(first);
         if !rest.is_empty() {
             out.put(".");

@@ -447,15 +447,20 @@ fn too_many(list: RuleList) -> ReportError {
     invalid(list.as_str(), format!("holds at most {} entries", list.max_entries()))
 }
 
-/// The entries of a list of strings, each checked by `problem`.
-fn strings(value: &Json, list: RuleList, problem: fn(&str) -> Option<String>) -> Result<Vec<String>, ReportError> {
-    let items =
-        value.as_array().ok_or_else(|| invalid(list.as_str(), format!("must be an array of strings, not {}", value.type_name())))?;
+/// The entries of a list: an array (of `what`) of at most the list's entries.
+fn entries<'a>(value: &'a Json, list: RuleList, what: &str) -> Result<&'a [Json], ReportError> {
+    let items = value.as_array().ok_or_else(|| invalid(list.as_str(), format!("must be an array of {what}, not {}", value.type_name())))?;
     if items.total() > list.max_entries() {
         return Err(too_many(list));
     }
-    let mut out = Vec::with_capacity(items.items().len());
-    for (i, item) in items.items().iter().enumerate() {
+    Ok(items.items())
+}
+
+/// The entries of a list of strings, each checked by `problem`.
+fn strings(value: &Json, list: RuleList, problem: fn(&str) -> Option<String>) -> Result<Vec<String>, ReportError> {
+    let items = entries(value, list, "strings")?;
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
         let path = || format!("{list}[{i}]");
         let text = item.as_text().ok_or_else(|| invalid(path(), format!("must be a string, not {}", item.type_name())))?;
         if !text.is_complete() || text.total_utf16() > MAX_ENTRY_CHARS {
@@ -494,13 +499,9 @@ fn allowed_value_problem(value: &str) -> Option<String> {
 /// The entries of `token_formats`.
 fn token_formats(value: &Json) -> Result<Vec<TokenFormat>, ReportError> {
     let list = RuleList::TokenFormats;
-    let items =
-        value.as_array().ok_or_else(|| invalid(list.as_str(), format!("must be an array of objects, not {}", value.type_name())))?;
-    if items.total() > list.max_entries() {
-        return Err(too_many(list));
-    }
-    let mut out = Vec::with_capacity(items.items().len());
-    for (i, item) in items.items().iter().enumerate() {
+    let items = entries(value, list, "objects")?;
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
         out.push(token_format(item).map_err(|e| e.within(&format!("{list}[{i}]")))?);
     }
     Ok(out)
