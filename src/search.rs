@@ -317,11 +317,75 @@ impl AsciiSet {
         self.0[0] & other.0[0] == other.0[0] && self.0[1] & other.0[1] == other.0[1]
     }
 
-    /// Whether every byte of `word` (lowercase ASCII) occurs: necessary for `word` to occur.
+    /// Whether every byte of `word` (ASCII, letters in either case) occurs: necessary for
+    /// `word` to occur, ASCII case-insensitively.
     pub(crate) fn has_all(self, word: &str) -> bool {
-        word.bytes().all(|b| b.is_ascii() && self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0)
+        word.bytes().map(|b| b.to_ascii_lowercase()).all(|b| b.is_ascii() && self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0)
     }
 }
+
+/// The pairs of adjacent bytes that occur in a text, ASCII letters folded to lowercase:
+/// one pass, after which a hint with a pair the text lacks is ruled out without a search.
+/// Bytes are read as one of 64 classes ([`PAIR_CLASS`]): each letter, digit and common
+/// punctuation mark is its own class, the rest share two, so a pair set can only say a
+/// hint may occur (a shared class), never miss one that does.
+pub(crate) struct PairSet(Box<[bool; 4096]>);
+
+impl PairSet {
+    /// The pairs of `text`.
+    pub(crate) fn of(text: &str) -> Self {
+        let mut seen = Box::new([false; 4096]);
+        let bytes = text.as_bytes();
+        if let Some(&first) = bytes.first() {
+            let mut previous = usize::from(PAIR_CLASS[usize::from(first)]) << 6;
+            for &b in &bytes[1..] {
+                let class = usize::from(PAIR_CLASS[usize::from(b)]);
+                seen[previous | class] = true;
+                previous = class << 6;
+            }
+        }
+        work::tally(bytes.len() / 8);
+        PairSet(seen)
+    }
+
+    /// Whether every pair of adjacent bytes of `needle` occurs: necessary for `needle` to
+    /// occur, ASCII case-insensitively.
+    pub(crate) fn may_contain(&self, needle: &str) -> bool {
+        needle
+            .as_bytes()
+            .windows(2)
+            .all(|w| self.0[usize::from(PAIR_CLASS[usize::from(w[0])]) << 6 | usize::from(PAIR_CLASS[usize::from(w[1])])])
+    }
+}
+
+/// The class of every byte in a [`PairSet`]: `a`..`z` (either case) 0 to 25, digits 26 to
+/// 35, the punctuation of the rules' hints one class each, other ASCII 62, the rest 63.
+const PAIR_CLASS: [u8; 256] = {
+    const PUNCTUATION: &[u8; 26] = b" -.:/\\=?&;%\"',]<(~\t@_\n[>)+";
+    let mut table = [63u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = 62;
+        b += 1;
+    }
+    let mut i = 0;
+    while i < 26 {
+        table[b'a' as usize + i] = i as u8;
+        table[b'A' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut d = 0;
+    while d < 10 {
+        table[b'0' as usize + d] = 26 + d as u8;
+        d += 1;
+    }
+    let mut k = 0;
+    while k < PUNCTUATION.len() {
+        table[PUNCTUATION[k] as usize] = 36 + k as u8;
+        k += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {

@@ -12,11 +12,11 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::search::{contains_ignore_ascii_case, AsciiSet};
+use crate::search::{contains_ignore_ascii_case, AsciiSet, PairSet};
 use crate::text::custom::CustomRules;
 use crate::text::safe::SafeText;
 use crate::text::scan;
-use crate::text::secret_names::KeyNames;
+use crate::text::secret_names::{KeyNames, SECRET_NAME_STEMS};
 use crate::text::tokens::CustomTokens;
 
 /// Redaction counts by family, as shown in `evidence.redactions`. The families are the
@@ -116,15 +116,21 @@ pub(crate) enum Scan {
     /// Byte ranges, each with its own family (shaped tokens, webhooks).
     Families(FamilyScan),
     /// Byte ranges of values named by a key, judged with the key names in force (the
-    /// built-in ones and a policy's). With a policy's secret names the rule runs whatever
-    /// its hints: they are the built-in names' stems.
-    Named(fn(&str, &KeyNames) -> Vec<Range<usize>>),
+    /// built-in ones and a policy's), and the stems of which every built-in name the scanner
+    /// takes for a secret's holds one: with none of them in the text, the rule has nothing
+    /// to find. With a policy's secret names the rule runs whatever its hints and stems.
+    Named(NamedScan, &'static [&'static str]),
     /// Provider tokens of the built-in table and a policy's formats, each with its family.
     Tokens(TokenScan),
 }
 
-/// A scanner of spans of several built-in families: each span with its family.
-pub(crate) type FamilyScan = fn(&str) -> Vec<(Range<usize>, &'static str)>;
+/// A scanner of spans of several built-in families: each span with its family. It may rule
+/// out its shapes by the text's [`Hints`] before it searches for them.
+pub(crate) type FamilyScan = fn(&str, &Hints) -> Vec<(Range<usize>, &'static str)>;
+
+/// A scanner of values named by a key: spans. It may rule out its names' stems by the
+/// text's [`Hints`] before it searches for them.
+pub(crate) type NamedScan = fn(&str, &KeyNames, &Hints) -> Vec<Range<usize>>;
 
 /// A scanner of provider tokens: spans, each with the family of its format.
 pub(crate) type TokenScan = for<'r> fn(&str, &'r CustomTokens) -> Vec<(Range<usize>, Family<'r>)>;
@@ -169,16 +175,20 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         hints: &["@tcp(", "@unix(", "@udp(", "sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr "],
         scan: Scan::Spans(scan::schemeless_dsn),
     },
-    SecretRule { family: "url_query", hints: &["?", "&", ";", "%3f", "%26"], scan: Scan::Named(scan::secret_query_values) },
-    SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Named(scan::secret_field_values) },
-    SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Named(scan::flag_values) },
+    SecretRule {
+        family: "url_query",
+        hints: &["?", "&", ";", "%3f", "%26"],
+        scan: Scan::Named(scan::secret_query_values, scan::QUERY_NAME_STEMS),
+    },
+    SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Named(scan::secret_field_values, SECRET_NAME_STEMS) },
+    SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Named(scan::flag_values, SECRET_NAME_STEMS) },
     SecretRule {
         family: "secret_field",
         hints: &["pass", "pwd", "secret", "token", "key", "credential"],
-        scan: Scan::Named(scan::spaced_values),
+        scan: Scan::Named(scan::spaced_values, SECRET_NAME_STEMS),
     },
-    SecretRule { family: "secret_field", hints: &["\",", "\"]", "',", "']"], scan: Scan::Named(scan::quoted_pairs) },
-    SecretRule { family: "secret_field", hints: &["value", "</"], scan: Scan::Named(scan::paired_values) },
+    SecretRule { family: "secret_field", hints: &["\",", "\"]", "',", "']"], scan: Scan::Named(scan::quoted_pairs, SECRET_NAME_STEMS) },
+    SecretRule { family: "secret_field", hints: &["value", "</"], scan: Scan::Named(scan::paired_values, SECRET_NAME_STEMS) },
     SecretRule { family: "cli_password", hints: &[" -", "\"-", "pass:", "/user:"], scan: Scan::Spans(scan::cli_credentials) },
 ];
 
@@ -205,19 +215,26 @@ const MARKER_PREFIX: &str = "[REDACTED:";
 /// counts, as it would have been made first). A span that is exactly one of `custom`'s
 /// allowed values is not taken.
 pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &mut Redactions) -> Cow<'a, str> {
-    let mut hints = HintCache { present: AsciiSet::of(text), known: Vec::new() };
+    let mut hints = HintCache::of(text);
     let mut taken: Vec<Taken> = Vec::new();
     let mut take_span = |span: Range<usize>, family| take(&mut taken, text, span, family, custom, counts);
     let adds_names = custom.keys.adds_secret_names();
     for rule in SECRET_RULES {
-        let named = adds_names && matches!(rule.scan, Scan::Named(_));
-        if !(rule.hints.is_empty() || named || rule.hints.iter().any(|h| hints.occurs(text, h))) {
+        let runs = match rule.scan {
+            Scan::Named(_, stems) => adds_names || (hints.any(text, rule.hints) && hints.any(text, stems)),
+            _ => rule.hints.is_empty() || hints.any(text, rule.hints),
+        };
+        if !runs {
             continue;
         }
         match rule.scan {
             Scan::Spans(scan) => scan(text).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
-            Scan::Families(scan) => scan(text).into_iter().for_each(|(span, family)| take_span(span, Family::Builtin(family))),
-            Scan::Named(scan) => scan(text, &custom.keys).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
+            Scan::Families(scan) => {
+                scan(text, &hints.hints).into_iter().for_each(|(span, family)| take_span(span, Family::Builtin(family)))
+            }
+            Scan::Named(scan, _) => {
+                scan(text, &custom.keys, &hints.hints).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family)))
+            }
             Scan::Tokens(scan) => scan(text, &custom.tokens).into_iter().for_each(|(span, family)| take_span(span, family)),
         }
     }
@@ -273,16 +290,51 @@ fn take<'r>(taken: &mut Vec<Taken<'r>>, text: &str, span: Range<usize>, family: 
     counts.add_family(family, 1);
 }
 
-/// Which hints occur in one text, each looked up at most once: a hint with a byte the
-/// text lacks is ruled out without a search.
-struct HintCache {
+/// What one pass over a text tells of which literals may occur in it: the ASCII bytes it
+/// holds, and in a long text the pairs of adjacent bytes. A literal with a byte or a pair
+/// the text lacks does not occur; the rest must be searched for.
+pub(crate) struct Hints {
     present: AsciiSet,
+    pairs: Option<PairSet>,
+}
+
+/// The length from which a text's pairs are collected: below it, the few hints that pass
+/// the byte test cost less to search for than the pairs to collect.
+const PAIRS_FROM: usize = 512;
+
+impl Hints {
+    /// The bytes (and pairs) of `text`.
+    pub(crate) fn of(text: &str) -> Self {
+        let pairs = (text.len() >= PAIRS_FROM).then(|| PairSet::of(text));
+        Hints { present: AsciiSet::of(text), pairs }
+    }
+
+    /// Whether `literal` may occur, ASCII case-insensitively (so also where it is
+    /// searched for in one case): `false` means it does not.
+    pub(crate) fn may_occur(&self, literal: &str) -> bool {
+        self.present.has_all(literal) && self.pairs.as_ref().is_none_or(|p| p.may_contain(literal))
+    }
+}
+
+/// Which hints occur in one text, each looked up at most once and only when [`Hints`]
+/// cannot rule it out.
+struct HintCache {
+    hints: Hints,
     known: Vec<(&'static str, bool)>,
 }
 
 impl HintCache {
+    fn of(text: &str) -> Self {
+        HintCache { hints: Hints::of(text), known: Vec::new() }
+    }
+
+    /// Whether one of `hints` occurs.
+    fn any(&mut self, text: &str, hints: &'static [&'static str]) -> bool {
+        hints.iter().any(|h| self.occurs(text, h))
+    }
+
     fn occurs(&mut self, text: &str, hint: &'static str) -> bool {
-        if !self.present.has_all(hint) {
+        if !self.hints.may_occur(hint) {
             return false;
         }
         if let Some(&(_, known)) = self.known.iter().find(|(h, _)| *h == hint) {

@@ -1,7 +1,7 @@
 //! Key names that name a secret (`apiKey`, `API_KEY`, `x-api-key`, `client_secret`):
 //! the values of such members are never shown, whatever they look like.
 
-use crate::search::{contains_ignore_ascii_case, AsciiSet};
+use crate::search::AsciiSet;
 
 /// Words that make a key name a secret, wherever they stand in the name, also in the
 /// plural (`passwords`, `secrets`) and at the end of a joined word (`pgpassword`,
@@ -200,14 +200,42 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
     "credential_type",
 ];
 
+/// Stems of which every built-in secret name holds one (ASCII case-insensitively): the
+/// secret words and pairs, the trailing words, the weak names and a `…_key` name. Most
+/// keys hold none, and a text without any has no built-in secret name to judge.
+pub(crate) const SECRET_NAME_STEMS: &[&str] =
+    &["pass", "pw", "pin", "secret", "token", "key", "credential", "cookie", "auth", "bearer", "session", "signature"];
+
+/// For each letter, the letters that follow it at the start of some stem (`pa` of `pass`,
+/// `pw`, `pi` of `pin`, …), a bit each.
+const STEM_STARTS: [u32; 26] = {
+    let mut table = [0u32; 26];
+    let mut k = 0;
+    while k < SECRET_NAME_STEMS.len() {
+        let stem = SECRET_NAME_STEMS[k].as_bytes();
+        table[(stem[0] - b'a') as usize] |= 1 << (stem[1] - b'a');
+        k += 1;
+    }
+    table
+};
+
+/// Whether `key` holds one of [`SECRET_NAME_STEMS`] (either case): one pass over its
+/// pairs of bytes, a stem compared only where its first two letters stand.
+fn holds_a_stem(key: &str) -> bool {
+    let bytes = key.as_bytes();
+    (0..bytes.len().saturating_sub(1)).any(|i| {
+        let (a, b) = (bytes[i].to_ascii_lowercase(), bytes[i + 1].to_ascii_lowercase());
+        a.is_ascii_lowercase()
+            && b.is_ascii_lowercase()
+            && STEM_STARTS[usize::from(a - b'a')] & (1 << (b - b'a')) != 0
+            && SECRET_NAME_STEMS.iter().any(|s| bytes[i..].get(..s.len()).is_some_and(|k| k.eq_ignore_ascii_case(s.as_bytes())))
+    })
+}
+
 /// Whether a key name (any case style: `apiKey`, `API_KEY`, `x-api-key`) names a secret,
 /// by the built-in names alone (a policy's names: [`KeyNames::is_secret`]).
 pub(crate) fn is_secret_key(key: &str) -> bool {
-    // Every secret word and pair contains one of these stems; most keys have none.
-    const STEMS: &[&str] =
-        &["pass", "pw", "pin", "secret", "token", "key", "credential", "cookie", "auth", "bearer", "session", "signature"];
-    let present = AsciiSet::of(key);
-    if !STEMS.iter().any(|s| present.has_all(s) && contains_ignore_ascii_case(key, s)) {
+    if !holds_a_stem(key) {
         return false;
     }
     let words = key_words(key);
@@ -257,11 +285,13 @@ fn describes(words: &[&str]) -> bool {
     words.len() > 1 && !id_credential && (METADATA_WORDS.contains(last) || FLAG_WORDS.contains(first))
 }
 
+/// Short names that hold a secret only sometimes (see [`is_weak_secret_key`]).
+const WEAK_SECRET_NAMES: &[&str] = &["pass", "pw", "key", "tokens", "session"];
+
 /// Whether a key is a short name that holds a secret only sometimes (`pass`, `pw`, `key`,
 /// `tokens`, `session`): its value is a secret when it looks generated.
 pub(crate) fn is_weak_secret_key(key: &str) -> bool {
-    const WEAK: &[&str] = &["pass", "pw", "key", "tokens", "session"];
-    WEAK.iter().any(|w| key.eq_ignore_ascii_case(w))
+    WEAK_SECRET_NAMES.iter().any(|w| key.eq_ignore_ascii_case(w))
 }
 
 /// A key name as the rules compare it: its words (split at separators and camelCase
@@ -478,6 +508,28 @@ fn key_words(key: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The engine skips the key-name rules on a text without a stem, so every word a
+    /// built-in name is judged by must hold one.
+    #[test]
+    fn every_built_in_secret_word_holds_a_stem() {
+        let pairs: Vec<String> = SECRET_KEY_PAIRS.iter().map(|(a, b)| format!("{a}{b}")).collect();
+        let words = SECRET_KEY_WORDS.iter().chain(TRAILING_SECRET_WORDS).chain(WEAK_SECRET_NAMES).copied();
+        for word in words.chain(pairs.iter().map(String::as_str)).chain(["key"]) {
+            assert!(SECRET_NAME_STEMS.iter().any(|s| word.contains(s)), "{word} holds none of SECRET_NAME_STEMS");
+        }
+        // The stems start with two lowercase letters (the table of their starts needs it).
+        for stem in SECRET_NAME_STEMS {
+            assert!(stem.len() >= 2 && stem.bytes().all(|b| b.is_ascii_lowercase()), "{stem}");
+            assert!(holds_a_stem(stem) && holds_a_stem(&format!("X_{}s", stem.to_ascii_uppercase())), "{stem}");
+        }
+        assert!(!holds_a_stem("status") && !holds_a_stem("page_size") && !holds_a_stem("p_a_s_s"));
+        // And a name without one is never a secret, whatever its shape.
+        for key in ["PGPASSWORD", "x-api-key", "AccountKey", "sessionId", "DB_PASS"] {
+            let hidden = key.replace(|c: char| c.is_ascii_alphabetic(), "q");
+            assert!(is_secret_key(key) && !is_secret_key(&hidden), "{key}");
+        }
+    }
 
     #[test]
     fn secret_key_names_in_every_case_style() {

@@ -230,7 +230,7 @@ pub(crate) const SECOND_BYTES: [[u64; 4]; 256] = {
 };
 
 /// Whether `b` can stand in a token: every prefix and body byte of [`TOKENS`] is one.
-pub(crate) fn in_token_run(b: u8) -> bool {
+pub(crate) const fn in_token_run(b: u8) -> bool {
     b.is_ascii_alphanumeric() | matches!(b, b'_' | b'-' | b'.' | b'=' | b'+' | b'/' | b'%')
 }
 

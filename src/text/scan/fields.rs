@@ -12,7 +12,7 @@ fn key_char(b: u8) -> bool {
 
 /// Values of `key=value`, `key: value` and JSON members whose key names a secret (see
 /// [`KeyNames::is_secret`]). A quoted value keeps its quotes.
-pub(crate) fn secret_field_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
+pub(crate) fn secret_field_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
@@ -292,11 +292,11 @@ fn is_uuid(bytes: &[u8]) -> bool {
 /// only values that look generated ([`looks_random`]), since a name followed by a word
 /// is usually prose. Built-in names are found by their stems; a policy's secret names by
 /// one more pass over the words followed by a blank.
-pub(crate) fn spaced_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
+pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints) -> Vec<Range<usize>> {
     const STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential"];
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
-    for stem in STEMS {
+    for stem in STEMS.iter().filter(|s| hints.may_occur(s)) {
         let mut from = 0;
         let mut word_seen = 0;
         while let Some(at) = find_ignore_ascii_case(text, stem, from) {
@@ -361,7 +361,7 @@ fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
 /// "…")`, `config["secret"] = "…"`, `ENV["API_KEY"] ||= "…"`, a `"password", "…"` pair
 /// in a list. After a comma the value must look generated (a list of field names is no
 /// secret).
-pub(crate) fn quoted_pairs(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
+pub(crate) fn quoted_pairs(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
@@ -511,7 +511,7 @@ const PAIR_REACH: usize = 160;
 /// "value": "…"}`, `<add key="ApiKey" value="…"/>`, `<property name="password"
 /// value="…"/>`, Kubernetes `- name: API_TOKEN` / `value: …`; and XML elements whose tag
 /// names a secret (`<password>…</password>`).
-pub(crate) fn paired_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
+pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
@@ -608,7 +608,7 @@ fn yaml_sibling(text: &str, at: usize) -> Option<&str> {
 
 /// Values of command-line flags that name secrets, written with a space:
 /// `--api-key <value>`, `--password <value>` (the `=` form is a [`secret_field_values`] case).
-pub(crate) fn flag_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
+pub(crate) fn flag_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     for at in positions(text, "--") {

@@ -17,9 +17,10 @@ pub(crate) use fields::{
 };
 pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers, cookie_jar_values};
 pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
-pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials};
+pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials, QUERY_NAME_STEMS};
 
 use crate::search::{find_from, find_ignore_ascii_case, next_in_class, positions};
+use crate::text::redact::Hints;
 use crate::text::secret_names::KeyNames;
 
 /// HTTP authorization schemes kept in front of a redacted credential.
@@ -90,22 +91,22 @@ mod tests {
 
     // The key-name scanners with the built-in names alone.
     fn secret_field_values(text: &str) -> Vec<Range<usize>> {
-        super::secret_field_values(text, &KeyNames::NONE)
+        super::secret_field_values(text, &KeyNames::NONE, &Hints::of(text))
     }
     fn flag_values(text: &str) -> Vec<Range<usize>> {
-        super::flag_values(text, &KeyNames::NONE)
+        super::flag_values(text, &KeyNames::NONE, &Hints::of(text))
     }
     fn spaced_values(text: &str) -> Vec<Range<usize>> {
-        super::spaced_values(text, &KeyNames::NONE)
+        super::spaced_values(text, &KeyNames::NONE, &Hints::of(text))
     }
     fn quoted_pairs(text: &str) -> Vec<Range<usize>> {
-        super::quoted_pairs(text, &KeyNames::NONE)
+        super::quoted_pairs(text, &KeyNames::NONE, &Hints::of(text))
     }
     fn paired_values(text: &str) -> Vec<Range<usize>> {
-        super::paired_values(text, &KeyNames::NONE)
+        super::paired_values(text, &KeyNames::NONE, &Hints::of(text))
     }
     fn secret_query_values(text: &str) -> Vec<Range<usize>> {
-        super::secret_query_values(text, &KeyNames::NONE)
+        super::secret_query_values(text, &KeyNames::NONE, &Hints::of(text))
     }
 
     #[test]
@@ -247,7 +248,9 @@ mod tests {
 
     #[test]
     fn keys_known_by_their_encoding() {
-        let shaped = |text: &str| shaped_tokens(text).into_iter().map(|(r, f)| (text[r].to_owned(), f)).collect::<Vec<_>>();
+        let shaped = |text: &str| {
+            shaped_tokens(text, &crate::text::redact::Hints::of(text)).into_iter().map(|(r, f)| (text[r].to_owned(), f)).collect::<Vec<_>>()
+        };
         let azure = format!("{}==", "n0HFdJwUDuj2bhFBVnO43J6qSVoIzOHBP83eAn0dpC3FcST0BzYf5128x7NGFpcwBWtpDC/3abcdefghijklmn");
         assert_eq!(azure.len(), 88);
         assert_eq!(shaped(&format!("key is {azure}.")), vec![(azure.clone(), "azure_storage_key")]);

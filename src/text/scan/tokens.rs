@@ -134,11 +134,11 @@ const WEBHOOKS: &[(&str, &str)] = &[
 ];
 
 /// The secret part of webhook URLs ([`WEBHOOKS`]), each with its family.
-pub(crate) fn webhook_urls(text: &str) -> Vec<(Range<usize>, &'static str)> {
+pub(crate) fn webhook_urls(text: &str, hints: &Hints) -> Vec<(Range<usize>, &'static str)> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     for (prefix, family) in WEBHOOKS {
-        for at in positions(text, prefix) {
+        for at in found(text, hints, prefix) {
             let start = at + prefix.len();
             // JSON-escaped slashes (`\/`) belong to the path too.
             let mut end = run_end(bytes, start, |b| {
@@ -156,14 +156,19 @@ pub(crate) fn webhook_urls(text: &str) -> Vec<(Range<usize>, &'static str)> {
     spans
 }
 
+/// Where `literal` occurs in `text`, searched for only when `hints` cannot rule it out.
+fn found<'a>(text: &'a str, hints: &Hints, literal: &'a str) -> impl Iterator<Item = usize> + 'a {
+    hints.may_occur(literal).then(|| positions(text, literal)).into_iter().flatten()
+}
+
 /// Tokens known by their shape rather than a prefix, each with its family: Mailchimp API
 /// keys (`<32 hex>-us<N>`), Microsoft Entra client secrets (`<3 chars><digit>Q~<31+
 /// chars>`), Terraform Cloud tokens (`<14>.atlasv1.<60+>`) and Discord bot tokens
 /// (`<base64 user id>.<6>.<27+>`).
-pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
+pub(crate) fn shaped_tokens(text: &str, hints: &Hints) -> Vec<(Range<usize>, &'static str)> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    for at in positions(text, "-us") {
+    for at in found(text, hints, "-us") {
         let start = at.saturating_sub(32);
         let digits = run_end(bytes, at + 3, |b| b.is_ascii_digit());
         if at >= 32
@@ -176,7 +181,7 @@ pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
         }
     }
     let entra = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'~' | b'.' | b'-');
-    for at in positions(text, "Q~") {
+    for at in found(text, hints, "Q~") {
         if at < 4 || !bytes[at - 1].is_ascii_digit() || !bytes[at - 4..at].iter().all(|&b| entra(b)) {
             continue;
         }
@@ -186,7 +191,7 @@ pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
         }
     }
     // Terraform Cloud / HCP API tokens: `<14 letters and digits>.atlasv1.<60+>`.
-    for at in positions(text, ".atlasv1.") {
+    for at in found(text, hints, ".atlasv1.") {
         let start = at.saturating_sub(14);
         let body = at + ".atlasv1.".len();
         let end = run_end(bytes, body, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'='));
@@ -197,7 +202,7 @@ pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
     // Azure storage account keys: 64 bytes in base64, 86 characters and `==`.
     let base64 = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
     let mut after_key = 0;
-    for pad in positions(text, "==") {
+    for pad in found(text, hints, "==") {
         let start = pad.saturating_sub(86);
         if pad < 86 || start < after_key || !bytes[start..pad].iter().all(|&b| base64(b)) {
             continue;
@@ -210,7 +215,7 @@ pub(crate) fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
             after_key = pad + 2;
         }
     }
-    for dot in positions(text, ".") {
+    for dot in found(text, hints, ".") {
         // HashiCorp Vault service tokens in the format before `hvs.`: `s.` and 24 characters.
         if dot >= 1 && bytes[dot - 1] == b's' {
             let at = dot - 1;
@@ -310,10 +315,19 @@ pub(crate) fn provider_tokens<'r>(text: &str, custom: &'r CustomTokens) -> Vec<(
     // that alphabet starting inside it ends there too, so however many formats share a
     // place, each byte is scanned once per alphabet.
     let mut bodies = [(usize::MAX, 0usize); TokenAlphabet::ALL.len()];
+    // One pass splits the text into runs of token bytes (a table lookup a byte: most runs
+    // are words shorter than any token, and are stepped over whole).
     let mut from = 0;
     while from < bytes.len() {
-        let run_start = next_in_class(bytes, from, in_token_run);
-        let run_end = next_in_class(bytes, run_start, |b| !in_token_run(b));
+        let mut run_start = from;
+        while run_start < bytes.len() && !TOKEN_RUN[usize::from(bytes[run_start])] {
+            run_start += 1;
+        }
+        let mut run_end = run_start;
+        while run_end < bytes.len() && TOKEN_RUN[usize::from(bytes[run_end])] {
+            run_end += 1;
+        }
+        crate::search::work::tally((run_end - from) / 8 + 1);
         from = run_end;
         if run_end - run_start >= shortest {
             // Two copies of the loop: the built-in formats' alone is the one most texts take.
@@ -326,6 +340,17 @@ pub(crate) fn provider_tokens<'r>(text: &str, custom: &'r CustomTokens) -> Vec<(
     }
     spans
 }
+
+/// [`in_token_run`] of every byte, as a table.
+const TOKEN_RUN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = in_token_run(b as u8);
+        b += 1;
+    }
+    table
+};
 
 /// The provider tokens that start in `text[start..end]`, a run of token bytes; with
 /// `POLICY`, a policy's formats too.

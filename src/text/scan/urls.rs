@@ -159,7 +159,7 @@ pub(crate) const SECRET_QUERY_PARAMS: &[&str] = &[
 /// generated), after `?`, `&` or a `;` path parameter (`;jsessionid=`), also in a URL
 /// nested percent-encoded in another (`%3Ftoken%3D…`). Names are compared percent-decoded
 /// (`access%5Ftoken`, `%61pi_key`).
-pub(crate) fn secret_query_values(text: &str, names: &KeyNames) -> Vec<Range<usize>> {
+pub(crate) fn secret_query_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut next = 0;
@@ -258,11 +258,32 @@ fn without_closing_punctuation(value: &[u8]) -> usize {
 /// Query parameters that hold a secret only when the value looks generated.
 const WEAK_QUERY_PARAMS: &[&str] = &["pass", "pw"];
 
+/// Stems of which every secret query parameter name holds one: `%`, since a name is
+/// compared percent-decoded (`%74oken` is `token`), and the stems of the names
+/// ([`SECRET_QUERY_PARAMS`], [`WEAK_QUERY_PARAMS`]). A text without any has no secret
+/// query value.
+pub(crate) const QUERY_NAME_STEMS: &[&str] =
+    &["%", "token", "key", "secret", "pass", "pw", "sig", "credential", "auth", "code", "sid", "sess"];
+
 /// The byte a `%XX` escape at `i` stands for.
 fn encoded_byte(bytes: &[u8], i: usize) -> Option<u8> {
     let hex = |b: u8| (b as char).to_digit(16);
     match (bytes.get(i), bytes.get(i + 1), bytes.get(i + 2)) {
         (Some(b'%'), Some(&h), Some(&l)) => Some((hex(h)? * 16 + hex(l)?) as u8),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_secret_query_name_holds_a_stem() {
+        for name in SECRET_QUERY_PARAMS.iter().chain(WEAK_QUERY_PARAMS) {
+            assert!(QUERY_NAME_STEMS.iter().any(|s| name.contains(s)), "{name} holds none of QUERY_NAME_STEMS");
+        }
+        // Percent-encoded names are decoded, so `%` alone lets the rule run.
+        assert!(QUERY_NAME_STEMS.contains(&"%"));
     }
 }
