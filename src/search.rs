@@ -60,6 +60,24 @@ pub(crate) mod work {
     }
 }
 
+/// The 32 bytes of `hay` from `i`, when there are as many.
+#[inline(always)]
+fn block_at(hay: &[u8], i: usize) -> Option<&[u8; 32]> {
+    hay.get(i..i.checked_add(32)?).and_then(|b| b.try_into().ok())
+}
+
+/// Whether some byte of a block is in `class`: a flag gathered over the whole block
+/// without a branch, which the compiler turns into a few vector instructions where the
+/// target has them (a `bool` fold is compiled a byte or two a step).
+#[inline(always)]
+fn any_in_block(block: &[u8; 32], class: impl Fn(u8) -> bool) -> bool {
+    let mut seen = 0u8;
+    for &b in block {
+        seen |= u8::from(class(b));
+    }
+    seen != 0
+}
+
 /// The first position at or after `from` holding `byte`, eight bytes a step: a zero byte
 /// of `word ^ pattern` marks a match, and the lowest flagged byte is always a true one.
 fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
@@ -68,8 +86,8 @@ fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
     let pattern = ONES * u64::from(byte);
     let mut i = from;
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    while let Some(block) = hay.get(i..i + 32) {
-        if block.iter().fold(false, |seen, &b| seen | (b == byte)) {
+    while let Some(block) = block_at(hay, i) {
+        if any_in_block(block, |b| b == byte) {
             break;
         }
         i += 32;
@@ -102,8 +120,8 @@ pub(crate) fn next_in_class(hay: &[u8], from: usize, class: impl Fn(u8) -> bool)
         i += 1;
     }
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    while let Some(block) = hay.get(i..i + 32) {
-        if block.iter().fold(false, |seen, &b| seen | class(b)) {
+    while let Some(block) = block_at(hay, i) {
+        if any_in_block(block, &class) {
             break;
         }
         i += 32;
@@ -216,8 +234,12 @@ fn find_folded_pair(hay: &[u8], from: usize, pair: [u8; 2]) -> Option<usize> {
     let mut i = from;
     // 32 positions a step (the compiler turns the comparisons into vector instructions),
     // then the position inside the block that has a hit.
-    while let Some(block) = hay.get(i..i + 33) {
-        if block[..32].iter().zip(&block[1..]).fold(false, |seen, (&a, &b)| seen | hit(a, b)) {
+    while let (Some(firsts), Some(seconds)) = (block_at(hay, i), block_at(hay, i + 1)) {
+        let mut seen = 0u8;
+        for (&a, &b) in firsts.iter().zip(seconds) {
+            seen |= u8::from(hit(a, b));
+        }
+        if seen != 0 {
             break;
         }
         i += 32;
@@ -263,8 +285,8 @@ fn find_folded_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
     // Where the compiler has vector registers for the 32 comparisons of a block: a flag
     // per block, then the position inside the one block that has it.
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    while let Some(block) = hay.get(i..i + 32) {
-        if block.iter().fold(false, |seen, &b| seen | (b | 0x20 == byte)) {
+    while let Some(block) = block_at(hay, i) {
+        if any_in_block(block, |b| b | 0x20 == byte) {
             break;
         }
         i += 32;

@@ -206,30 +206,61 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
 pub(crate) const SECRET_NAME_STEMS: &[&str] =
     &["pass", "pw", "pin", "secret", "token", "key", "credential", "cookie", "auth", "bearer", "session", "signature"];
 
-/// For each letter, the letters that follow it at the start of some stem (`pa` of `pass`,
-/// `pw`, `pi` of `pin`, …), a bit each.
-const STEM_STARTS: [u32; 26] = {
-    let mut table = [0u32; 26];
+/// Whether `key` holds one of [`SECRET_NAME_STEMS`] (either case).
+fn holds_a_stem(key: &str) -> bool {
+    next_stem(key, 0).is_some()
+}
+
+/// Every pair of bytes that starts some stem, in either case, a bit each (8 KiB): a
+/// lookup per byte finds the stems' candidates in a text.
+static STEM_PAIRS: [u64; 1024] = {
+    let mut table = [0u64; 1024];
     let mut k = 0;
     while k < SECRET_NAME_STEMS.len() {
         let stem = SECRET_NAME_STEMS[k].as_bytes();
-        table[(stem[0] - b'a') as usize] |= 1 << (stem[1] - b'a');
+        let (a, b) = (stem[0], stem[1]);
+        let pairs = [(a, b), (a - 32, b), (a, b - 32), (a - 32, b - 32)];
+        let mut p = 0;
+        while p < pairs.len() {
+            let index = (pairs[p].0 as usize) << 8 | pairs[p].1 as usize;
+            table[index / 64] |= 1 << (index % 64);
+            p += 1;
+        }
         k += 1;
     }
     table
 };
 
-/// Whether `key` holds one of [`SECRET_NAME_STEMS`] (either case): one pass over its
-/// pairs of bytes, a stem compared only where its first two letters stand.
-fn holds_a_stem(key: &str) -> bool {
-    let bytes = key.as_bytes();
-    (0..bytes.len().saturating_sub(1)).any(|i| {
-        let (a, b) = (bytes[i].to_ascii_lowercase(), bytes[i + 1].to_ascii_lowercase());
-        a.is_ascii_lowercase()
-            && b.is_ascii_lowercase()
-            && STEM_STARTS[usize::from(a - b'a')] & (1 << (b - b'a')) != 0
-            && SECRET_NAME_STEMS.iter().any(|s| bytes[i..].get(..s.len()).is_some_and(|k| k.eq_ignore_ascii_case(s.as_bytes())))
-    })
+/// The first position at or after `from` where one of [`SECRET_NAME_STEMS`] starts in
+/// `text` (either case). Every occurrence is found, overlapping ones too, so a key that
+/// holds a stem holds a position this gives.
+pub(crate) fn next_stem(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while let Some(candidate) = next_stem_start(bytes, at) {
+        let second = bytes[candidate + 1].to_ascii_lowercase();
+        let holds =
+            |s: &&str| s.as_bytes()[1] == second && bytes[candidate..].get(..s.len()).is_some_and(|w| w.eq_ignore_ascii_case(s.as_bytes()));
+        if SECRET_NAME_STEMS.iter().any(holds) {
+            return Some(candidate);
+        }
+        at = candidate + 1;
+    }
+    None
+}
+
+/// The first position at or after `from` where a pair of [`STEM_PAIRS`] stands: the loop
+/// every text's bytes go through, kept to a lookup a byte (the comparisons are the
+/// caller's, for the few candidates).
+#[inline(never)]
+fn next_stem_start(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let found = rest.windows(2).position(|w| {
+        let pair = usize::from(w[0]) << 8 | usize::from(w[1]);
+        STEM_PAIRS[pair >> 6] & (1 << (pair & 63)) != 0
+    });
+    crate::search::work::tally(found.unwrap_or(rest.len()) / 8 + 1);
+    found.map(|k| from + k)
 }
 
 /// Whether a key name (any case style: `apiKey`, `API_KEY`, `x-api-key`) names a secret,

@@ -12,13 +12,26 @@ fn key_char(b: u8) -> bool {
 
 /// Values of `key=value`, `key: value` and JSON members whose key names a secret (see
 /// [`KeyNames::is_secret`]). A quoted value keeps its quotes.
+///
+/// Only the separators a secret name can stand before are looked at: a built-in secret
+/// name holds a stem ([`next_stem`]), and between a key and its separator stand only key
+/// characters, quotes, backslashes and blanks, so its separator is the first one after
+/// the stem. (A policy's names need not hold a stem: with them, every separator.)
 pub(crate) fn secret_field_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
     let (mut line_start, mut line_scan) = (0, 0);
-    // A small loop finds each separator; the key and value checks run per separator.
+    let every_separator = names.adds_secret_names();
+    // The next stem, then the separator after it; the key and value checks run per
+    // separator.
     loop {
+        if !every_separator {
+            match next_stem(text, from) {
+                Some(stem) => from = stem,
+                None => break,
+            }
+        }
         let sep = next_in_class(bytes, from, |b| (b == b':') | (b == b'='));
         if sep == bytes.len() {
             break;

@@ -21,7 +21,7 @@ pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials, QUER
 
 use crate::search::{find_from, find_ignore_ascii_case, next_in_class, positions};
 use crate::text::redact::Hints;
-use crate::text::secret_names::KeyNames;
+use crate::text::secret_names::{next_stem, KeyNames};
 
 /// HTTP authorization schemes kept in front of a redacted credential.
 const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "negotiate", "apikey"];
@@ -293,6 +293,81 @@ mod tests {
         }
         for value in ["swordfish", "hunter2", "5f3a9c0d1e2b4a6f", "2026-12-01T10:00:00Z", "/usr/local/bin", "Hello world 123"] {
             assert!(!fields::looks_random(value), "{value}");
+        }
+    }
+
+    /// Texts built from the pieces key-value syntaxes are made of, at random (a fixed
+    /// seed): keys with and without secret words, every separator, quotes, escapes,
+    /// blanks, line breaks and values.
+    fn assignment_soup(count: usize) -> Vec<String> {
+        const PIECES: &[&str] = &[
+            "password",
+            "Pass",
+            "api_key",
+            "token",
+            "tokens",
+            "auth",
+            "x-api-key",
+            "sessionId",
+            "pw",
+            "key",
+            "page",
+            "status",
+            "monkey",
+            "passenger",
+            "secret_id",
+            ":",
+            "=",
+            "::",
+            ": ",
+            " = ",
+            "\"",
+            "'",
+            "\\\"",
+            "\\n",
+            " ",
+            "\t",
+            "\n",
+            "-",
+            "--",
+            ".",
+            "hunter2",
+            "aB3dE5gH7jK9mN2p",
+            "${VAR}",
+            "[REDACTED:x]",
+            "{",
+            "}",
+            ",",
+            "é",
+            "0",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..count)
+            .map(|_| {
+                let len = 1 + (next() % 24) as usize;
+                (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect()
+            })
+            .collect()
+    }
+
+    /// The field rule looks only at separators after a stem; with a policy's secret name
+    /// (one that matches nothing) it looks at every separator, so both must find the same.
+    #[test]
+    fn field_values_skip_only_separators_no_secret_name_stands_before() {
+        let every = KeyNames::new(&["zqzqzq_never".to_owned()], &[]);
+        for text in assignment_soup(4000) {
+            let hints = crate::text::redact::Hints::of(&text);
+            assert_eq!(
+                super::secret_field_values(&text, &KeyNames::NONE, &hints),
+                super::secret_field_values(&text, &every, &hints),
+                "{text:?}"
+            );
         }
     }
 }

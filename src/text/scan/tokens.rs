@@ -315,30 +315,47 @@ pub(crate) fn provider_tokens<'r>(text: &str, custom: &'r CustomTokens) -> Vec<(
     // that alphabet starting inside it ends there too, so however many formats share a
     // place, each byte is scanned once per alphabet.
     let mut bodies = [(usize::MAX, 0usize); TokenAlphabet::ALL.len()];
-    // One pass splits the text into runs of token bytes (a table lookup a byte: most runs
-    // are words shorter than any token, and are stepped over whole).
-    let mut from = 0;
-    while from < bytes.len() {
-        let mut run_start = from;
-        while run_start < bytes.len() && !TOKEN_RUN[usize::from(bytes[run_start])] {
-            run_start += 1;
+    long_token_runs(bytes, shortest, |run_start, run_end| {
+        // Two copies of the loop: the built-in formats' alone is the one most texts take.
+        if custom.adds_formats() {
+            tokens_in_run::<true>(text, run_start, run_end, custom, &mut bodies, &mut spans);
+        } else {
+            tokens_in_run::<false>(text, run_start, run_end, custom, &mut bodies, &mut spans);
         }
-        let mut run_end = run_start;
-        while run_end < bytes.len() && TOKEN_RUN[usize::from(bytes[run_end])] {
-            run_end += 1;
-        }
-        crate::search::work::tally((run_end - from) / 8 + 1);
-        from = run_end;
-        if run_end - run_start >= shortest {
-            // Two copies of the loop: the built-in formats' alone is the one most texts take.
-            if custom.adds_formats() {
-                tokens_in_run::<true>(text, run_start, run_end, custom, &mut bodies, &mut spans);
-            } else {
-                tokens_in_run::<false>(text, run_start, run_end, custom, &mut bodies, &mut spans);
-            }
-        }
-    }
+    });
     spans
+}
+
+/// Visit every run of token bytes ([`in_token_run`]) at least `shortest` long, left to
+/// right, as `(start, end)`. The runs are found by probing every `shortest`-th byte: a
+/// run that long starting at or after `i` holds the byte at `i + shortest - 1`, so where
+/// that byte is no token byte, none starts before it. Most words are shorter than any
+/// token, and most of their bytes are never read. (Invariant: `i` is 0 or follows a byte
+/// that is no token byte.)
+fn long_token_runs(bytes: &[u8], shortest: usize, mut visit: impl FnMut(usize, usize)) {
+    let shortest = shortest.max(1);
+    let mut i = 0;
+    while i + shortest <= bytes.len() {
+        let probe = i + shortest - 1;
+        if !TOKEN_RUN[usize::from(bytes[probe])] {
+            crate::search::work::tally(1);
+            i = probe + 1;
+            continue;
+        }
+        let mut start = probe;
+        while start > i && TOKEN_RUN[usize::from(bytes[start - 1])] {
+            start -= 1;
+        }
+        let mut end = probe + 1;
+        while end < bytes.len() && TOKEN_RUN[usize::from(bytes[end])] {
+            end += 1;
+        }
+        crate::search::work::tally((end - start) / 8 + 1);
+        if end - start >= shortest {
+            visit(start, end);
+        }
+        i = end + 1;
+    }
 }
 
 /// [`in_token_run`] of every byte, as a table.
@@ -473,4 +490,50 @@ fn token_end(bytes: &[u8], start: usize, body: TokenAlphabet, min: usize) -> Opt
         return (second - end > min).then_some(second);
     }
     Some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every run of token bytes, split the plain way: each byte read once.
+    fn runs_read_byte_by_byte(bytes: &[u8], shortest: usize) -> Vec<(usize, usize)> {
+        let mut runs = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let start = i;
+            while i < bytes.len() && in_token_run(bytes[i]) {
+                i += 1;
+            }
+            if i - start >= shortest.max(1) {
+                runs.push((start, i));
+            }
+            i += 1;
+        }
+        runs
+    }
+
+    #[test]
+    fn probing_finds_every_long_run_that_reading_every_byte_finds() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        const BYTES: &[u8] = b"aZ09_-.=+/% :;\n\"(\xc3\xa9";
+        for _ in 0..3000 {
+            let len = (next() % 80) as usize;
+            // Runs of every length: a separator with a chance that varies per text.
+            let gap = 2 + next() % 20;
+            let text: Vec<u8> =
+                (0..len).map(|_| if next() % gap == 0 { b' ' } else { BYTES[(next() % BYTES.len() as u64) as usize] }).collect();
+            for shortest in 0..20 {
+                let mut probed = Vec::new();
+                long_token_runs(&text, shortest, |s, e| probed.push((s, e)));
+                assert_eq!(probed, runs_read_byte_by_byte(&text, shortest), "{:?} shortest {shortest}", String::from_utf8_lossy(&text));
+            }
+        }
+    }
 }
