@@ -62,7 +62,7 @@ pub(crate) mod work {
 
 /// The 32 bytes of `hay` from `i`, when there are as many.
 #[inline(always)]
-fn block_at(hay: &[u8], i: usize) -> Option<&[u8; 32]> {
+pub(crate) fn block_at(hay: &[u8], i: usize) -> Option<&[u8; 32]> {
     hay.get(i..i.checked_add(32)?).and_then(|b| b.try_into().ok())
 }
 

@@ -219,13 +219,10 @@ impl Failure {
     pub fn unknown_tool(requested: Option<&str>) -> Failure {
         let message = match requested {
             Some(name) => {
-                // Redacted before the cut, so no part of a secret survives it.
-                let kept = crate::text::clean_text(
-                    name,
-                    MAX_REQUESTED_NAME,
-                    crate::text::CustomRules::none(),
-                    &mut crate::text::Redactions::default(),
-                );
+                // Redacted before the cut, so no part of a secret survives it; the word
+                // the cut falls in is dropped, so no part of a policy's secret does either
+                // (the policy cleans the message when the failure is normalized).
+                let kept = crate::text::clean_text_for_any_policy(name, MAX_REQUESTED_NAME, &mut crate::text::Redactions::default());
                 let mut quoted = String::with_capacity(kept.len() + 2);
                 write_string(&mut quoted, &kept);
                 format!("no tool named {quoted} in this code-mode catalog")
@@ -619,15 +616,34 @@ mod tests {
             (origin, kind.as_str(), message.head()),
             (Origin::CodeMode, "unknown_tool", r#"no tool named "a\"b" in this code-mode catalog"#)
         );
-        let long = "x".repeat(MAX_REQUESTED_NAME * 10);
+        let long = "x ".repeat(MAX_REQUESTED_NAME * 10);
         let Failure::Blocked { message, .. } = Failure::unknown_tool(Some(&long)) else { panic!("not blocked") };
-        assert!(message.head().len() < MAX_REQUESTED_NAME + 60 && message.head().contains("x…\" in"), "{}", message.head());
+        assert!(message.head().len() < MAX_REQUESTED_NAME + 60 && message.head().contains("x …\" in"), "{}", message.head());
         // A secret straddling the cut is redacted whole, not cut in half.
         let straddling = format!("{}ghp_abcdefghijklmnopqrstuvwxyz0123456789", "x".repeat(MAX_REQUESTED_NAME - 39));
         let Failure::Blocked { message, .. } = Failure::unknown_tool(Some(&straddling)) else { panic!("not blocked") };
         assert!(!message.head().contains("ghp_"), "{}", message.head());
         let Failure::Blocked { message, .. } = Failure::unknown_tool(None) else { panic!("not blocked") };
         assert_eq!(message.head(), "the requested tool name is not a string");
+    }
+
+    /// A policy's token the cut falls in is dropped whole: the message is cleaned again
+    /// under the policy, which could no longer recognize a token cut in part.
+    #[test]
+    fn no_part_of_a_policy_token_survives_the_cut_of_an_unknown_tool_name() {
+        let policy = crate::Policy::from_json(
+            r#"{"token_formats":[{"family":"acme_token","prefix":"acme_","alphabet":"alnum","min_body_length":24}]}"#,
+        )
+        .unwrap();
+        let normalizer = crate::Normalizer::new(policy);
+        let token = "acme_0123456789abcdefghijklmn";
+        for filler in MAX_REQUESTED_NAME - 40..MAX_REQUESTED_NAME + 4 {
+            let name = format!("{}:{token} tail", "ab ".repeat(filler / 3) + &"c".repeat(filler % 3));
+            let report = FailureReport::new(Failure::unknown_tool(Some(&name)));
+            let json = normalizer.normalize(&report).error.unwrap().to_json();
+            let leaked = (0..token.len() - 6).map(|i| &token[i..i + 6]).find(|part| json.contains(part));
+            assert_eq!(leaked, None, "filler {filler}: {json}");
+        }
     }
 
     #[test]

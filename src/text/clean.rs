@@ -85,6 +85,27 @@ pub(crate) fn clean_text(text: &str, cap: usize, custom: &CustomRules, counts: &
     SafeText::from_pipeline(if cut || !whole { ended(kept, "…", custom) } else { kept })
 }
 
+/// [`clean_text`] under the built-in rules, for a text cleaned before the policy in force
+/// is known (the normalizer cleans it again under the policy). Where the cap cuts the
+/// text, the word the cut falls in is dropped whole, up to the last character no token or
+/// secret value holds (see [`in_token_run`](crate::text::tokens::in_token_run)): a
+/// policy's token or secret value cut in part would no longer be recognized by the policy's
+/// rules, and its first part would pass.
+///
+/// ```text
+/// "db::q xoxb-123 acme_0123456789abcdefghij" capped at 26  →  "db::q xoxb-123 …"
+/// ```
+pub(crate) fn clean_text_for_any_policy(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
+    let none = CustomRules::none();
+    let ((mut kept, cut), whole) = capped(text, cap, none, counts);
+    if !(cut || !whole) {
+        return SafeText::from_pipeline(kept);
+    }
+    let word = kept.bytes().rev().take_while(|&b| crate::text::tokens::in_token_run(b)).count();
+    kept.truncate(kept.len() - word);
+    SafeText::from_pipeline(ended(kept, "…", none))
+}
+
 /// The whole of a text cleaned, with no cap: for [`redact_text`](crate::redact_text) and
 /// for the texts of an object read back from `Error.message`.
 pub(crate) fn clean_whole(text: &str, custom: &CustomRules, counts: &mut Redactions) -> SafeText {

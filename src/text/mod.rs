@@ -10,7 +10,9 @@ pub(crate) mod scan;
 pub(crate) mod secret_names;
 pub(crate) mod tokens;
 
-pub(crate) use clean::{capped_str, capped_text, clean_text, clean_whole, cut_safe, label, one_line, qualified_label, CappedText};
+pub(crate) use clean::{
+    capped_str, capped_text, clean_text, clean_text_for_any_policy, clean_whole, cut_safe, label, one_line, qualified_label, CappedText,
+};
 pub(crate) use custom::CustomRules;
 pub(crate) use redact::marker;
 pub use redact::Redactions;
