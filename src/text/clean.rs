@@ -98,7 +98,7 @@ pub(crate) fn clean_text(text: &str, cap: usize, custom: &CustomRules, counts: &
 pub(crate) fn clean_text_for_any_policy(text: &str, cap: usize, counts: &mut Redactions) -> SafeText {
     let none = CustomRules::none();
     let ((mut kept, cut), whole) = capped(text, cap, none, counts);
-    if !(cut || !whole) {
+    if !cut && whole {
         return SafeText::from_pipeline(kept);
     }
     let word = kept.bytes().rev().take_while(|&b| crate::text::tokens::in_token_run(b)).count();
