@@ -232,8 +232,9 @@ fn find_folded_pair(hay: &[u8], from: usize, pair: [u8; 2]) -> Option<usize> {
     let (f0, f1) = (fold(pair[0]), fold(pair[1]));
     let hit = |a: u8, b: u8| (a | f0 == pair[0]) & (b | f1 == pair[1]);
     let mut i = from;
-    // 32 positions a step (the compiler turns the comparisons into vector instructions),
-    // then the position inside the block that has a hit.
+    // 32 positions a step where the compiler turns the comparisons into vector
+    // instructions, then the position inside the block that has a hit.
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     while let (Some(firsts), Some(seconds)) = (block_at(hay, i), block_at(hay, i + 1)) {
         let mut seen = 0u8;
         for (&a, &b) in firsts.iter().zip(seconds) {

@@ -421,7 +421,15 @@ mod tests {
     /// Texts the fuzzer found where a second pass changed the first's output.
     #[test]
     fn fuzz_found_texts_are_fixed_points() {
-        for text in ["AUR: Bearer T-e7\u{fe0f}_AI_KEY=SNpZ", "env:ps://\u{0}\u{0}sessionid=53D7"] {
+        for text in [
+            "AUR: Bearer T-e7\u{fe0f}_AI_KEY=SNpZ",
+            "env:ps://\u{0}\u{0}sessionid=53D7",
+            // A second `value` after a name/value pair, beyond the reach of the name
+            // until the first value is a marker: a name says what one value is.
+            r#"{"key": "X-Api-Key", "value": "8aKKbd8?DdNdfxhFfGF09{t-ueNs":`QWNNb/db_passwordy", "value": "8ey=AKIA",%R1Q/"#,
+            // A four-dash header before a five-dash one: both blocks in one marker.
+            "hLakiGwCBL---- BEGIN SSBE PRIVATE KEY-----\\]a1in\"-----BEGIN PRIVATE KEY-----\\]\u{0}\u{0}\u{0}nM< ",
+        ] {
             let (once, _) = redact(&crate::text::sanitize::strip_controls(text));
             let (twice, counts) = redact(&once);
             assert_eq!(once, twice, "{text}");

@@ -250,6 +250,7 @@ pub(crate) fn next_stem(text: &str, from: usize) -> Option<usize> {
 }
 
 /// The first two letters of each stem.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const STEM_HEADS: [[u8; 2]; SECRET_NAME_STEMS.len()] = {
     let mut heads = [[0u8; 2]; SECRET_NAME_STEMS.len()];
     let mut k = 0;
@@ -262,10 +263,11 @@ const STEM_HEADS: [[u8; 2]; SECRET_NAME_STEMS.len()] = {
 };
 
 /// The first position at or after `from` where a pair of [`STEM_PAIRS`] stands: the loop
-/// every text's bytes go through. Blocks of 32 positions are ruled out a block a step
-/// (each pair compared with the stems' first two letters, bytes folded by setting bit 5:
-/// a few vector instructions where the target has them); a block that may hold one is
-/// searched a pair a step by the exact table.
+/// every text's bytes go through. Where the compiler has vector registers, blocks of 32
+/// positions are ruled out a block a step (each pair compared with the stems' first two
+/// letters, bytes folded by setting bit 5), and a block that may hold one is searched a
+/// pair a step by the exact table; elsewhere (WebAssembly, built for size, whose loops
+/// are not vectorized) the table alone, a lookup a byte.
 #[inline(never)]
 fn next_stem_start(bytes: &[u8], from: usize) -> Option<usize> {
     let exact = |j: usize| {
@@ -273,6 +275,7 @@ fn next_stem_start(bytes: &[u8], from: usize) -> Option<usize> {
         STEM_PAIRS[pair >> 6] & (1 << (pair & 63)) != 0
     };
     let mut i = from;
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     while let (Some(firsts), Some(seconds)) = (crate::search::block_at(bytes, i), crate::search::block_at(bytes, i + 1)) {
         let mut seen = 0u8;
         for (&a, &b) in firsts.iter().zip(seconds) {

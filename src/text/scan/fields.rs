@@ -537,8 +537,8 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
         i += usize::from(json);
         let sep = skip_blanks(bytes, i);
         let (value, name) = match bytes.get(sep) {
-            Some(b'=') if !json => (skip_blanks(bytes, sep + 1), sibling(text, at, &[" key=", " name="], b'<')),
-            Some(b':') if json => (skip_blanks(bytes, sep + 1), sibling(text, at, &["\"name\"", "\"key\""], b'{')),
+            Some(b'=') if !json => (skip_blanks(bytes, sep + 1), sibling(text, at, &[" key=", " name="], " value=", b'<')),
+            Some(b':') if json => (skip_blanks(bytes, sep + 1), sibling(text, at, &["\"name\"", "\"key\""], "\"value\"", b'{')),
             Some(b':') => (skip_blanks(bytes, sep + 1), yaml_sibling(text, at)),
             _ => continue,
         };
@@ -597,12 +597,16 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
 }
 
 /// The quoted value of the nearest of `names` (`"name"`, ` key=`) before `at`, within
-/// [`PAIR_REACH`] bytes and not across `boundary` (the start of the object or tag).
-fn sibling<'a>(text: &'a str, at: usize, names: &[&str], boundary: u8) -> Option<&'a str> {
+/// [`PAIR_REACH`] bytes, not across `boundary` (the start of the object or tag) and not
+/// across an earlier `value` member (`"value"`, ` value=`): a name says what the first
+/// value after it is. (Were the reach alone the limit, a second value would be paired
+/// once the first was redacted, the marker being shorter than the value.)
+fn sibling<'a>(text: &'a str, at: usize, names: &[&str], value: &str, boundary: u8) -> Option<&'a str> {
     let from = at.saturating_sub(PAIR_REACH);
     let from = (from..at).find(|&i| text.is_char_boundary(i)).unwrap_or(at);
     let window = &text[from..at];
     let window = window.rfind(boundary as char).map_or(window, |b| &window[b..]);
+    let window = window.to_ascii_lowercase().rfind(value).map_or(window, |v| &window[v + value.len()..]);
     let lower = window.to_ascii_lowercase();
     let (found, name) = names.iter().filter_map(|n| lower.rfind(n).map(|p| (p, *n))).max_by_key(|(p, _)| *p)?;
     let rest = window[found + name.len()..].trim_start_matches([' ', ':', '=']);

@@ -34,9 +34,10 @@ pub(crate) fn private_keys(text: &str) -> Vec<Range<usize>> {
                     run_end(bytes, close, |b| b == b'-')
                 })
                 .unwrap_or(text.len());
-            if spans.iter().all(|s| end <= s.start || start >= s.end) {
-                spans.push(start..end);
-            }
+            // A block that overlaps one of the other armour is kept too: the union below
+            // covers both (dropping it left its header for a second pass to find once
+            // the other block was a marker).
+            spans.push(start..end);
             from = end.max(label_start);
         }
     }
