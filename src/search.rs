@@ -19,19 +19,21 @@ pub(crate) fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
 
 fn find_from_uncounted(hay: &str, needle: &str, from: usize) -> Option<usize> {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    let Some((&first, rest)) = needle.split_first() else {
+    if needle.is_empty() {
         return (from <= hay.len()).then_some(from);
-    };
+    }
     let last_start = hay.len().checked_sub(needle.len())?;
-    let last = needle[needle.len() - 1];
-    let mut i = from;
-    while i <= last_start {
-        i = find_byte(&hay[..=last_start], i, first)?;
-        // The last byte first: it rules out most candidates without a call to compare.
-        if hay[i + needle.len() - 1] == last && &hay[i + 1..i + needle.len()] == rest {
-            return Some(i);
+    // Candidates are found by the needle's least common byte (`eyJ` by its `J`, not its
+    // `e`): fewer stops than at its first byte, each checked by comparing the needle.
+    let anchor = (0..needle.len()).min_by_key(|&k| commonness(needle[k])).unwrap_or(0);
+    let rare = needle[anchor];
+    let mut start = from;
+    while start <= last_start {
+        let found = find_byte(&hay[..=last_start + anchor], start + anchor, rare)? - anchor;
+        if &hay[found..found + needle.len()] == needle {
+            return Some(found);
         }
-        i += 1;
+        start = found + 1;
     }
     None
 }
