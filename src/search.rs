@@ -354,15 +354,20 @@ impl AsciiSet {
 /// Bytes are read as one of 64 classes ([`PAIR_CLASS`]): each letter, digit and common
 /// punctuation mark is its own class, the rest share two, so a pair set can only say a
 /// hint may occur (a shared class), never miss one that does.
-pub(crate) struct PairSet(Box<[bool; 4096]>);
+pub(crate) struct PairSet {
+    seen: Box<[bool; 4096]>,
+    /// The class of the text's first byte (every other byte is the second of a pair).
+    first: Option<u8>,
+}
 
 impl PairSet {
     /// The pairs of `text`.
     pub(crate) fn of(text: &str) -> Self {
         let mut seen = Box::new([false; 4096]);
         let bytes = text.as_bytes();
-        if let Some(&first) = bytes.first() {
-            let mut previous = usize::from(PAIR_CLASS[usize::from(first)]) << 6;
+        let first = bytes.first().map(|&b| PAIR_CLASS[usize::from(b)]);
+        if let Some(first) = first {
+            let mut previous = usize::from(first) << 6;
             for &b in &bytes[1..] {
                 let class = usize::from(PAIR_CLASS[usize::from(b)]);
                 seen[previous | class] = true;
@@ -370,7 +375,26 @@ impl PairSet {
             }
         }
         work::tally(bytes.len() / 8);
-        PairSet(seen)
+        PairSet { seen, first }
+    }
+
+    /// The ASCII bytes that may occur: every byte of a class the text holds (exact for
+    /// letters, digits and the hints' punctuation, which have a class each), without a
+    /// second pass over the text.
+    pub(crate) fn bytes(&self) -> AsciiSet {
+        let mut classes = [false; 64];
+        if let Some(first) = self.first {
+            classes[usize::from(first)] = true;
+        }
+        for (pair, &seen) in self.seen.iter().enumerate() {
+            classes[pair & 63] |= seen;
+        }
+        let mut set = [0u64; 2];
+        for b in (0..128u8).filter(|&b| classes[usize::from(PAIR_CLASS[usize::from(b)])]) {
+            let b = b.to_ascii_lowercase();
+            set[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        AsciiSet(set)
     }
 
     /// Whether every pair of adjacent bytes of `needle` occurs: necessary for `needle` to
@@ -379,7 +403,7 @@ impl PairSet {
         needle
             .as_bytes()
             .windows(2)
-            .all(|w| self.0[usize::from(PAIR_CLASS[usize::from(w[0])]) << 6 | usize::from(PAIR_CLASS[usize::from(w[1])])])
+            .all(|w| self.seen[usize::from(PAIR_CLASS[usize::from(w[0])]) << 6 | usize::from(PAIR_CLASS[usize::from(w[1])])])
     }
 }
 
@@ -429,6 +453,20 @@ mod tests {
     ];
     const NEEDLES: &[&str] =
         &["a", "ab", "aa", "status", "retry-after", "-----END", " at ", "::", "é", "日本", "zz", "abababab", "ababababa"];
+
+    /// The pair set's bytes hold every byte the text holds (a filter may only say "may
+    /// occur"), and exactly the letters and digits it holds.
+    #[test]
+    fn a_pair_sets_bytes_hold_the_texts_bytes() {
+        for hay in HAYS.iter().copied().chain(["x", "Zz09 -.*|~", "\u{1F600}a", "A"]) {
+            let (pairs, exact) = (PairSet::of(hay), AsciiSet::of(hay));
+            assert!(pairs.bytes().includes(exact), "{hay:?}");
+            for b in (b'a'..=b'z').chain(b'0'..=b'9') {
+                let one = (b as char).to_string();
+                assert_eq!(pairs.bytes().has_all(&one), exact.has_all(&one), "{hay:?} {one}");
+            }
+        }
+    }
 
     #[test]
     fn agrees_with_the_standard_library() {

@@ -302,11 +302,20 @@ pub(crate) struct Hints {
 /// the byte test cost less to search for than the pairs to collect.
 const PAIRS_FROM: usize = 512;
 
+/// The length from which a text's bytes are read off its pairs rather than collected.
+const BYTES_FROM_PAIRS: usize = 4096;
+
 impl Hints {
     /// The bytes (and pairs) of `text`.
     pub(crate) fn of(text: &str) -> Self {
-        let pairs = (text.len() >= PAIRS_FROM).then(|| PairSet::of(text));
-        Hints { present: AsciiSet::of(text), pairs }
+        if text.len() < PAIRS_FROM {
+            return Hints { present: AsciiSet::of(text), pairs: None };
+        }
+        let pairs = PairSet::of(text);
+        // Reading the bytes off the pairs costs a fixed few thousand steps, a second pass
+        // over the text its length: the pass only for texts shorter than that.
+        let present = if text.len() < BYTES_FROM_PAIRS { AsciiSet::of(text) } else { pairs.bytes() };
+        Hints { present, pairs: Some(pairs) }
     }
 
     /// Whether `literal` may occur, ASCII case-insensitively (so also where it is
