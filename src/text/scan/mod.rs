@@ -296,6 +296,17 @@ mod tests {
         }
     }
 
+    /// A fixed sequence of pseudo-random numbers (xorshift64) for generated test texts.
+    pub(crate) fn random_numbers(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     /// Texts built from the pieces key-value syntaxes are made of, at random (a fixed
     /// seed): keys with and without secret words, every separator, quotes, escapes,
     /// blanks, line breaks and values.
@@ -341,13 +352,7 @@ mod tests {
             "é",
             "0",
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = random_numbers(0x9E37_79B9_7F4A_7C15);
         (0..count)
             .map(|_| {
                 let len = 1 + (next() % 24) as usize;

@@ -516,13 +516,7 @@ mod tests {
 
     #[test]
     fn probing_finds_every_long_run_that_reading_every_byte_finds() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::text::scan::tests::random_numbers(0x2545_F491_4F6C_DD1D);
         const BYTES: &[u8] = b"aZ09_-.=+/% :;\n\"(\xc3\xa9";
         for _ in 0..3000 {
             let len = (next() % 80) as usize;
