@@ -1,8 +1,10 @@
 //! Secret redaction: the baseline rules, kept as data.
 //!
 //! Each [`SecretRule`] names a family, literal hints of which one must occur (ASCII
-//! case-insensitively) before the rule runs at all, and a scanner from [`crate::scan`]
-//! that finds the secret spans. A policy's additions ([`CustomRules`]) are read by the
+//! case-insensitively) before the rule runs at all, and a scanner from [`crate::text::scan`]
+//! that finds the secret spans; a rule that judges key names also needs one of the stems
+//! every built-in secret name holds. Most hints are ruled out without a search, by the
+//! bytes and pairs of bytes the text holds ([`Hints`]). A policy's additions ([`CustomRules`]) are read by the
 //! same scanners: its key names by the rules that judge key names, its token formats by
 //! the provider-token scanner, its allowed values where a span is taken. A span becomes `[REDACTED:<family>]`; the text around
 //! it that helps a reader (a header name, a URL scheme, quotes) is kept. Every redaction

@@ -301,7 +301,7 @@ fn is_uuid(bytes: &[u8]) -> bool {
 }
 
 /// Values after a secret's name and a blank, with no sign between (`aws_secret_access_key
-/// <value>`, `ENV API_TOKEN <value>`, netrc's `password <value>`, "with secret <value>"):
+/// <value>`, `ENV API_TOKEN <value>`, netrc's `password <value>`, `with secret <value>`):
 /// only values that look generated ([`looks_random`]), since a name followed by a word
 /// is usually prose. Built-in names are found by their stems; a policy's secret names by
 /// one more pass over the words followed by a blank.
