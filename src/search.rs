@@ -63,6 +63,7 @@ pub(crate) mod work {
 }
 
 /// The 32 bytes of `hay` from `i`, when there are as many.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 pub(crate) fn block_at(hay: &[u8], i: usize) -> Option<&[u8; 32]> {
     hay.get(i..i.checked_add(32)?).and_then(|b| b.try_into().ok())
@@ -71,6 +72,7 @@ pub(crate) fn block_at(hay: &[u8], i: usize) -> Option<&[u8; 32]> {
 /// Whether some byte of a block is in `class`: a flag gathered over the whole block
 /// without a branch, which the compiler turns into a few vector instructions where the
 /// target has them (a `bool` fold is compiled a byte or two a step).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 fn any_in_block(block: &[u8; 32], class: impl Fn(u8) -> bool) -> bool {
     let mut seen = 0u8;
@@ -176,6 +178,20 @@ pub(crate) fn positions<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item
     })
 }
 
+/// Every start of `needle` (lowercase ASCII) in `hay`, ASCII case-insensitively, left to
+/// right, not overlapping: [`positions`] of the lowercased text, without lowercasing it.
+pub(crate) fn positions_ignore_ascii_case<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        if needle.is_empty() {
+            return None;
+        }
+        let at = find_ignore_ascii_case(hay, needle, from)?;
+        from = at + needle.len();
+        Some(at)
+    })
+}
+
 /// `hay` split around the first `needle`, as `str::split_once`.
 pub(crate) fn split_once<'a>(hay: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
     let at = find(hay, needle)?;
@@ -247,7 +263,21 @@ fn find_folded_pair(hay: &[u8], from: usize, pair: [u8; 2]) -> Option<usize> {
         }
         i += 32;
     }
-    (i..hay.len().saturating_sub(1)).find(|&j| hit(hay[j], hay[j + 1]))
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    return (i..hay.len().saturating_sub(1)).find(|&j| hit(hay[j], hay[j + 1]));
+    // Elsewhere (WebAssembly, not vectorized): to each first byte eight bytes a step, then
+    // the second compared.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    loop {
+        let j = find_folded_byte(hay, i, pair[0])?;
+        if j + 1 >= hay.len() {
+            return None;
+        }
+        if hit(hay[j], hay[j + 1]) {
+            return Some(j);
+        }
+        i = j + 1;
+    }
 }
 
 /// How common a byte is in the texts the core sees (log lines, JSON, prose): the anchor of
@@ -475,6 +505,9 @@ mod tests {
                 assert_eq!(find(hay, needle), hay.find(needle), "find {needle:?} in {hay:?}");
                 assert_eq!(rfind(hay, needle), hay.rfind(needle), "rfind {needle:?} in {hay:?}");
                 assert_eq!(contains(hay, needle), hay.contains(needle));
+                let lower = hay.to_ascii_lowercase();
+                let folded: Vec<usize> = positions_ignore_ascii_case(hay, &needle.to_ascii_lowercase()).collect();
+                assert_eq!(folded, positions(&lower, &needle.to_ascii_lowercase()).collect::<Vec<_>>(), "{needle:?} in {hay:?}");
                 let ours: Vec<usize> = positions(hay, needle).collect();
                 let std: Vec<usize> = hay.match_indices(needle).map(|(i, _)| i).collect();
                 assert_eq!(ours, std, "positions of {needle:?} in {hay:?}");

@@ -274,6 +274,7 @@ fn next_stem_start(bytes: &[u8], from: usize) -> Option<usize> {
         let pair = usize::from(bytes[j]) << 8 | usize::from(bytes[j + 1]);
         STEM_PAIRS[pair >> 6] & (1 << (pair & 63)) != 0
     };
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_mut))]
     let mut i = from;
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     while let (Some(firsts), Some(seconds)) = (crate::search::block_at(bytes, i), crate::search::block_at(bytes, i + 1)) {

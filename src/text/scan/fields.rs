@@ -526,9 +526,8 @@ const PAIR_REACH: usize = 160;
 /// names a secret (`<password>…</password>`).
 pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
-    let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
-    for at in positions(&lower, "value") {
+    for at in positions_ignore_ascii_case(text, "value") {
         if !boundary_before(bytes, at) && bytes[at - 1] != b'"' {
             continue;
         }

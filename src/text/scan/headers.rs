@@ -11,10 +11,9 @@ use super::*;
 /// A placeholder or a reference (`Bearer $TOKEN`, `required`) is no credential.
 pub(crate) fn authorization_values(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
-    let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
     let mut ends = ValueEnds::default();
-    for start in positions(&lower, "authorization") {
+    for start in positions_ignore_ascii_case(text, "authorization") {
         // `headers.Authorization: ...` names a field path, not a header line.
         if !boundary_before(bytes, start)
             || (start > 0 && bytes[start - 1] == b'.')
@@ -139,9 +138,8 @@ impl ValueEnds {
 /// `token_type=bearer sort_key=name`) is a key, not a token.
 pub(crate) fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
-    let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
-    for start in positions(&lower, "bearer") {
+    for start in positions_ignore_ascii_case(text, "bearer") {
         let after = start + "bearer".len();
         if !boundary_before(bytes, start) || !matches!(bytes.get(after), Some(b' ' | b'\t')) {
             continue;
@@ -167,11 +165,10 @@ pub(crate) fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
 /// The value of a `Cookie:` or `Set-Cookie:` header line.
 pub(crate) fn cookie_headers(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
-    let lower = text.to_ascii_lowercase();
     let mut spans = Vec::new();
-    for at in positions(&lower, "cookie") {
+    for at in positions_ignore_ascii_case(text, "cookie") {
         let mut line_start = at;
-        if lower[..at].ends_with("set-") {
+        if at >= 4 && bytes[at - 4..at].eq_ignore_ascii_case(b"set-") {
             line_start -= 4;
         }
         let mut j = line_start;
