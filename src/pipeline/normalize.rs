@@ -6,7 +6,7 @@ use crate::input::call_error::{call_error_under, message_json};
 use crate::input::failure_report::MAX_RETRY_AFTER_MS;
 use crate::input::failure_report::MAX_TOOL_NAME;
 use crate::input::{Failure, FailureReport, ValidationFailure};
-use crate::json::{exact_integer, parse_json, utf16_prefix, Json, JsonBuilder, JsonList, JsonText};
+use crate::json::{exact_integer, parse_json, Json, JsonBuilder, JsonList, JsonText};
 use crate::pipeline::message::{clean_problem, compose_message, short_cause, MAX_CAUSE};
 use crate::rules::arguments::{argument_kind, arguments_named_in, check_arguments, ArgumentProblem, MAX_INVALID_ARGUMENTS};
 use crate::rules::classify::{jsonrpc_code, transport_kind};
@@ -362,8 +362,11 @@ impl Normalizer {
         }
         let object = JsonBuilder::object(members, if data.is_some() { 3 } else { 2 });
         d.evidence.parsed_error = Some(render_json(&object, JsonCaps::parsed_error(&self.policy), self.custom(), &mut d.counts));
-        // The SDKs already prefix "MCP error <code>:"; do not say it twice.
-        let head = utf16_prefix(message.head(), MAX_CAUSE * 2);
+        // The SDKs already prefix "MCP error <code>:"; do not say it twice. The whole head
+        // goes to the cause, which redacts before it cuts: a cut here would come before
+        // redaction, and whitespace the cause collapses can bring text from past any fixed
+        // cut into view, a secret's first part with it.
+        let head = message.head();
         let sdk_prefix = format!("MCP error {code}:");
         if head.starts_with(&sdk_prefix) {
             d.set_cause(head, self.custom());
