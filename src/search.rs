@@ -167,26 +167,23 @@ pub(crate) fn rfind(hay: &str, needle: &str) -> Option<usize> {
 /// Every start of `needle` in `hay`, left to right, not overlapping (as
 /// `str::match_indices`). An empty needle yields nothing.
 pub(crate) fn positions<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
-    let mut from = 0;
-    std::iter::from_fn(move || {
-        if needle.is_empty() {
-            return None;
-        }
-        let at = find_from(hay, needle, from)?;
-        from = at + needle.len();
-        Some(at)
-    })
+    starts(hay, needle, find_from)
 }
 
 /// Every start of `needle` (lowercase ASCII) in `hay`, ASCII case-insensitively, left to
 /// right, not overlapping: [`positions`] of the lowercased text, without lowercasing it.
 pub(crate) fn positions_ignore_ascii_case<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    starts(hay, needle, find_ignore_ascii_case)
+}
+
+/// The starts `find` gives, each search from the end of the previous match.
+fn starts<'a>(hay: &'a str, needle: &'a str, find: fn(&str, &str, usize) -> Option<usize>) -> impl Iterator<Item = usize> + 'a {
     let mut from = 0;
     std::iter::from_fn(move || {
         if needle.is_empty() {
             return None;
         }
-        let at = find_ignore_ascii_case(hay, needle, from)?;
+        let at = find(hay, needle, from)?;
         from = at + needle.len();
         Some(at)
     })
