@@ -110,19 +110,11 @@ fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
 
 /// The first position at or after `from` whose byte is in `class`, or the end of `hay`.
 /// Blocks of 32 bytes with no byte in the class are skipped a block a step (where the
-/// compiler has vector registers, one test a block); `class` must be a few comparisons.
+/// compiler has vector registers, one test a block), and the hit is then found in its
+/// block; `class` must be a few comparisons.
 #[inline(always)]
 pub(crate) fn next_in_class(hay: &[u8], from: usize, class: impl Fn(u8) -> bool) -> usize {
-    // Near hits are common (the next word, the next separator): a few bytes one by one
-    // first, then blocks.
-    let near = hay.len().min(from.saturating_add(16));
     let mut i = from;
-    while i < near {
-        if class(hay[i]) {
-            return i;
-        }
-        i += 1;
-    }
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     while let Some(block) = block_at(hay, i) {
         if any_in_block(block, &class) {
@@ -378,48 +370,70 @@ impl AsciiSet {
 
 /// The pairs of adjacent bytes that occur in a text, ASCII letters folded to lowercase:
 /// one pass, after which a hint with a pair the text lacks is ruled out without a search.
-/// Bytes are read as one of 64 classes ([`PAIR_CLASS`]): each letter, digit and common
-/// punctuation mark is its own class, the rest share two, so a pair set can only say a
-/// hint may occur (a shared class), never miss one that does.
+/// A pair is read as two bytes with bit 5 set ([`fold`]), which maps `A`..`Z` onto
+/// `a`..`z` and merges a few other bytes (a control character with the punctuation mark
+/// 32 above it, `@` with `` ` ``): a pair set may say a hint may occur where it does not
+/// (a merged byte), never that one does not where it does.
 pub(crate) struct PairSet {
-    seen: Box<[bool; 4096]>,
-    /// The class of the text's first byte (every other byte is the second of a pair).
+    /// A flag for each folded pair, indexed by the first byte plus 256 × the second.
+    seen: Box<[u8; 1 << 16]>,
+    /// The text's first byte, folded (every other byte is the second of a pair).
     first: Option<u8>,
 }
 
+/// A byte as the pair set reads it: bit 5 set.
+const fn fold(b: u8) -> u8 {
+    b | 0x20
+}
+
 impl PairSet {
-    /// The pairs of `text`.
+    /// The pairs of `text`: eight pairs a step, read off one eight-byte word and the byte
+    /// after it, one store each.
     pub(crate) fn of(text: &str) -> Self {
-        let mut seen = Box::new([false; 4096]);
+        // Zeroed on the heap (a `Box::new` of the array may build it on the stack first).
+        let mut seen: Box<[u8; 1 << 16]> = vec![0u8; 1 << 16].into_boxed_slice().try_into().unwrap_or_else(|_| Box::new([0; 1 << 16]));
         let bytes = text.as_bytes();
-        let first = bytes.first().map(|&b| PAIR_CLASS[usize::from(b)]);
-        if let Some(first) = first {
-            let mut previous = usize::from(first) << 6;
-            for &b in &bytes[1..] {
-                let class = usize::from(PAIR_CLASS[usize::from(b)]);
-                seen[previous | class] = true;
-                previous = class << 6;
+        const FOLD: u64 = 0x2020_2020_2020_2020;
+        let mut i = 0;
+        while let Some(block) = bytes.get(i..i + 9) {
+            let Ok(word) = <[u8; 8]>::try_from(&block[..8]) else { break };
+            let word = u64::from_le_bytes(word) | FOLD;
+            let next = u64::from(fold(block[8]));
+            for k in 0..7 {
+                seen[((word >> (8 * k)) & 0xffff) as usize] = 1;
             }
+            seen[((word >> 56) | next << 8) as usize] = 1;
+            i += 8;
+        }
+        for w in bytes.get(i..).unwrap_or_default().windows(2) {
+            seen[usize::from(fold(w[0])) | usize::from(fold(w[1])) << 8] = 1;
         }
         work::tally(bytes.len() / 8);
-        PairSet { seen, first }
+        PairSet { seen, first: bytes.first().map(|&b| fold(b)) }
     }
 
-    /// The ASCII bytes that may occur: every byte of a class the text holds (exact for
-    /// letters, digits and the hints' punctuation, which have a class each), without a
-    /// second pass over the text.
+    /// The ASCII bytes that may occur: every byte that folds onto one the text holds
+    /// (exact for letters, and for digits in a text without controls), without a second
+    /// pass over the text.
     pub(crate) fn bytes(&self) -> AsciiSet {
-        let mut classes = [false; 64];
-        if let Some(first) = self.first {
-            classes[usize::from(first)] = true;
-        }
-        for (pair, &seen) in self.seen.iter().enumerate() {
-            classes[pair & 63] |= seen;
-        }
         let mut set = [0u64; 2];
-        for b in (0..128u8).filter(|&b| classes[usize::from(PAIR_CLASS[usize::from(b)])]) {
-            let b = b.to_ascii_lowercase();
-            set[usize::from(b >> 6)] |= 1 << (b & 63);
+        let mut add = |folded: u8| {
+            // Both bytes that fold onto it (letters: both cases; the set keeps lowercase).
+            for b in [folded, folded & !0x20] {
+                if b.is_ascii() {
+                    let b = b.to_ascii_lowercase();
+                    set[usize::from(b >> 6)] |= 1 << (b & 63);
+                }
+            }
+        };
+        if let Some(first) = self.first {
+            add(first);
+        }
+        // A byte occurs as the second of a pair when its row holds a flag.
+        for (second, row) in self.seen.chunks_exact(256).enumerate() {
+            if second < 128 && row.iter().fold(0u8, |any, &f| any | f) != 0 {
+                add(second as u8);
+            }
         }
         AsciiSet(set)
     }
@@ -427,41 +441,9 @@ impl PairSet {
     /// Whether every pair of adjacent bytes of `needle` occurs: necessary for `needle` to
     /// occur, ASCII case-insensitively.
     pub(crate) fn may_contain(&self, needle: &str) -> bool {
-        needle
-            .as_bytes()
-            .windows(2)
-            .all(|w| self.seen[usize::from(PAIR_CLASS[usize::from(w[0])]) << 6 | usize::from(PAIR_CLASS[usize::from(w[1])])])
+        needle.as_bytes().windows(2).all(|w| self.seen[usize::from(fold(w[0])) | usize::from(fold(w[1])) << 8] != 0)
     }
 }
-
-/// The class of every byte in a [`PairSet`]: `a`..`z` (either case) 0 to 25, digits 26 to
-/// 35, the punctuation of the rules' hints one class each, other ASCII 62, the rest 63.
-const PAIR_CLASS: [u8; 256] = {
-    const PUNCTUATION: &[u8; 26] = b" -.:/\\=?&;%\"',]<(~\t@_\n[>)+";
-    let mut table = [63u8; 256];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = 62;
-        b += 1;
-    }
-    let mut i = 0;
-    while i < 26 {
-        table[b'a' as usize + i] = i as u8;
-        table[b'A' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut d = 0;
-    while d < 10 {
-        table[b'0' as usize + d] = 26 + d as u8;
-        d += 1;
-    }
-    let mut k = 0;
-    while k < PUNCTUATION.len() {
-        table[PUNCTUATION[k] as usize] = 36 + k as u8;
-        k += 1;
-    }
-    table
-};
 
 #[cfg(test)]
 mod tests {
@@ -491,6 +473,43 @@ mod tests {
             for b in (b'a'..=b'z').chain(b'0'..=b'9') {
                 let one = (b as char).to_string();
                 assert_eq!(pairs.bytes().has_all(&one), exact.has_all(&one), "{hay:?} {one}");
+            }
+        }
+    }
+
+    /// The block loop records exactly the pairs a plain reading of every window does, at
+    /// every length and wherever a pair falls against the eight-byte blocks; and a needle
+    /// the text holds is never ruled out.
+    #[test]
+    fn a_pair_set_holds_every_pair_of_the_text() {
+        // xorshift64, a fixed seed.
+        let mut state = 0x51_7CC1_B727_220Au64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        const ALPHABET: &[u8] = b"aZ09:=?-_ \n\t\x01\x80\xc3@`[{";
+        for len in 0..80 {
+            for _ in 0..20 {
+                let bytes: Vec<u8> = (0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect();
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let pairs = PairSet::of(&text);
+                let mut expected = vec![0u8; 1 << 16];
+                for w in text.as_bytes().windows(2) {
+                    expected[usize::from(w[0] | 0x20) | usize::from(w[1] | 0x20) << 8] = 1;
+                }
+                assert!(pairs.seen.iter().eq(expected.iter()), "{text:?}");
+                for start in 0..text.len() {
+                    for end in start + 1..=text.len().min(start + 6) {
+                        if let Some(needle) = text.get(start..end) {
+                            assert!(pairs.may_contain(needle), "{needle:?} in {text:?}");
+                            assert!(pairs.may_contain(&needle.to_ascii_uppercase()), "{needle:?} in {text:?}");
+                        }
+                    }
+                }
+                assert!(pairs.bytes().includes(AsciiSet::of(&text)), "{text:?}");
             }
         }
     }

@@ -12,13 +12,14 @@
 //! byte loops: redaction runs on every text block, so it must cost little.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use crate::search::{contains_ignore_ascii_case, AsciiSet, PairSet};
 use crate::text::custom::CustomRules;
 use crate::text::safe::SafeText;
 use crate::text::scan;
-use crate::text::secret_names::{KeyNames, SECRET_NAME_STEMS};
+use crate::text::secret_names::{KeyNames, StemStarts, SECRET_NAME_STEMS};
 use crate::text::tokens::CustomTokens;
 
 /// Redaction counts by family, as shown in `evidence.redactions`. The families are the
@@ -128,11 +129,11 @@ pub(crate) enum Scan {
 
 /// A scanner of spans of several built-in families: each span with its family. It may rule
 /// out its shapes by the text's [`Hints`] before it searches for them.
-pub(crate) type FamilyScan = fn(&str, &Hints) -> Vec<(Range<usize>, &'static str)>;
+pub(crate) type FamilyScan = fn(&str, &Hints<'_>) -> Vec<(Range<usize>, &'static str)>;
 
 /// A scanner of values named by a key: spans. It may rule out its names' stems by the
 /// text's [`Hints`] before it searches for them.
-pub(crate) type NamedScan = fn(&str, &KeyNames, &Hints) -> Vec<Range<usize>>;
+pub(crate) type NamedScan = fn(&str, &KeyNames, &Hints<'_>) -> Vec<Range<usize>>;
 
 /// A scanner of provider tokens: spans, each with the family of its format.
 pub(crate) type TokenScan = for<'r> fn(&str, &'r CustomTokens) -> Vec<(Range<usize>, Family<'r>)>;
@@ -223,8 +224,8 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &m
     let adds_names = custom.keys.adds_secret_names();
     for rule in SECRET_RULES {
         let runs = match rule.scan {
-            Scan::Named(_, stems) => adds_names || (hints.any(text, rule.hints) && hints.any(text, stems)),
-            _ => rule.hints.is_empty() || hints.any(text, rule.hints),
+            Scan::Named(_, stems) => adds_names || (hints.any(rule.hints) && hints.any(stems)),
+            _ => rule.hints.is_empty() || hints.any(rule.hints),
         };
         if !runs {
             continue;
@@ -294,10 +295,13 @@ fn take<'r>(taken: &mut Vec<Taken<'r>>, text: &str, span: Range<usize>, family: 
 
 /// What one pass over a text tells of which literals may occur in it: the ASCII bytes it
 /// holds, and in a long text the pairs of adjacent bytes. A literal with a byte or a pair
-/// the text lacks does not occur; the rest must be searched for.
-pub(crate) struct Hints {
+/// the text lacks does not occur; the rest must be searched for. The starts of secret
+/// names' stems are found once, when a rule first asks, and shared by every rule.
+pub(crate) struct Hints<'t> {
+    text: &'t str,
     present: AsciiSet,
     pairs: Option<PairSet>,
+    stems: OnceCell<StemStarts>,
 }
 
 /// The length from which a text's pairs are collected: below it, the few hints that pass
@@ -307,17 +311,18 @@ const PAIRS_FROM: usize = 512;
 /// The length from which a text's bytes are read off its pairs rather than collected.
 const BYTES_FROM_PAIRS: usize = 4096;
 
-impl Hints {
+impl<'t> Hints<'t> {
     /// The bytes (and pairs) of `text`.
-    pub(crate) fn of(text: &str) -> Self {
+    pub(crate) fn of(text: &'t str) -> Self {
+        let stems = OnceCell::new();
         if text.len() < PAIRS_FROM {
-            return Hints { present: AsciiSet::of(text), pairs: None };
+            return Hints { text, present: AsciiSet::of(text), pairs: None, stems };
         }
         let pairs = PairSet::of(text);
         // Reading the bytes off the pairs costs a fixed few thousand steps, a second pass
         // over the text its length: the pass only for texts shorter than that.
         let present = if text.len() < BYTES_FROM_PAIRS { AsciiSet::of(text) } else { pairs.bytes() };
-        Hints { present, pairs: Some(pairs) }
+        Hints { text, present, pairs: Some(pairs), stems }
     }
 
     /// Whether `literal` may occur, ASCII case-insensitively (so also where it is
@@ -325,33 +330,49 @@ impl Hints {
     pub(crate) fn may_occur(&self, literal: &str) -> bool {
         self.present.has_all(literal) && self.pairs.as_ref().is_none_or(|p| p.may_contain(literal))
     }
+
+    /// Where the stems of secret names start in the text ([`SECRET_NAME_STEMS`]), found
+    /// on the first call (and not at all when the text's pairs rule every stem out).
+    pub(crate) fn stems(&self) -> &StemStarts {
+        self.stems.get_or_init(|| {
+            if SECRET_NAME_STEMS.iter().any(|s| self.may_occur(s)) {
+                StemStarts::of(self.text)
+            } else {
+                StemStarts::none()
+            }
+        })
+    }
 }
 
 /// Which hints occur in one text, each looked up at most once and only when [`Hints`]
 /// cannot rule it out.
-struct HintCache {
-    hints: Hints,
+struct HintCache<'t> {
+    hints: Hints<'t>,
     known: Vec<(&'static str, bool)>,
 }
 
-impl HintCache {
-    fn of(text: &str) -> Self {
+impl<'t> HintCache<'t> {
+    fn of(text: &'t str) -> Self {
         HintCache { hints: Hints::of(text), known: Vec::new() }
     }
 
     /// Whether one of `hints` occurs.
-    fn any(&mut self, text: &str, hints: &'static [&'static str]) -> bool {
-        hints.iter().any(|h| self.occurs(text, h))
+    fn any(&mut self, hints: &'static [&'static str]) -> bool {
+        hints.iter().any(|h| self.occurs(h))
     }
 
-    fn occurs(&mut self, text: &str, hint: &'static str) -> bool {
+    fn occurs(&mut self, hint: &'static str) -> bool {
         if !self.hints.may_occur(hint) {
             return false;
+        }
+        // A stem of secret names: known from the stems' one pass.
+        if let Some(found) = self.hints.stems().occurs(hint) {
+            return found;
         }
         if let Some(&(_, known)) = self.known.iter().find(|(h, _)| *h == hint) {
             return known;
         }
-        let found = contains_ignore_ascii_case(text, hint);
+        let found = contains_ignore_ascii_case(self.hints.text, hint);
         self.known.push((hint, found));
         found
     }

@@ -235,18 +235,77 @@ static STEM_PAIRS: [u64; 1024] = {
 /// `text` (either case). Every occurrence is found, overlapping ones too, so a key that
 /// holds a stem holds a position this gives.
 pub(crate) fn next_stem(text: &str, from: usize) -> Option<usize> {
+    next_stem_and_index(text, from).map(|(at, _)| at)
+}
+
+/// [`next_stem`], and the index in [`SECRET_NAME_STEMS`] of the stem that starts there
+/// (one at most: no stem is the start of another).
+fn next_stem_and_index(text: &str, from: usize) -> Option<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut at = from;
     while let Some(candidate) = next_stem_start(bytes, at) {
         let second = bytes[candidate + 1].to_ascii_lowercase();
         let holds =
             |s: &&str| s.as_bytes()[1] == second && bytes[candidate..].get(..s.len()).is_some_and(|w| w.eq_ignore_ascii_case(s.as_bytes()));
-        if SECRET_NAME_STEMS.iter().any(holds) {
-            return Some(candidate);
+        if let Some(k) = SECRET_NAME_STEMS.iter().position(|s| holds(&s)) {
+            return Some((candidate, k));
         }
         at = candidate + 1;
     }
     None
+}
+
+/// Where the stems of [`SECRET_NAME_STEMS`] start in one text, found in one pass and kept
+/// as a bit a byte, and which stems occur: every rule that judges key names walks the
+/// stems of the same text, and none of them searches the text for a stem again.
+#[derive(Debug)]
+pub(crate) struct StemStarts {
+    /// A bit for each byte at which a stem starts.
+    starts: Vec<u64>,
+    /// A bit for each stem (its index in [`SECRET_NAME_STEMS`]) that occurs.
+    found: u16,
+}
+
+const _: () = assert!(SECRET_NAME_STEMS.len() <= 16, "StemStarts keeps a bit a stem in a u16");
+
+impl StemStarts {
+    /// The stems' starts in `text`.
+    pub(crate) fn of(text: &str) -> Self {
+        let mut starts = vec![0u64; text.len().div_ceil(64)];
+        let mut found = 0u16;
+        let mut from = 0;
+        while let Some((at, k)) = next_stem_and_index(text, from) {
+            starts[at / 64] |= 1 << (at % 64);
+            found |= 1 << k;
+            from = at + 1;
+        }
+        StemStarts { starts, found }
+    }
+
+    /// No stem anywhere.
+    pub(crate) fn none() -> Self {
+        StemStarts { starts: Vec::new(), found: 0 }
+    }
+
+    /// The first position at or after `from` where a stem starts: [`next_stem`] of the
+    /// same text, read off the bits (a word for 64 bytes).
+    pub(crate) fn next(&self, from: usize) -> Option<usize> {
+        let mut word = from / 64;
+        let mut bits = self.starts.get(word)? & (u64::MAX << (from % 64));
+        loop {
+            if bits != 0 {
+                return Some(word * 64 + bits.trailing_zeros() as usize);
+            }
+            word += 1;
+            bits = *self.starts.get(word)?;
+            crate::search::work::tally(1);
+        }
+    }
+
+    /// Whether `stem`, one of [`SECRET_NAME_STEMS`], occurs (`None` for another literal).
+    pub(crate) fn occurs(&self, stem: &str) -> Option<bool> {
+        SECRET_NAME_STEMS.iter().position(|s| *s == stem).map(|k| self.found & (1 << k) != 0)
+    }
 }
 
 /// The first two letters of each stem.
@@ -574,6 +633,69 @@ fn key_words(key: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stems' one pass gives every start [`next_stem`] gives, from every position, and
+    /// says which stems occur; a stem starting inside another is still found.
+    #[test]
+    fn stem_starts_are_the_starts_next_stem_finds() {
+        for (i, a) in SECRET_NAME_STEMS.iter().enumerate() {
+            for b in &SECRET_NAME_STEMS[i + 1..] {
+                assert!(!a.starts_with(b) && !b.starts_with(a), "{a} and {b}: one stem per place");
+            }
+        }
+        let mut texts: Vec<String> = vec![
+            String::new(),
+            "p".into(),
+            "PaSsWoRd=1 api_KEY: x".into(),
+            "pwpwpwpw".into(),
+            "xpasspasspass".into(),
+            "token".repeat(30),
+            format!("{}Session{}bearer", "a".repeat(63), "b".repeat(64)),
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..300 {
+            let mut t = String::new();
+            while t.len() < 200 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let piece = [
+                    "pass",
+                    "PW",
+                    "pin",
+                    "seCret",
+                    "token",
+                    "key",
+                    "cred",
+                    "credential",
+                    "cookie",
+                    "auth",
+                    "bearer",
+                    "sess",
+                    "session",
+                    "signature",
+                    " ",
+                    "_",
+                    "é",
+                    "ps",
+                    "k",
+                ][(state % 19) as usize];
+                t.push_str(piece);
+            }
+            texts.push(t);
+        }
+        for text in &texts {
+            let starts = StemStarts::of(text);
+            for from in 0..=text.len() + 1 {
+                assert_eq!(starts.next(from), next_stem(text, from), "from {from} in {text:?}");
+            }
+            for stem in SECRET_NAME_STEMS {
+                let occurs = text.to_ascii_lowercase().contains(stem);
+                assert_eq!(starts.occurs(stem), Some(occurs), "{stem} in {text:?}");
+            }
+            assert_eq!(starts.occurs("pwd"), None);
+        }
+    }
 
     /// The engine skips the key-name rules on a text without a stem, so every word a
     /// built-in name is judged by must hold one.

@@ -14,10 +14,10 @@ fn key_char(b: u8) -> bool {
 /// [`KeyNames::is_secret`]). A quoted value keeps its quotes.
 ///
 /// Only the separators a secret name can stand before are looked at: a built-in secret
-/// name holds a stem ([`next_stem`]), and between a key and its separator stand only key
+/// name holds a stem ([`Hints::stems`]), and between a key and its separator stand only key
 /// characters, quotes, backslashes and blanks, so its separator is the first one after
 /// the stem. (A policy's names need not hold a stem: with them, every separator.)
-pub(crate) fn secret_field_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<usize>> {
+pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
@@ -27,7 +27,7 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, _: &Hints) -> Ve
     // separator.
     loop {
         if !every_separator {
-            match next_stem(text, from) {
+            match hints.stems().next(from) {
                 Some(stem) => from = stem,
                 None => break,
             }
@@ -305,29 +305,30 @@ fn is_uuid(bytes: &[u8]) -> bool {
 /// only values that look generated ([`looks_random`]), since a name followed by a word
 /// is usually prose. Built-in names are found by their stems; a policy's secret names by
 /// one more pass over the words followed by a blank.
-pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints) -> Vec<Range<usize>> {
+pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> Vec<Range<usize>> {
+    // Each starts with a stem of secret names, so its places are among the stems' starts.
     const STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential"];
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
-    for stem in STEMS.iter().filter(|s| hints.may_occur(s)) {
-        let mut from = 0;
-        let mut word_seen = 0;
-        while let Some(at) = find_ignore_ascii_case(text, stem, from) {
-            from = at + stem.len();
-            if at < word_seen {
-                continue;
-            }
-            let mut start = at;
-            while start > 0 && key_char(bytes[start - 1]) {
-                start -= 1;
-            }
-            let end = run_end(bytes, from, key_char);
-            word_seen = end;
-            if end - start > MAX_KEY_NAME || !matches!(bytes.get(end), Some(b' ' | b'\t')) || !names.is_secret(&text[start..end]) {
-                continue;
-            }
-            spans.extend(spaced_value(text, end));
+    let stems = hints.stems();
+    let mut from = 0;
+    // The end of the last word judged: a name is judged once, whichever stems it holds.
+    let mut word_seen = 0;
+    while let Some(at) = stems.next(from) {
+        from = at + 1;
+        if at < word_seen || !STEMS.iter().any(|s| starts_with_ci(bytes, at, s)) {
+            continue;
         }
+        let mut start = at;
+        while start > 0 && key_char(bytes[start - 1]) {
+            start -= 1;
+        }
+        let end = run_end(bytes, at, key_char);
+        word_seen = end;
+        if end - start > MAX_KEY_NAME || !matches!(bytes.get(end), Some(b' ' | b'\t')) || !names.is_secret(&text[start..end]) {
+            continue;
+        }
+        spans.extend(spaced_value(text, end));
     }
     if names.adds_secret_names() {
         let mut from = 0;

@@ -19,9 +19,9 @@ pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers, co
 pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
 pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials, QUERY_NAME_STEMS};
 
-use crate::search::{find_from, find_ignore_ascii_case, next_in_class, positions, positions_ignore_ascii_case};
+use crate::search::{find_from, next_in_class, positions, positions_ignore_ascii_case};
 use crate::text::redact::Hints;
-use crate::text::secret_names::{next_stem, KeyNames};
+use crate::text::secret_names::KeyNames;
 
 /// HTTP authorization schemes kept in front of a redacted credential.
 const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "negotiate", "apikey"];
