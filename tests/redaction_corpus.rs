@@ -587,16 +587,22 @@ fn corpus_meets_its_floor() {
 }
 
 /// Long texts take a faster path through the engine (hints ruled out by the pairs of bytes
-/// the text holds): every text case redacts the same after 1 KiB of prose as alone, so the
+/// the text holds, provider prefixes ruled out): every text case redacts the same after
+/// 1 KiB of prose and after 8 KiB of log lines as alone, so the
 /// corpus's short cases speak for long texts too.
 #[test]
 fn a_long_text_is_redacted_as_its_parts_are() {
+    // 1 KiB of prose (the pair filter's length), and 8 KiB of log lines (the lengths
+    // from which the bytes are read off the pairs and provider prefixes are ruled out).
     let prose = "The upstream service answered slowly while the queue drained; retried later.\n".repeat(14);
-    assert!(prose.len() >= 1024);
+    let log = "2026-12-01T14:03:22.114Z INFO worker-3 GET /v1/items?page=2 status=200 in 14 ms (cache hit)\n".repeat(90);
+    assert!(prose.len() >= 1024 && log.len() >= 8192);
     for case in load("positives.jsonl").iter().chain(&load("negatives.jsonl")) {
         let Input::Text(text) = Input::of(case) else { continue };
         let alone = redact_text(&text);
-        let long = redact_text(&format!("{prose}{text}"));
-        assert_eq!(long.strip_prefix(&prose), Some(alone.as_str()), "{}: {text}", field(case, "id"));
+        for before in [&prose, &log] {
+            let long = redact_text(&format!("{before}{text}"));
+            assert_eq!(long.strip_prefix(before.as_str()), Some(alone.as_str()), "{}: {text}", field(case, "id"));
+        }
     }
 }

@@ -20,7 +20,7 @@ use crate::text::custom::CustomRules;
 use crate::text::safe::SafeText;
 use crate::text::scan;
 use crate::text::secret_names::{KeyNames, StemStarts, SECRET_NAME_STEMS};
-use crate::text::tokens::CustomTokens;
+use crate::text::tokens::{CustomTokens, TOKENS};
 
 /// Redaction counts by family, as shown in `evidence.redactions`. The families are the
 /// few of the redaction rules (and of a policy's token formats), so the counts are a
@@ -225,6 +225,9 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &m
     for rule in SECRET_RULES {
         let runs = match rule.scan {
             Scan::Named(_, stems) => adds_names || (hints.any(rule.hints) && hints.any(stems)),
+            // A policy's formats are looked for everywhere; the built-in ones where one of
+            // their prefixes may occur.
+            Scan::Tokens(_) => custom.tokens.adds_formats() || hints.hints.may_hold_a_provider_token(),
             _ => rule.hints.is_empty() || hints.any(rule.hints),
         };
         if !runs {
@@ -311,6 +314,10 @@ const PAIRS_FROM: usize = 512;
 /// The length from which a text's bytes are read off its pairs rather than collected.
 const BYTES_FROM_PAIRS: usize = 4096;
 
+/// The length from which the provider-token rule runs only when one of the built-in
+/// prefixes may occur: the prefixes' test costs about what scanning 4 KiB does.
+const PROVIDER_PREFIXES_FROM: usize = 4096;
+
 impl<'t> Hints<'t> {
     /// The bytes (and pairs) of `text`.
     pub(crate) fn of(text: &'t str) -> Self {
@@ -329,6 +336,12 @@ impl<'t> Hints<'t> {
     /// searched for in one case): `false` means it does not.
     pub(crate) fn may_occur(&self, literal: &str) -> bool {
         self.present.has_all(literal) && self.pairs.as_ref().is_none_or(|p| p.may_contain(literal))
+    }
+
+    /// Whether a built-in provider token's prefix may occur. Only a long text's pairs
+    /// are asked (a pass over the table's prefixes costs more than a short text's scan).
+    pub(crate) fn may_hold_a_provider_token(&self) -> bool {
+        self.text.len() < PROVIDER_PREFIXES_FROM || TOKENS.iter().any(|t| self.may_occur(t.prefix))
     }
 
     /// Where the stems of secret names start in the text ([`SECRET_NAME_STEMS`]), found
@@ -365,9 +378,12 @@ impl<'t> HintCache<'t> {
         if !self.hints.may_occur(hint) {
             return false;
         }
-        // A stem of secret names: known from the stems' one pass.
-        if let Some(found) = self.hints.stems().occurs(hint) {
-            return found;
+        // A stem of secret names, or a literal that starts with one: known from the
+        // stems' one pass.
+        if SECRET_NAME_STEMS.iter().any(|s| hint.starts_with(s)) {
+            if let Some(found) = self.hints.stems().occurs(self.hints.text, hint) {
+                return found;
+            }
         }
         if let Some(&(_, known)) = self.known.iter().find(|(h, _)| *h == hint) {
             return known;

@@ -244,10 +244,7 @@ fn next_stem_and_index(text: &str, from: usize) -> Option<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut at = from;
     while let Some(candidate) = next_stem_start(bytes, at) {
-        let second = bytes[candidate + 1].to_ascii_lowercase();
-        let holds =
-            |s: &&str| s.as_bytes()[1] == second && bytes[candidate..].get(..s.len()).is_some_and(|w| w.eq_ignore_ascii_case(s.as_bytes()));
-        if let Some(k) = SECRET_NAME_STEMS.iter().position(|s| holds(&s)) {
+        if let Some(k) = stem_at(bytes, candidate) {
             return Some((candidate, k));
         }
         at = candidate + 1;
@@ -269,17 +266,38 @@ pub(crate) struct StemStarts {
 const _: () = assert!(SECRET_NAME_STEMS.len() <= 16, "StemStarts keeps a bit a stem in a u16");
 
 impl StemStarts {
-    /// The stems' starts in `text`.
+    /// The stems' starts in `text`. Where the compiler has vector registers, 32 positions
+    /// are compared with the stems' first two letters a step, and only the positions
+    /// that pass are compared with the stems; the rest of the text (and all of it
+    /// elsewhere) goes through [`next_stem_and_index`].
     pub(crate) fn of(text: &str) -> Self {
-        let mut starts = vec![0u64; text.len().div_ceil(64)];
-        let mut found = 0u16;
+        let bytes = text.as_bytes();
+        let mut set = StemStarts { starts: vec![0u64; text.len().div_ceil(64)], found: 0 };
+        #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_mut))]
         let mut from = 0;
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        while let (Some(firsts), Some(seconds)) = (crate::search::block_at(bytes, from), crate::search::block_at(bytes, from + 1)) {
+            let mut candidates = head_mask(firsts, seconds);
+            while candidates != 0 {
+                let at = from + candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                if let Some(k) = stem_at(bytes, at) {
+                    set.add(at, k);
+                }
+            }
+            from += 32;
+        }
         while let Some((at, k)) = next_stem_and_index(text, from) {
-            starts[at / 64] |= 1 << (at % 64);
-            found |= 1 << k;
+            set.add(at, k);
             from = at + 1;
         }
-        StemStarts { starts, found }
+        crate::search::work::tally(text.len() / 8 + 1);
+        set
+    }
+
+    fn add(&mut self, at: usize, stem: usize) {
+        self.starts[at / 64] |= 1 << (at % 64);
+        self.found |= 1 << stem;
     }
 
     /// No stem anywhere.
@@ -302,10 +320,52 @@ impl StemStarts {
         }
     }
 
-    /// Whether `stem`, one of [`SECRET_NAME_STEMS`], occurs (`None` for another literal).
-    pub(crate) fn occurs(&self, stem: &str) -> Option<bool> {
-        SECRET_NAME_STEMS.iter().position(|s| *s == stem).map(|k| self.found & (1 << k) != 0)
+    /// Whether `literal` (lowercase) occurs in `text`, the text these are the starts of,
+    /// ASCII case-insensitively, when the starts can tell: a stem is known by whether it
+    /// occurs, a literal that starts with a stem is compared where that stem starts, and
+    /// for any other literal this says nothing (`None`).
+    pub(crate) fn occurs(&self, text: &str, literal: &str) -> Option<bool> {
+        let k = SECRET_NAME_STEMS.iter().position(|s| literal.starts_with(s))?;
+        if self.found & (1 << k) == 0 || literal.len() == SECRET_NAME_STEMS[k].len() {
+            return Some(self.found & (1 << k) != 0);
+        }
+        let bytes = text.as_bytes();
+        let mut from = 0;
+        while let Some(at) = self.next(from) {
+            if bytes[at..].get(..literal.len()).is_some_and(|w| w.eq_ignore_ascii_case(literal.as_bytes())) {
+                return Some(true);
+            }
+            from = at + 1;
+        }
+        Some(false)
     }
+}
+
+/// The index of the stem that starts at `at` in `bytes` (either case), if one does.
+fn stem_at(bytes: &[u8], at: usize) -> Option<usize> {
+    // Bit 5 set maps `A`..`Z` onto `a`..`z` and nothing else onto a letter: the stems'
+    // first two letters are compared so, the rest of a stem only where they match.
+    let head = [bytes.get(at)? | 0x20, bytes.get(at + 1)? | 0x20];
+    SECRET_NAME_STEMS
+        .iter()
+        .position(|s| s.as_bytes()[..2] == head && bytes[at..].get(..s.len()).is_some_and(|w| w.eq_ignore_ascii_case(s.as_bytes())))
+}
+
+/// A bit for each of the 32 positions of a block at which the first two letters of a stem
+/// stand (bytes folded by setting bit 5): a flag a position compared with every stem's
+/// head without a branch (vector comparisons), then the flags gathered into bits
+/// ([`flags_mask`](crate::search::flags_mask)).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+fn head_mask(firsts: &[u8; 32], seconds: &[u8; 32]) -> u32 {
+    let mut flags = [0u8; 32];
+    for ((flag, &a), &b) in flags.iter_mut().zip(firsts).zip(seconds) {
+        let (a, b) = (a | 0x20, b | 0x20);
+        for head in &STEM_HEADS {
+            *flag |= u8::from((a == head[0]) & (b == head[1]));
+        }
+    }
+    crate::search::flags_mask(&flags)
 }
 
 /// The first two letters of each stem.
@@ -689,11 +749,12 @@ mod tests {
             for from in 0..=text.len() + 1 {
                 assert_eq!(starts.next(from), next_stem(text, from), "from {from} in {text:?}");
             }
-            for stem in SECRET_NAME_STEMS {
-                let occurs = text.to_ascii_lowercase().contains(stem);
-                assert_eq!(starts.occurs(stem), Some(occurs), "{stem} in {text:?}");
+            let lower = text.to_ascii_lowercase();
+            for literal in SECRET_NAME_STEMS.iter().chain(&["pass:", "password", "authorization", "tokens", "keyk", "sessions"]) {
+                assert_eq!(starts.occurs(text, literal), Some(lower.contains(literal)), "{literal} in {text:?}");
             }
-            assert_eq!(starts.occurs("pwd"), None);
+            assert_eq!(starts.occurs(text, "pwd"), Some(lower.contains("pwd")), "{text:?}");
+            assert_eq!(starts.occurs(text, "value"), None);
         }
     }
 
