@@ -404,40 +404,91 @@ impl AsciiSet {
 /// (a merged byte), never that one does not where it does.
 pub(crate) struct PairSet {
     /// A flag for each folded pair, indexed by the first byte plus 256 × the second.
-    seen: Box<[u8; 1 << 16]>,
+    flags: PairFlags,
     /// The text's first byte, folded (every other byte is the second of a pair).
     first: Option<u8>,
 }
+
+/// A pair set's flags: a bit a pair for a text shorter than [`BYTE_FLAGS_FROM`] (8 KiB to
+/// zero), a byte a pair for a longer one (64 KiB to zero, one store a pair).
+enum PairFlags {
+    Bits(Box<[u64; 1 << 10]>),
+    Bytes(Box<[u8; 1 << 16]>),
+}
+
+/// The length from which a pair set keeps a byte a pair: zeroing its table costs less
+/// than the bit arithmetic a byte saves from here on.
+const BYTE_FLAGS_FROM: usize = 16 * 1024;
 
 /// A byte as the pair set reads it: bit 5 set.
 const fn fold(b: u8) -> u8 {
     b | 0x20
 }
 
+/// The index of a pair of bytes in a pair set.
+fn pair_index(first: u8, second: u8) -> usize {
+    usize::from(fold(first)) | usize::from(fold(second)) << 8
+}
+
+/// Every pair of adjacent bytes of `bytes`, as its index: eight pairs a step, read off one
+/// eight-byte word and the byte after it.
+#[inline(always)]
+fn each_pair(bytes: &[u8], mut visit: impl FnMut(usize)) {
+    const FOLD: u64 = 0x2020_2020_2020_2020;
+    let mut i = 0;
+    while let Some(block) = bytes.get(i..i + 9) {
+        let Ok(word) = <[u8; 8]>::try_from(&block[..8]) else { break };
+        let word = u64::from_le_bytes(word) | FOLD;
+        let next = u64::from(fold(block[8]));
+        for k in 0..7 {
+            visit(((word >> (8 * k)) & 0xffff) as usize);
+        }
+        visit(((word >> 56) | next << 8) as usize);
+        i += 8;
+    }
+    for w in bytes.get(i..).unwrap_or_default().windows(2) {
+        visit(pair_index(w[0], w[1]));
+    }
+}
+
 impl PairSet {
-    /// The pairs of `text`: eight pairs a step, read off one eight-byte word and the byte
-    /// after it, one store each.
+    /// The pairs of `text`.
     pub(crate) fn of(text: &str) -> Self {
-        // Zeroed on the heap (a `Box::new` of the array may build it on the stack first).
-        let mut seen: Box<[u8; 1 << 16]> = vec![0u8; 1 << 16].into_boxed_slice().try_into().unwrap_or_else(|_| Box::new([0; 1 << 16]));
-        let bytes = text.as_bytes();
-        const FOLD: u64 = 0x2020_2020_2020_2020;
-        let mut i = 0;
-        while let Some(block) = bytes.get(i..i + 9) {
-            let Ok(word) = <[u8; 8]>::try_from(&block[..8]) else { break };
-            let word = u64::from_le_bytes(word) | FOLD;
-            let next = u64::from(fold(block[8]));
-            for k in 0..7 {
-                seen[((word >> (8 * k)) & 0xffff) as usize] = 1;
-            }
-            seen[((word >> 56) | next << 8) as usize] = 1;
-            i += 8;
+        Self::with_flags(text, text.len() >= BYTE_FLAGS_FROM)
+    }
+
+    /// The pairs of `text`, a byte a pair when `bytes`, else a bit.
+    fn with_flags(text: &str, bytes: bool) -> Self {
+        let input = text.as_bytes();
+        // Zeroed on the heap (a `Box::new` of an array may build it on the stack first).
+        let flags = if bytes {
+            let mut seen: Box<[u8; 1 << 16]> = vec![0u8; 1 << 16].into_boxed_slice().try_into().unwrap_or_else(|_| Box::new([0; 1 << 16]));
+            each_pair(input, |i| seen[i] = 1);
+            PairFlags::Bytes(seen)
+        } else {
+            let mut seen: Box<[u64; 1 << 10]> =
+                vec![0u64; 1 << 10].into_boxed_slice().try_into().unwrap_or_else(|_| Box::new([0; 1 << 10]));
+            each_pair(input, |i| seen[i >> 6] |= 1 << (i & 63));
+            PairFlags::Bits(seen)
+        };
+        work::tally(input.len() / 8);
+        PairSet { flags, first: input.first().map(|&b| fold(b)) }
+    }
+
+    fn has(&self, index: usize) -> bool {
+        match &self.flags {
+            PairFlags::Bits(bits) => bits[(index >> 6) & 1023] & (1 << (index & 63)) != 0,
+            PairFlags::Bytes(bytes) => bytes[index & 0xffff] != 0,
         }
-        for w in bytes.get(i..).unwrap_or_default().windows(2) {
-            seen[usize::from(fold(w[0])) | usize::from(fold(w[1])) << 8] = 1;
+    }
+
+    /// Whether some pair ends with the folded byte `second`.
+    fn ends_some_pair(&self, second: u8) -> bool {
+        let row = usize::from(second) << 8;
+        match &self.flags {
+            PairFlags::Bits(bits) => bits[row >> 6..(row >> 6) + 4].iter().any(|&w| w != 0),
+            PairFlags::Bytes(bytes) => bytes[row..row + 256].iter().fold(0u8, |any, &f| any | f) != 0,
         }
-        work::tally(bytes.len() / 8);
-        PairSet { seen, first: bytes.first().map(|&b| fold(b)) }
     }
 
     /// The ASCII bytes that may occur: every byte that folds onto one the text holds
@@ -457,11 +508,8 @@ impl PairSet {
         if let Some(first) = self.first {
             add(first);
         }
-        // A byte occurs as the second of a pair when its row holds a flag.
-        for (second, row) in self.seen.chunks_exact(256).enumerate() {
-            if second < 128 && row.iter().fold(0u8, |any, &f| any | f) != 0 {
-                add(second as u8);
-            }
+        for second in (0..128u8).filter(|&b| self.ends_some_pair(b)) {
+            add(second);
         }
         AsciiSet(set)
     }
@@ -469,7 +517,7 @@ impl PairSet {
     /// Whether every pair of adjacent bytes of `needle` occurs: necessary for `needle` to
     /// occur, ASCII case-insensitively.
     pub(crate) fn may_contain(&self, needle: &str) -> bool {
-        needle.as_bytes().windows(2).all(|w| self.seen[usize::from(fold(w[0])) | usize::from(fold(w[1])) << 8] != 0)
+        needle.as_bytes().windows(2).all(|w| self.has(pair_index(w[0], w[1])))
     }
 }
 
@@ -523,12 +571,14 @@ mod tests {
             for _ in 0..20 {
                 let bytes: Vec<u8> = (0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect();
                 let text = String::from_utf8_lossy(&bytes).into_owned();
-                let pairs = PairSet::of(&text);
-                let mut expected = vec![0u8; 1 << 16];
+                let mut expected = vec![false; 1 << 16];
                 for w in text.as_bytes().windows(2) {
-                    expected[usize::from(w[0] | 0x20) | usize::from(w[1] | 0x20) << 8] = 1;
+                    expected[usize::from(w[0] | 0x20) | usize::from(w[1] | 0x20) << 8] = true;
                 }
-                assert!(pairs.seen.iter().eq(expected.iter()), "{text:?}");
+                let (bits, bytes) = (PairSet::with_flags(&text, false), PairSet::with_flags(&text, true));
+                assert!((0..1 << 16).all(|i| bits.has(i) == expected[i] && bytes.has(i) == expected[i]), "{text:?}");
+                assert!(bits.bytes().includes(bytes.bytes()) && bytes.bytes().includes(bits.bytes()), "{text:?}");
+                let pairs = if len % 2 == 0 { bits } else { bytes };
                 for start in 0..text.len() {
                     for end in start + 1..=text.len().min(start + 6) {
                         if let Some(needle) = text.get(start..end) {
