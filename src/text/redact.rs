@@ -116,6 +116,9 @@ pub(crate) struct SecretRule {
 pub(crate) enum Scan {
     /// Byte ranges, all of the rule's family.
     Spans(fn(&str) -> Vec<Range<usize>>),
+    /// Byte ranges, all of the rule's family, found from a literal that starts with a stem
+    /// of secret names ([`Hints::stems`]): the text is not searched for it again.
+    Stemmed(fn(&str, &Hints<'_>) -> Vec<Range<usize>>),
     /// Byte ranges, each with its own family (shaped tokens, webhooks).
     Families(FamilyScan),
     /// Byte ranges of values named by a key, judged with the key names in force (the
@@ -168,8 +171,8 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "telegram_bot_token", hints: &[":aa"], scan: Scan::Spans(scan::telegram_tokens) },
     SecretRule { family: "jwt", hints: &["eyj"], scan: Scan::Spans(scan::jwts) },
     SecretRule { family: "api_key", hints: &[], scan: Scan::Tokens(scan::provider_tokens) },
-    SecretRule { family: "authorization", hints: &["authorization"], scan: Scan::Spans(scan::authorization_values) },
-    SecretRule { family: "authorization", hints: &["bearer"], scan: Scan::Spans(scan::bearer_tokens) },
+    SecretRule { family: "authorization", hints: &["authorization"], scan: Scan::Stemmed(scan::authorization_values) },
+    SecretRule { family: "authorization", hints: &["bearer"], scan: Scan::Stemmed(scan::bearer_tokens) },
     SecretRule { family: "cookie", hints: &["cookie"], scan: Scan::Spans(scan::cookie_headers) },
     SecretRule { family: "cookie", hints: &["\ttrue\t", "\tfalse\t"], scan: Scan::Spans(scan::cookie_jar_values) },
     SecretRule { family: "url_credentials", hints: &["://", r":\/\/"], scan: Scan::Spans(scan::url_credentials) },
@@ -235,6 +238,7 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &m
         }
         match rule.scan {
             Scan::Spans(scan) => scan(text).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
+            Scan::Stemmed(scan) => scan(text, &hints.hints).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
             Scan::Families(scan) => {
                 scan(text, &hints.hints).into_iter().for_each(|(span, family)| take_span(span, Family::Builtin(family)))
             }

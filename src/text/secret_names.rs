@@ -329,15 +329,25 @@ impl StemStarts {
         if self.found & (1 << k) == 0 || literal.len() == SECRET_NAME_STEMS[k].len() {
             return Some(self.found & (1 << k) != 0);
         }
+        Some(self.positions_of(text, literal).next().is_some())
+    }
+
+    /// Where `literal` (lowercase, starting with one of [`SECRET_NAME_STEMS`]) occurs in
+    /// `text`, the text these are the starts of, ASCII case-insensitively: compared only
+    /// where a stem starts.
+    pub(crate) fn positions_of<'a>(&'a self, text: &'a str, literal: &'a str) -> impl Iterator<Item = usize> + 'a {
+        debug_assert!(SECRET_NAME_STEMS.iter().any(|s| literal.starts_with(s)), "{literal} starts with no stem");
         let bytes = text.as_bytes();
         let mut from = 0;
-        while let Some(at) = self.next(from) {
-            if bytes[at..].get(..literal.len()).is_some_and(|w| w.eq_ignore_ascii_case(literal.as_bytes())) {
-                return Some(true);
+        std::iter::from_fn(move || {
+            while let Some(at) = self.next(from) {
+                from = at + 1;
+                if bytes[at..].get(..literal.len()).is_some_and(|w| w.eq_ignore_ascii_case(literal.as_bytes())) {
+                    return Some(at);
+                }
             }
-            from = at + 1;
-        }
-        Some(false)
+            None
+        })
     }
 }
 
@@ -346,9 +356,10 @@ fn stem_at(bytes: &[u8], at: usize) -> Option<usize> {
     // Bit 5 set maps `A`..`Z` onto `a`..`z` and nothing else onto a letter: the stems'
     // first two letters are compared so, the rest of a stem only where they match.
     let head = [bytes.get(at)? | 0x20, bytes.get(at + 1)? | 0x20];
-    SECRET_NAME_STEMS
-        .iter()
-        .position(|s| s.as_bytes()[..2] == head && bytes[at..].get(..s.len()).is_some_and(|w| w.eq_ignore_ascii_case(s.as_bytes())))
+    (0..STEM_HEADS.len()).find(|&k| {
+        let stem = SECRET_NAME_STEMS[k].as_bytes();
+        STEM_HEADS[k] == head && bytes[at..].get(..stem.len()).is_some_and(|w| w.eq_ignore_ascii_case(stem))
+    })
 }
 
 /// A bit for each of the 32 positions of a block at which the first two letters of a stem
@@ -369,7 +380,6 @@ fn head_mask(firsts: &[u8; 32], seconds: &[u8; 32]) -> u32 {
 }
 
 /// The first two letters of each stem.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const STEM_HEADS: [[u8; 2]; SECRET_NAME_STEMS.len()] = {
     let mut heads = [[0u8; 2]; SECRET_NAME_STEMS.len()];
     let mut k = 0;
@@ -563,6 +573,11 @@ impl KeyNames {
         !self.secret.is_empty()
     }
 
+    /// Whether a policy names keys never judged secret.
+    pub(crate) fn adds_plain_names(&self) -> bool {
+        !self.plain.is_empty()
+    }
+
     /// Whether `key` names a secret: a built-in name or a policy's, and no plain name.
     pub(crate) fn is_secret(&self, key: &str) -> bool {
         // The checks of a policy's names come only when it has some (most have none).
@@ -730,6 +745,7 @@ mod tests {
                     "credential",
                     "cookie",
                     "auth",
+                    "Authorization",
                     "bearer",
                     "sess",
                     "session",
@@ -739,7 +755,7 @@ mod tests {
                     "é",
                     "ps",
                     "k",
-                ][(state % 19) as usize];
+                ][(state % 20) as usize];
                 t.push_str(piece);
             }
             texts.push(t);
@@ -755,6 +771,10 @@ mod tests {
             }
             assert_eq!(starts.occurs(text, "pwd"), Some(lower.contains("pwd")), "{text:?}");
             assert_eq!(starts.occurs(text, "value"), None);
+            for literal in ["authorization", "bearer", "pass:", "tokent", "pwpw"] {
+                let expected: Vec<usize> = (0..text.len()).filter(|&i| lower.as_bytes()[i..].starts_with(literal.as_bytes())).collect();
+                assert_eq!(starts.positions_of(text, literal).collect::<Vec<_>>(), expected, "{literal} in {text:?}");
+            }
         }
     }
 

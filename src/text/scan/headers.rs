@@ -9,11 +9,11 @@ use super::*;
 /// rest of the header value is the credential, auth-params and all (Digest's `response=`,
 /// Hawk's `mac=`). The value ends at the end of the line, or at the quote that opened it.
 /// A placeholder or a reference (`Bearer $TOKEN`, `required`) is no credential.
-pub(crate) fn authorization_values(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn authorization_values(text: &str, hints: &Hints<'_>) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     let mut ends = ValueEnds::default();
-    for start in positions_ignore_ascii_case(text, "authorization") {
+    for start in hints.stems().positions_of(text, "authorization") {
         // `headers.Authorization: ...` names a field path, not a header line.
         if !boundary_before(bytes, start)
             || (start > 0 && bytes[start - 1] == b'.')
@@ -136,10 +136,10 @@ impl ValueEnds {
 /// A bare `Bearer <token>`, any case. The token is at least 8 characters of the RFC 6750
 /// alphabet with optional `=` padding; a `word=value` after "bearer" (as in
 /// `token_type=bearer sort_key=name`) is a key, not a token.
-pub(crate) fn bearer_tokens(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn bearer_tokens(text: &str, hints: &Hints<'_>) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    for start in positions_ignore_ascii_case(text, "bearer") {
+    for start in hints.stems().positions_of(text, "bearer") {
         let after = start + "bearer".len();
         if !boundary_before(bytes, start) || !matches!(bytes.get(after), Some(b' ' | b'\t')) {
             continue;

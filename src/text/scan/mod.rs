@@ -108,6 +108,9 @@ mod tests {
     fn secret_query_values(text: &str) -> Vec<Range<usize>> {
         super::secret_query_values(text, &KeyNames::NONE, &Hints::of(text))
     }
+    fn authorization_values(text: &str) -> Vec<Range<usize>> {
+        super::authorization_values(text, &Hints::of(text))
+    }
 
     #[test]
     fn pem_blocks_need_a_private_key_label() {

@@ -125,33 +125,33 @@ fn host_follows(bytes: &[u8], i: usize) -> bool {
 /// Query parameters that carry secrets, by lowercase name.
 pub(crate) const SECRET_QUERY_PARAMS: &[&str] = &[
     "access_token",
-    "refresh_token",
-    "id_token",
-    "token",
+    "api-key",
     "api_key",
     "apikey",
-    "api-key",
-    "key",
-    "secret",
-    "client_secret",
-    "password",
-    "passwd",
-    "pwd",
-    "sig",
-    "signature",
-    "x-amz-signature",
-    "x-amz-credential",
-    "x-amz-security-token",
-    "x-goog-signature",
-    "x-goog-credential",
     "auth",
+    "client_secret",
     "code",
+    "hapikey",
+    "id_token",
+    "jsessionid",
+    "key",
+    "passwd",
+    "password",
+    "phpsessid",
+    "pwd",
+    "refresh_token",
+    "secret",
     "session",
     "sessionid",
     "sid",
-    "jsessionid",
-    "phpsessid",
-    "hapikey",
+    "sig",
+    "signature",
+    "token",
+    "x-amz-credential",
+    "x-amz-security-token",
+    "x-amz-signature",
+    "x-goog-credential",
+    "x-goog-signature",
 ];
 
 /// The values of secret query parameters ([`SECRET_QUERY_PARAMS`] and a policy's secret
@@ -202,12 +202,15 @@ pub(crate) fn secret_query_values(text: &str, names: &KeyNames, _: &Hints) -> Ve
         let Some(value) = value.filter(|_| len > 0) else {
             continue;
         };
-        let name = &name[..len];
-        let policy_name = |judge: fn(&KeyNames, &str) -> bool| std::str::from_utf8(name).is_ok_and(|n| judge(names, n));
-        let strong = SECRET_QUERY_PARAMS.iter().any(|p| p.len() == name.len() && p.as_bytes().eq_ignore_ascii_case(name))
-            || policy_name(KeyNames::is_policy_secret);
-        let weak = !strong && WEAK_QUERY_PARAMS.iter().any(|p| p.as_bytes().eq_ignore_ascii_case(name));
-        if (!strong && !weak) || policy_name(KeyNames::is_plain) {
+        let name = &mut name[..len];
+        // A policy's names are compared as the text spells them; the tables in lowercase.
+        let policy_name = |judge: fn(&KeyNames, &str) -> bool, name: &[u8]| std::str::from_utf8(name).is_ok_and(|n| judge(names, n));
+        let policy_secret = names.adds_secret_names() && policy_name(KeyNames::is_policy_secret, name);
+        name.make_ascii_lowercase();
+        let listed = |table: &[&str]| table.binary_search_by(|p| p.as_bytes().cmp(name)).is_ok();
+        let strong = policy_secret || listed(SECRET_QUERY_PARAMS);
+        let weak = !strong && listed(WEAK_QUERY_PARAMS);
+        if (!strong && !weak) || (names.adds_plain_names() && policy_name(KeyNames::is_plain, name)) {
             continue;
         }
         let mut end = value;
@@ -280,6 +283,11 @@ mod tests {
 
     #[test]
     fn every_secret_query_name_holds_a_stem() {
+        // The tables are searched by halving, in lowercase.
+        for table in [SECRET_QUERY_PARAMS, WEAK_QUERY_PARAMS] {
+            assert!(table.windows(2).all(|w| w[0] < w[1]), "{table:?} is not sorted");
+            assert!(table.iter().all(|n| *n == n.to_ascii_lowercase()), "{table:?}");
+        }
         for name in SECRET_QUERY_PARAMS.iter().chain(WEAK_QUERY_PARAMS) {
             assert!(QUERY_NAME_STEMS.iter().any(|s| name.contains(s)), "{name} holds none of QUERY_NAME_STEMS");
         }
