@@ -271,10 +271,11 @@ impl StemStarts {
     /// that pass are compared with the stems; the rest of the text (and all of it
     /// elsewhere) goes through [`next_stem_and_index`].
     pub(crate) fn of(text: &str) -> Self {
-        let bytes = text.as_bytes();
         let mut set = StemStarts { starts: vec![0u64; text.len().div_ceil(64)], found: 0 };
         #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_mut))]
         let mut from = 0;
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        let bytes = text.as_bytes();
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         while let (Some(firsts), Some(seconds)) = (crate::search::block_at(bytes, from), crate::search::block_at(bytes, from + 1)) {
             let mut candidates = head_mask(firsts, seconds);
