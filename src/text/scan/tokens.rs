@@ -216,39 +216,87 @@ pub(crate) fn shaped_tokens(text: &str, hints: &Hints) -> Vec<(Range<usize>, &'s
             after_key = pad + 2;
         }
     }
-    for dot in found(text, hints, ".") {
-        // HashiCorp Vault service tokens in the format before `hvs.`: `s.` and 24 characters.
-        if dot >= 1 && bytes[dot - 1] == b's' {
-            let at = dot - 1;
-            let end = run_end(bytes, dot + 1, |b| b.is_ascii_alphanumeric());
-            let clear_before = at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'.' | b'_' | b'-'));
-            let clear_after = bytes.get(end).is_none_or(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')));
-            if end - dot - 1 == 24 && clear_before && clear_after && looks_random(&text[dot + 1..end]) {
-                spans.push((at..end, "vault_token"));
-                continue;
-            }
-        }
-        let mut start = dot;
-        while start > 0 && dot - start < 30 && base64url(bytes[start - 1]) {
-            start -= 1;
-        }
-        let id = &bytes[start..dot];
-        if !(23..=28).contains(&id.len()) || !matches!(id[0], b'M' | b'N' | b'O') || !boundary_before(bytes, start) {
-            continue;
-        }
-        let stamp = run_end(bytes, dot + 1, base64url);
-        if stamp - dot - 1 != 6 || bytes.get(stamp) != Some(&b'.') {
-            continue;
-        }
-        let end = run_end(bytes, stamp + 1, base64url);
-        // The HMAC part: 27 characters or more after the stamp's dot.
-        if end - (stamp + 1) >= 27 {
-            spans.push((start..end, "discord_bot_token"));
+    // HashiCorp Vault service tokens in the format before `hvs.`: `s.` and 24 characters.
+    // (Found by their dot, which is rarer than an `s`, in a text where `s.` may occur.)
+    let vault_dots = hints.may_occur("s.").then(|| positions(text, ".")).into_iter().flatten();
+    for dot in vault_dots.filter(|&dot| dot >= 1 && bytes[dot - 1] == b's') {
+        let at = dot - 1;
+        let end = run_end(bytes, dot + 1, |b| b.is_ascii_alphanumeric());
+        let clear_before = at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'.' | b'_' | b'-'));
+        let clear_after = bytes.get(end).is_none_or(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')));
+        if end - dot - 1 == 24 && clear_before && clear_after && looks_random(&text[dot + 1..end]) {
+            spans.push((at..end, "vault_token"));
         }
     }
+    // Discord bot tokens lie in a run of base64url bytes and dots at least as long as the
+    // shortest of them: only the dots of such runs are looked at.
+    runs_at_least(bytes, DISCORD_SHORTEST, discord_byte, |run_start, run_end| {
+        let mut dot = run_start;
+        while let Some(at) = bytes[dot..run_end].iter().position(|&b| b == b'.') {
+            dot += at;
+            if let Some(span) = discord_token_at(bytes, dot) {
+                spans.push((span, "discord_bot_token"));
+            }
+            dot += 1;
+        }
+    });
     spans.sort_unstable_by_key(|(s, _)| s.start);
     spans.dedup_by(|b, a| b.0.start < a.0.end);
     spans
+}
+
+/// The shortest Discord bot token: a user id of 23 characters, a dot, a stamp of 6, a dot,
+/// an HMAC of 27.
+const DISCORD_SHORTEST: usize = 23 + 1 + 6 + 1 + 27;
+
+/// The bytes a Discord bot token is made of.
+fn discord_byte(b: u8) -> bool {
+    base64url(b) || b == b'.'
+}
+
+/// The Discord bot token whose first dot is at `dot` (`<base64 user id>.<6>.<27+>`, the id
+/// starting with `M`, `N` or `O`, 23 to 28 characters long).
+fn discord_token_at(bytes: &[u8], dot: usize) -> Option<Range<usize>> {
+    let mut start = dot;
+    while start > 0 && dot - start < 30 && base64url(bytes[start - 1]) {
+        start -= 1;
+    }
+    let id = &bytes[start..dot];
+    if !(23..=28).contains(&id.len()) || !matches!(id[0], b'M' | b'N' | b'O') || !boundary_before(bytes, start) {
+        return None;
+    }
+    let stamp = run_end(bytes, dot + 1, base64url);
+    if stamp - dot - 1 != 6 || bytes.get(stamp) != Some(&b'.') {
+        return None;
+    }
+    let end = run_end(bytes, stamp + 1, base64url);
+    // The HMAC part: 27 characters or more after the stamp's dot.
+    (end - (stamp + 1) >= 27).then_some(start..end)
+}
+
+/// Visit every run of `class` bytes at least `shortest` long, left to right, as
+/// `(start, end)`: found by probing every `shortest`-th byte, as [`long_token_runs`] does.
+fn runs_at_least(bytes: &[u8], shortest: usize, class: impl Fn(u8) -> bool, mut visit: impl FnMut(usize, usize)) {
+    let shortest = shortest.max(1);
+    let mut i = 0;
+    while i + shortest <= bytes.len() {
+        let probe = i + shortest - 1;
+        if !class(bytes[probe]) {
+            crate::search::work::tally(1);
+            i = probe + 1;
+            continue;
+        }
+        let mut start = probe;
+        while start > i && class(bytes[start - 1]) {
+            start -= 1;
+        }
+        let end = run_end(bytes, probe + 1, &class);
+        crate::search::work::tally((end - start) / 8 + 1);
+        if end - start >= shortest {
+            visit(start, end);
+        }
+        i = end + 1;
+    }
 }
 
 /// Telegram bot tokens: `<bot id>:<35 characters>`, bare or after `bot` in an API URL.
@@ -333,30 +381,8 @@ pub(crate) fn provider_tokens<'r>(text: &str, custom: &'r CustomTokens) -> Vec<(
 /// that byte is no token byte, none starts before it. Most words are shorter than any
 /// token, and most of their bytes are never read. (Invariant: `i` is 0 or follows a byte
 /// that is no token byte.)
-fn long_token_runs(bytes: &[u8], shortest: usize, mut visit: impl FnMut(usize, usize)) {
-    let shortest = shortest.max(1);
-    let mut i = 0;
-    while i + shortest <= bytes.len() {
-        let probe = i + shortest - 1;
-        if !TOKEN_RUN[usize::from(bytes[probe])] {
-            crate::search::work::tally(1);
-            i = probe + 1;
-            continue;
-        }
-        let mut start = probe;
-        while start > i && TOKEN_RUN[usize::from(bytes[start - 1])] {
-            start -= 1;
-        }
-        let mut end = probe + 1;
-        while end < bytes.len() && TOKEN_RUN[usize::from(bytes[end])] {
-            end += 1;
-        }
-        crate::search::work::tally((end - start) / 8 + 1);
-        if end - start >= shortest {
-            visit(start, end);
-        }
-        i = end + 1;
-    }
+fn long_token_runs(bytes: &[u8], shortest: usize, visit: impl FnMut(usize, usize)) {
+    runs_at_least(bytes, shortest, |b| TOKEN_RUN[usize::from(b)], visit);
 }
 
 /// [`in_token_run`] of every byte, as a table.
@@ -530,5 +556,47 @@ mod tests {
                 assert_eq!(probed, runs_read_byte_by_byte(&text, shortest), "{:?} shortest {shortest}", String::from_utf8_lossy(&text));
             }
         }
+    }
+
+    /// Discord bot tokens are looked for only at the dots of long runs: that finds what
+    /// looking at every dot of the text finds.
+    #[test]
+    fn discord_tokens_at_the_dots_of_long_runs_are_all_of_them() {
+        let mut next = crate::text::scan::tests::random_numbers(0x9E37_79B9_7F4A_7C15);
+        const PIECES: &[&str] = &[
+            "MTIzNDU2Nzg5MDEyMzQ1Njc4",
+            "NzkyNzE1NDU0MTk2MDg4ODQy",
+            "OTk5",
+            ".",
+            "GZ8kpA",
+            "Xy.",
+            ".GZ8kpA.",
+            "MTIzNDU2Nzg5MDEyMzQ1Njc4.GZ8kpA.abcdefghijklmnopqrstuvwxyz0",
+            "abcdefghijklmnopqrstuvwxyz0",
+            "_-",
+            " ",
+            "\\n",
+            "x",
+            "é",
+            "s.",
+        ];
+        let mut tokens = 0;
+        for _ in 0..4000 {
+            let len = (next() % 14) as usize;
+            let text: String = (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect();
+            let bytes = text.as_bytes();
+            let every_dot: Vec<Range<usize>> =
+                (0..bytes.len()).filter(|&i| bytes[i] == b'.').filter_map(|dot| discord_token_at(bytes, dot)).collect();
+            let found: Vec<Range<usize>> = shaped_tokens(&text, &Hints::of(&text))
+                .into_iter()
+                .filter(|(_, family)| *family == "discord_bot_token")
+                .map(|(span, _)| span)
+                .collect();
+            assert_eq!(found, every_dot, "{text:?}");
+            tokens += found.len();
+        }
+        assert!(tokens > 500, "only {tokens} tokens in the generated texts");
+        let token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GZ8kpA.abcdefghijklmnopqrstuvwxyz0";
+        assert_eq!(shaped_tokens(token, &Hints::of(token)), vec![(0..token.len(), "discord_bot_token")]);
     }
 }
