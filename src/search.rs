@@ -343,8 +343,8 @@ fn find_pair_by_blocks(hay: &[u8], from: usize, hit: impl Fn(u8, u8) -> bool) ->
 }
 
 /// How common a byte is in the texts the core sees (log lines, JSON, prose): the anchor of
-/// a case-insensitive search is the needle's least common byte. Letters rank by English
-/// frequency; space, digits and the punctuation of logs and JSON are common.
+/// a search is the needle's least common byte. Letters rank by English frequency; space,
+/// digits and the punctuation of logs and JSON are common, JSON's `"`, `:` and `,` most.
 fn commonness(b: u8) -> usize {
     usize::from(COMMONNESS[usize::from(b)])
 }
@@ -358,12 +358,17 @@ const COMMONNESS: [u8; 256] = {
         table[LETTERS[i] as usize] = 20 + 2 * i as u8;
         i += 1;
     }
-    let common = b"0123456789:.=/-_\",";
+    let common = b"0123456789.=-_";
     let mut k = 0;
     while k < common.len() {
         table[common[k] as usize] = 70;
         k += 1;
     }
+    // JSON's own punctuation stands at every member; a slash is rarer (paths and URLs).
+    table[b':' as usize] = 74;
+    table[b'"' as usize] = 74;
+    table[b',' as usize] = 74;
+    table[b'/' as usize] = 66;
     table[b' ' as usize] = 100;
     table
 };
