@@ -8,41 +8,8 @@ use std::hint::black_box;
 use codemode_errors::{parse_json, Normalizer, Policy};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-/// A gateway budget block: no evidence to process.
-pub fn small_report() -> String {
-    r#"{"tool":"search::web","budget":{"kind":"quota_exceeded","message":"code-mode run exceeded 50 tool calls","retry_after_ms":60000}}"#
-        .to_owned()
-}
-
-/// A typical tool failure: two text blocks (about 1 KB), one with a token, annotations.
-pub fn typical_report() -> String {
-    let body = "GitHub API error: HTTP/1.1 422 Unprocessable Entity\\nValidation Failed: title is too long. \
-                See https://docs.github.com/rest/issues#create-an-issue for the field limits. "
-        .repeat(4);
-    format!(
-        r#"{{"tool":"github::create_issue","annotations":{{"readOnlyHint":false,"idempotentHint":false}},"dispatched":true,
-"tool_result":{{"content":[{{"type":"text","text":"{body}"}},{{"type":"text","text":"request id C0DE:1234 auth=Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}],"isError":true}}}}"#
-    )
-}
-
-/// A large failure: 16 text blocks of 20 KB, a 60 KB structured value, a 1 MB image.
-pub fn large_report() -> String {
-    let text = "line of tool output with a path /srv/data/file.txt and status=ok\\n".repeat(300);
-    let blocks: Vec<String> = (0..16).map(|_| format!(r#"{{"type":"text","text":"{text}"}}"#)).collect();
-    let items: Vec<String> = (0..1500).map(|i| format!(r#"{{"id":{i},"name":"item {i}","token":"t-{i}"}}"#)).collect();
-    let image = "A".repeat(1 << 20);
-    format!(
-        r#"{{"tool":"data::export","tool_result":{{"content":[{},{{"type":"image","data":"{image}","mimeType":"image/png"}}],"structuredContent":{{"items":[{}]}},"isError":true}}}}"#,
-        blocks.join(","),
-        items.join(",")
-    )
-}
-
-/// One 50 MB text block.
-pub fn huge_report() -> String {
-    let text = "x".repeat(50 << 20);
-    format!(r#"{{"tool":"logs::tail","tool_result":{{"content":[{{"type":"text","text":"{text}"}}],"isError":true}}}}"#)
-}
+mod inputs;
+use inputs::{huge_report, large_report, log_text, small_report, typical_report};
 
 /// What a gateway author might write instead: stringify the result, run a short regex list,
 /// truncate. (It misses most of the contract; see docs/PERFORMANCE.md.)
@@ -53,31 +20,6 @@ fn naive(report: &str, patterns: &[regex::Regex]) -> String {
         text = re.replace_all(&text, "[REDACTED]").into_owned();
     }
     text.truncate(32 * 1024);
-    text
-}
-
-/// About 10 MB of log lines with a planted secret (a different family each time) every 200
-/// lines, or none.
-pub fn log_text(with_secrets: bool) -> String {
-    const SECRETS: &[&str] = &[
-        "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnbmF0dXJlLXRoYXQtaXMtbG9uZw",
-        "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
-        "db url postgres://app:s3cr3t-passw0rd@db.internal:5432/prod",
-        "aws key AKIAIOSFODNN7EXAMPLE with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-        "slack https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX",
-        "password=hunter2-but-longer",
-    ];
-    let mut text = String::with_capacity(10 << 20);
-    let mut line = 0usize;
-    while text.len() < 10 << 20 {
-        line += 1;
-        if with_secrets && line % 200 == 0 {
-            text.push_str(SECRETS[(line / 200) % SECRETS.len()]);
-        } else {
-            text.push_str("2026-12-01T14:03:22.114Z INFO worker-3 GET /v1/items?page=2 status=200 in 14 ms (cache hit)");
-        }
-        text.push('\n');
-    }
     text
 }
 
