@@ -154,7 +154,11 @@ pub(crate) fn next_in_pair_class(hay: &[u8], from: usize, class: impl Fn(u8, u8)
         }
         i += 32;
     }
-    while i < hay.len() && !class(hay[i], hay.get(i + 1).copied().unwrap_or(0)) {
+    while i + 1 < hay.len() && !class(hay[i], hay[i + 1]) {
+        i += 1;
+    }
+    // The last byte, with nothing after it.
+    if i + 1 == hay.len() && !class(hay[i], 0) {
         i += 1;
     }
     work::tally(i.saturating_sub(from) / 8 + 1);
@@ -296,8 +300,9 @@ fn find_folded_pair(hay: &[u8], from: usize, pair: [u8; 2]) -> Option<usize> {
     let fold = |b: u8| if b.is_ascii_lowercase() { 0x20 } else { 0 };
     let (f0, f1) = (fold(pair[0]), fold(pair[1]));
     let hit = |a: u8, b: u8| (a | f0 == pair[0]) & (b | f1 == pair[1]);
+    // (A hit at the last byte, whose "next" is 0, is no pair: none is there.)
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    return find_pair_by_blocks(hay, from, hit);
+    return Some(next_in_pair_class(hay, from, hit)).filter(|&j| j + 1 < hay.len());
     // Elsewhere (WebAssembly, not vectorized): to each first byte eight bytes a step, then
     // the second compared.
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
@@ -314,32 +319,6 @@ fn find_folded_pair(hay: &[u8], from: usize, pair: [u8; 2]) -> Option<usize> {
             i = j + 1;
         }
     }
-}
-
-/// The first position at or after `from` where the bytes at it and after it are a `hit`:
-/// 32 positions a step where the compiler turns the comparisons into vector instructions,
-/// the hit read off the block's mask.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-#[inline(always)]
-fn find_pair_by_blocks(hay: &[u8], from: usize, hit: impl Fn(u8, u8) -> bool) -> Option<usize> {
-    let mut i = from;
-    while let (Some(firsts), Some(seconds)) = (block_at(hay, i), block_at(hay, i + 1)) {
-        // One flag for the block (a reduction the compiler keeps in vector registers),
-        // then the mask of the block that has a hit.
-        let mut seen = 0u8;
-        for (&a, &b) in firsts.iter().zip(seconds) {
-            seen |= u8::from(hit(a, b));
-        }
-        if seen != 0 {
-            let mut flags = [0u8; 32];
-            for ((flag, &a), &b) in flags.iter_mut().zip(firsts).zip(seconds) {
-                *flag = u8::from(hit(a, b));
-            }
-            return Some(i + flags_mask(&flags).trailing_zeros() as usize);
-        }
-        i += 32;
-    }
-    (i..hay.len().saturating_sub(1)).find(|&j| hit(hay[j], hay[j + 1]))
 }
 
 /// How common a byte is in the texts the core sees (log lines, JSON, prose): the anchor of
