@@ -4,12 +4,15 @@
 //! case-insensitively) before the rule runs at all, and a scanner from [`crate::text::scan`]
 //! that finds the secret spans; a rule that judges key names also needs one of the stems
 //! every built-in secret name holds. Most hints are ruled out without a search, by the
-//! bytes and pairs of bytes the text holds ([`Hints`]). A policy's additions ([`CustomRules`]) are read by the
-//! same scanners: its key names by the rules that judge key names, its token formats by
-//! the provider-token scanner, its allowed values where a span is taken. A span becomes `[REDACTED:<family>]`; the text around
-//! it that helps a reader (a header name, a URL scheme, quotes) is kept. Every redaction
-//! is counted by family; the secret itself is never recorded. The scanners are plain
-//! byte loops: redaction runs on every text block, so it must cost little.
+//! bytes and pairs of bytes the text holds ([`Hints`]); the places where the stems start
+//! are found once, when a rule first asks, and every rule that judges key names (and every
+//! hint that starts with a stem) reads them instead of searching the text again. A
+//! policy's additions ([`CustomRules`]) are read by the same scanners: its key names by
+//! the rules that judge key names, its token formats by the provider-token scanner, its
+//! allowed values where a span is taken. A span becomes `[REDACTED:<family>]`; the text
+//! around it that helps a reader (a header name, a URL scheme, quotes) is kept. Every
+//! redaction is counted by family; the secret itself is never recorded. The scanners are
+//! plain byte loops: redaction runs on every text block, so it must cost little.
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
