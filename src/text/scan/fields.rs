@@ -300,14 +300,17 @@ fn is_uuid(bytes: &[u8]) -> bool {
         && bytes.iter().enumerate().all(|(i, b)| if matches!(i, 8 | 13 | 18 | 23) { *b == b'-' } else { b.is_ascii_hexdigit() })
 }
 
+/// The words a name followed by a spaced value must hold. Each starts with one of
+/// [`SECRET_NAME_STEMS`](crate::text::secret_names::SECRET_NAME_STEMS), so its places are
+/// among the stems' starts the rule walks (a test checks it).
+pub(crate) const SPACED_NAME_STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential"];
+
 /// Values after a secret's name and a blank, with no sign between (`aws_secret_access_key
 /// <value>`, `ENV API_TOKEN <value>`, netrc's `password <value>`, `with secret <value>`):
 /// only values that look generated ([`looks_random`]), since a name followed by a word
 /// is usually prose. Built-in names are found by their stems; a policy's secret names by
 /// one more pass over the words followed by a blank.
 pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> Vec<Range<usize>> {
-    // Each starts with a stem of secret names, so its places are among the stems' starts.
-    const STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential"];
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
     let stems = hints.stems();
@@ -316,7 +319,7 @@ pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
     let mut word_seen = 0;
     while let Some(at) = stems.next(from) {
         from = at + 1;
-        if at < word_seen || !STEMS.iter().any(|s| starts_with_ci(bytes, at, s)) {
+        if at < word_seen || !SPACED_NAME_STEMS.iter().any(|s| starts_with_ci(bytes, at, s)) {
             continue;
         }
         let mut start = at;

@@ -214,6 +214,14 @@ mod tests {
     }
 
     #[test]
+    fn spaced_name_stems_start_with_a_stem_of_secret_names() {
+        for stem in fields::SPACED_NAME_STEMS {
+            let starts = crate::text::secret_names::StemStarts::of(stem);
+            assert_eq!(starts.next(0), Some(0), "{stem} starts with none of SECRET_NAME_STEMS");
+        }
+    }
+
+    #[test]
     fn spaced_values_need_a_secret_name_and_a_generated_value() {
         assert_eq!(
             found("aws configure set aws_secret_access_key j2esQnJHPPeJ/IYP9sk1 --profile ci", spaced_values),
