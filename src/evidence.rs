@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use crate::json::{write_json, ByteCount, Json, JsonList, JsonText, INPUT_LIMITS};
 use crate::rules::policy::Policy;
 use crate::search;
-use crate::text::redact::redact_secrets;
+use crate::text::redact::{redact_secrets, secret_spans};
 use crate::text::{capped_text, label, looks_random, marker, CappedText, CustomRules, Redactions, SafeJson};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
@@ -111,9 +111,13 @@ pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], custom: &CustomRul
             continue;
         };
         counts.merge(&joint_counts);
-        let mut new_left = left[..tail_start + floor_boundary(tail, start)].to_owned();
+        // The joint's span may start or end inside a secret a block's own scan finds whole
+        // (a key block without its end runs to the end of the window, which may be in the
+        // middle of a value or just after a key name): the cuts keep no piece of it.
+        let start = cut_before_secret(tail, floor_boundary(tail, start), custom);
+        let mut new_left = left[..tail_start + start].to_owned();
         new_left.push_str(marker);
-        let new_right = right[floor_boundary(right, end - tail.len())..].to_owned();
+        let new_right = rest_after_cut(right, floor_boundary(right, end - tail.len()), custom, counts);
         texts[i - 1] = Some(Cow::Owned(new_left));
         texts[i] = Some(Cow::Owned(new_right));
     }
@@ -157,6 +161,54 @@ fn straddling_change<'a>(joint: &str, redacted: &'a str, left_len: usize) -> Opt
         j = end;
         r = marker_end;
     }
+}
+
+/// What is left of `text`, the block after a junction, once its head up to `at` is cut
+/// away into the span the scan across the junction took. The secrets the block's own scan
+/// finds near the cut are replaced here, while their names are still in view: cut first
+/// and a value whose key name (or a token whose prefix) was in the head would lose what
+/// marks it as a secret. A secret the cut falls inside is dropped whole, as the span's
+/// marker stands for it. Each secret replaced is counted in `counts`.
+///
+/// The block is read in a window from its start, doubled while a secret near the cut runs
+/// to the window's end, so the work is linear in what that secret covers.
+fn rest_after_cut(text: &str, at: usize, custom: &CustomRules, counts: &mut Redactions) -> String {
+    // Near the cut: a junction's width past it, more than a secret's name and value.
+    let near = at + crate::json::utf16_prefix(&text[at..], JUNCTION).len();
+    let mut units = 4 * JUNCTION;
+    loop {
+        let window = crate::json::utf16_prefix(text, units);
+        let mut scratch = Redactions::default();
+        let spans = secret_spans(window, custom, &mut scratch);
+        let chosen: Vec<_> = spans.iter().filter(|t| t.span.end > at && t.span.start < near).collect();
+        if chosen.last().is_some_and(|t| t.span.end == window.len()) && window.len() < text.len() {
+            units = units.saturating_mul(2);
+            continue;
+        }
+        let begin = match chosen.first() {
+            Some(t) if t.span.start < at => t.span.end,
+            _ => at,
+        };
+        let mut rest = String::with_capacity(text.len() - begin);
+        let mut copied = begin;
+        for t in chosen.iter().filter(|t| t.span.start >= begin) {
+            rest.push_str(&text[copied..t.span.start]);
+            t.write_marker(&mut rest);
+            t.count_in(counts);
+            copied = t.span.end;
+        }
+        rest.push_str(&text[copied..]);
+        return rest;
+    }
+}
+
+/// `at`, a cut in `text` (a block's end) where the span the scan across the junction took
+/// starts, moved back to the start of the secret it falls inside, as `text`'s own scan
+/// finds it: the head of that secret must not stay behind in the block.
+fn cut_before_secret(text: &str, at: usize, custom: &CustomRules) -> usize {
+    let mut scratch = Redactions::default();
+    let spans = secret_spans(text, custom, &mut scratch);
+    spans.iter().find(|t| t.span.start < at && at < t.span.end).map_or(at, |t| t.span.start)
 }
 
 /// Where the last `units` UTF-16 units of `text` start.
@@ -446,6 +498,28 @@ mod tests {
         let d = describe_block(&block, "resource", &p, &mut c);
         assert!(matches!(d, ContentDescriptor::Resource { body: ResourceBody::Blob { encoded_bytes: 4 }, .. }), "{d:?}");
         assert!(!d.to_json().contains("AAAA"));
+    }
+
+    #[test]
+    fn cuts_at_a_junction_keep_no_piece_of_a_secret() {
+        let none = CustomRules::none();
+        // A cut inside a value moves back to the value's start.
+        let left = "ok\npassword=hunter2horse";
+        let inside = left.find("horse").unwrap();
+        assert_eq!(cut_before_secret(left, inside, none), left.find("hunter2").unwrap());
+        assert_eq!(cut_before_secret(left, 2, none), 2);
+        // Cut after a key name: the value is replaced while its name is in view.
+        let mut counts = Redactions::default();
+        let right = "x \"client_secret\": \"snmMT55ZmE7ms3bnykEv\", \"region\": \"eu\"";
+        let at = right.find("snm").unwrap();
+        assert_eq!(rest_after_cut(right, at - 1, none, &mut counts), "\"[REDACTED:secret_field]\", \"region\": \"eu\"");
+        assert_eq!(counts.get("secret_field"), 1);
+        // Cut inside the value: the rest of it goes with the span before.
+        let mut counts = Redactions::default();
+        assert_eq!(rest_after_cut(right, at + 4, none, &mut counts), "\", \"region\": \"eu\"");
+        assert_eq!(counts.total(), 0);
+        // Far from any secret, the rest is the text as it is.
+        assert_eq!(rest_after_cut(right, 1, none, &mut counts), right[1..].replace("snmMT55ZmE7ms3bnykEv", "[REDACTED:secret_field]"));
     }
 
     #[test]

@@ -955,3 +955,34 @@ fn token_after_a_run_of_stripped_characters_does_not_leak() {
     }
     assert!(leaks.is_empty(), "a partial token leaked after {} runs, e.g. {:?}", leaks.len(), &leaks[..leaks.len().min(4)]);
 }
+
+/// A span the scan across a block junction takes may end at the end of the junction's
+/// window (a key block without its end runs there), which can fall inside a secret of the
+/// next block. Wherever it falls, in the secret's name, its value or between them, no
+/// piece of the value may survive (fuzz finding F12).
+#[test]
+fn span_across_a_junction_leaves_no_piece_of_a_secret() {
+    let value = "snmMT55ZmE7ms3bnykEvvTkOAtPXHyG3";
+    let heads = [
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAADivision by zero",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA",
+    ];
+    let secrets = [format!("\"client_secret\": \"{value}\""), format!("password={value}"), format!("Authorization: Bearer {value}")];
+    let mut leaks = Vec::new();
+    for head in heads {
+        for secret in &secrets {
+            // The window takes 512 UTF-16 units of the second block: put its end at every
+            // character of the secret and a few either side.
+            for filler in 512 - secret.len() - 4..=512 + 4 {
+                let text = format!("{} {secret} and then the log goes on", "a".repeat(filler - 1));
+                let report = json!({"tool": "a::b", "tool_result": {"content": [
+                    {"type": "text", "text": head}, {"type": "text", "text": text}], "isError": true}});
+                let out = outcome_of(&report.to_string(), &Policy::default()).unwrap();
+                if (0..value.len() - 6).any(|i| out.contains(&value[i..i + 6])) {
+                    leaks.push(format!("{secret:?} after {filler} filler characters"));
+                }
+            }
+        }
+    }
+    assert!(leaks.is_empty(), "a piece of the value survived in {} reports, e.g. {:?}", leaks.len(), &leaks[..leaks.len().min(4)]);
+}

@@ -224,6 +224,24 @@ const MARKER_PREFIX: &str = "[REDACTED:";
 /// counts, as it would have been made first). A span that is exactly one of `custom`'s
 /// allowed values is not taken.
 pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &mut Redactions) -> Cow<'a, str> {
+    let taken = secret_spans(text, custom, counts);
+    if taken.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for t in &taken {
+        out.push_str(&text[copied..t.span.start]);
+        t.write_marker(&mut out);
+        copied = t.span.end;
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// The secrets [`redact_secrets`] replaces in `text`, sorted and disjoint, each counted in
+/// `counts`: for a caller that must write only some of them.
+pub(crate) fn secret_spans<'r>(text: &str, custom: &'r CustomRules, counts: &mut Redactions) -> Vec<Taken<'r>> {
     let mut hints = HintCache::of(text);
     let mut taken: Vec<Taken> = Vec::new();
     let mut take_span = |span: Range<usize>, family| take(&mut taken, text, span, family, custom, counts);
@@ -251,27 +269,29 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &m
             Scan::Tokens(scan) => scan(text, &custom.tokens).into_iter().for_each(|(span, family)| take_span(span, family)),
         }
     }
-    if taken.is_empty() {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut copied = 0;
-    for t in &taken {
-        out.push_str(&text[copied..t.span.start]);
-        out.push_str(MARKER_PREFIX);
-        out.push_str(t.family.name());
-        out.push(']');
-        copied = t.span.end;
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    taken
 }
 
 /// A span the engine will replace, with the family its marker names.
 #[derive(Debug)]
-struct Taken<'r> {
-    span: Range<usize>,
+pub(crate) struct Taken<'r> {
+    /// Where the secret lies in the text, in bytes.
+    pub(crate) span: Range<usize>,
     family: Family<'r>,
+}
+
+impl Taken<'_> {
+    /// Append the marker that replaces this secret.
+    pub(crate) fn write_marker(&self, out: &mut String) {
+        out.push_str(MARKER_PREFIX);
+        out.push_str(self.family.name());
+        out.push(']');
+    }
+
+    /// Count this secret's redaction in `counts`.
+    pub(crate) fn count_in(&self, counts: &mut Redactions) {
+        counts.add_family(self.family, 1);
+    }
 }
 
 /// Add one rule's span to the taken spans (kept sorted and disjoint). A marker is never
