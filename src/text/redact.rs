@@ -440,6 +440,14 @@ mod tests {
 
     /// One planted secret per family: (input, expected output, family).
     const CASES: &[(&str, &str, &str)] = &[
+        // A YAML key with its value on the next line: a line that starts with a key is a
+        // nested mapping, not the value; a `: ` later in the line does not make it one.
+        ("password:\n  echo a: b1c2d3\nnext: 1", "password:\n  [REDACTED:secret_field]\nnext: 1", "secret_field"),
+        ("db:\n  password:\n    \"my key\": x\n  token: hunter2hunter2", "db:\n  password:\n    \"my key\": x\n  token: [REDACTED:secret_field]", "secret_field"),
+        // An element's text up to its own closing tag (either case), or to the end of a
+        // text cut inside that tag.
+        ("<password>hunter2</Password> <other>x</other>", "<password>[REDACTED:secret_field]</Password> <other>x</other>", "secret_field"),
+        ("<apiKey>Zm9vYmFy123</api", "<apiKey>[REDACTED:secret_field]</api", "secret_field"),
         (
             "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----\nafter",
             "key:\n[REDACTED:private_key]\nafter",
@@ -497,6 +505,12 @@ mod tests {
     #[test]
     fn fuzz_found_texts_are_fixed_points() {
         for text in [
+            // A YAML value on the next line that held a `: ` inside a password another rule
+            // redacts: it is a value (its line does not start with a key), on both passes.
+            "6:ations:\n  API_key:\n    en$ curl -u~~~~ns:\u{0}\u{0}\u{0}tt~~ed: t~~ ",
+            // An element's text whose first `<` lies inside a password another rule
+            // redacts, closed by another element's tag: no secret either time.
+            "<SecretKey>TOKEN\n   Yue: mrH $ curl -u admin:eFz12zBpRz\u{0}S>>ls><AcN==$ curl -u admin:eFz12zBpRzJW7X https://te-Lines: 2\nAAAAIMrFYca2FOHOpD: 2tKey></Credentiae",
             "AUR: Bearer T-e7\u{fe0f}_AI_KEY=SNpZ",
             "env:ps://\u{0}\u{0}sessionid=53D7",
             // A second `value` after a name/value pair, beyond the reach of the name

@@ -240,7 +240,7 @@ fn yaml_next_line_value(bytes: &[u8], line_start: usize, key_start: usize, value
         if !blank {
             start.get_or_insert(end + line_indent);
             // A nested mapping (`password:` then `  file: x`) is no value.
-            if !block && bytes[end + line_indent..line_end].windows(2).any(|w| w == b": ") {
+            if !block && is_mapping_line(&bytes[end + line_indent..line_end]) {
                 return None;
             }
         }
@@ -253,6 +253,20 @@ fn yaml_next_line_value(bytes: &[u8], line_start: usize, key_start: usize, value
     let start = start?;
     let end = bytes[..end].iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |i| i + 1);
     (end > start).then_some(start..end)
+}
+
+/// Whether a YAML line (without its indentation) is a mapping entry, `key: value` or
+/// `key:`, also as a list item (`- key: value`): the line starts with a key (a word, or a
+/// quoted name) and a colon that ends it. A `: ` further on is part of a value (`echo a: b`), and deciding on it would let a redaction
+/// that covers it turn a mapping into a value on a second pass.
+fn is_mapping_line(line: &[u8]) -> bool {
+    let line = line.strip_prefix(b"- ").unwrap_or(line);
+    // A quoted key may hold blanks: `"my key": x`.
+    let key_end = match line.first() {
+        Some(&q @ (b'"' | b'\'')) => line[1..].iter().position(|&b| b == q).map_or(line.len(), |k| k + 2),
+        _ => line.iter().position(|b| b.is_ascii_whitespace() || *b == b':').unwrap_or(line.len()),
+    };
+    key_end > 0 && line.get(key_end) == Some(&b':') && line.get(key_end + 1).is_none_or(|b| b.is_ascii_whitespace())
 }
 
 /// Whether the unquoted value `value..end` reads as words of a sentence (`Invalid token:
@@ -590,13 +604,24 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
         };
         let start = tag_end + 1;
         let end = run_end(bytes, start, |b| b != b'<');
-        if end > start && text[end..].starts_with("</") && !is_placeholder(&text[start..end]) {
+        if end > start && closes(&bytes[end..], &bytes[open + 1..name_end]) && !is_placeholder(&text[start..end]) {
             spans.push(start..end);
         }
     }
     spans.sort_unstable_by_key(|s| s.start);
     spans.dedup_by(|b, a| b.start < a.end);
     spans
+}
+
+/// Whether `rest` starts with the closing tag of the element `name` (`</name>`, either
+/// case), or with a piece of it that the text ends in (a text cut inside the tag). Any
+/// other tag ends no secret: were the text up to another element's closing tag taken, a
+/// `<` that some other rule redacts would decide whether it is, and a second redaction
+/// would find what the first did not.
+fn closes(rest: &[u8], name: &[u8]) -> bool {
+    let Some(after) = rest.strip_prefix(b"</") else { return false };
+    let n = after.len().min(name.len());
+    after[..n].eq_ignore_ascii_case(&name[..n]) && (after.len() <= name.len() || matches!(after[name.len()], b'>' | b' ' | b'\t' | b'\n' | b'\r'))
 }
 
 /// The quoted value of the nearest of `names` (`"name"`, ` key=`) before `at`, within
@@ -646,4 +671,43 @@ pub(crate) fn flag_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<
         }
     }
     spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_element_ends_at_its_own_closing_tag() {
+        for (rest, closed) in [
+            ("</password>", true),
+            ("</PASSWORD >", true),
+            ("</pass", true),
+            ("</", true),
+            ("</passwords>", false),
+            ("</other>", false),
+            ("<b>", false),
+            ("", false),
+        ] {
+            assert_eq!(closes(rest.as_bytes(), b"password"), closed, "{rest}");
+        }
+    }
+
+    #[test]
+    fn a_mapping_line_starts_with_its_key() {
+        for (line, mapping) in [
+            ("file: x", true),
+            ("file:", true),
+            ("- name: API_TOKEN", true),
+            ("\"my key\": x", true),
+            ("'k': v", true),
+            ("echo a: b", false),
+            ("key:value", false),
+            ("https://a.b/c", false),
+            (": x", false),
+            ("", false),
+        ] {
+            assert_eq!(is_mapping_line(line.as_bytes()), mapping, "{line}");
+        }
+    }
 }
