@@ -143,6 +143,13 @@ impl Reader<'_> {
         v.get(key).and_then(Json::as_str).map(|s| self.clean(s))
     }
 
+    /// The tool, cleaned and cut to [`MAX_TOOL_TEXT`] units, kept only when it still reads
+    /// `namespace::name` (the schema's pattern). One rule for every version read, so an
+    /// object upgraded from a pre-contract payload reads back as it was written.
+    fn tool(&mut self, v: &Json) -> Option<SafeText> {
+        self.optional(v, "tool").map(|t| crate::text::cut_safe(&t, MAX_TOOL_TEXT, self.custom)).filter(|t| qualified(t))
+    }
+
     /// The kind, when it is an identifier; otherwise `tool_error`, with the raw value as
     /// the original kind.
     fn kind(&mut self, raw: &str) -> (SafeText, Option<SafeText>) {
@@ -188,8 +195,7 @@ impl Reader<'_> {
             contract_version: CONTRACT_VERSION,
             kind,
             message,
-            // Kept only when it still reads `namespace::name` (the schema's pattern).
-            tool: self.optional(v, "tool").map(|t| crate::text::cut_safe(&t, MAX_TOOL_TEXT, self.custom)).filter(|t| qualified(t)),
+            tool: self.tool(v),
             origin: wire(v, "origin", "", Origin::from_wire)?,
             recovery,
             side_effects: wire(v, "side_effects", "", SideEffects::from_wire)?,
@@ -264,7 +270,7 @@ impl Reader<'_> {
         let message = self.text(v, "message", "")?;
         let canonical = canonicalize(raw_kind, self.custom, &mut self.counts);
         let (action, same) = advice_for(&canonical.kind, Origin::ToolExecution);
-        let tool = v.get("tool").and_then(Json::as_str).map(|t| self.clean(t)).filter(|t| qualified(t));
+        let tool = self.tool(v);
         Ok(CodeModeCallError {
             contract_version: CONTRACT_VERSION,
             kind: canonical.kind,
@@ -338,5 +344,18 @@ mod tests {
         assert_eq!((e.code(), e.path()), (ErrorCode::InvalidCallError, "message"));
         let e = parse_call_error(&with("m", "\\u2066", "p")).unwrap_err();
         assert_eq!(e.path(), "recovery.guidance");
+    }
+
+    /// A pre-contract payload's tool is cut like a versioned one's, so the upgraded object
+    /// reads back byte for byte (found by the fuzzer: a 257-unit tool was kept whole, and
+    /// cut on the second read).
+    #[test]
+    fn a_legacy_tool_is_cut_like_a_versioned_one() {
+        let tool = format!("graph::{}", "x".repeat(300));
+        let once = parse_call_error(&format!(r#"{{"kind":"tool_error","message":"m","tool":"{tool}"}}"#)).unwrap();
+        let kept = once.tool.as_deref().unwrap();
+        assert_eq!(kept.encode_utf16().count(), MAX_TOOL_TEXT);
+        let json = once.to_json();
+        assert_eq!(parse_call_error(&json).unwrap().to_json(), json);
     }
 }
