@@ -550,9 +550,60 @@ impl PairSet {
     }
 }
 
+/// The pairs of adjacent bytes of a short text, folded like a [`PairSet`]'s and hashed
+/// into 1024 bits (128 bytes to zero, on the stack): a filter for texts too short to pay
+/// for a pair set's table. Like a pair set it may say a needle may occur where it does
+/// not (a merged byte, or two pairs that share a bit), never that one does not where it
+/// does.
+pub(crate) struct ShortPairs([u64; 16]);
+
+impl ShortPairs {
+    /// The pairs of `text`.
+    pub(crate) fn of(text: &str) -> Self {
+        let mut bits = [0u64; 16];
+        each_pair(text.as_bytes(), |i| {
+            let h = short_hash(i);
+            bits[h >> 6] |= 1 << (h & 63);
+        });
+        work::tally(text.len() / 8 + 1);
+        ShortPairs(bits)
+    }
+
+    /// Whether every pair of adjacent bytes of `needle` may occur.
+    pub(crate) fn may_contain(&self, needle: &str) -> bool {
+        needle.as_bytes().windows(2).all(|w| {
+            let h = short_hash(pair_index(w[0], w[1]));
+            self.0[h >> 6] & (1 << (h & 63)) != 0
+        })
+    }
+}
+
+/// A pair's index spread over 1024 bits (a multiplicative hash: its top ten bits).
+fn short_hash(index: usize) -> usize {
+    ((index as u32).wrapping_mul(0x9E37_79B1) >> 22) as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A short text's hashed pairs never rule out a needle the text holds (either case),
+    /// and rule out most that it does not.
+    #[test]
+    fn short_pairs_never_rule_out_what_occurs() {
+        for hay in HAYS.iter().copied().chain(["Authorization: Bearer x", "request id C0DE:1234 auth=Bearer ghp_abc"]) {
+            let short = ShortPairs::of(hay);
+            for needle in NEEDLES.iter().copied().chain(["authorization", "BEARER", "ghp_", "id c0"]) {
+                if contains_ignore_ascii_case(hay, needle) {
+                    assert!(short.may_contain(needle), "{hay:?} {needle:?}");
+                }
+            }
+        }
+        let short = ShortPairs::of("request id C0DE:1234 auth=Bearer ghp_abc");
+        let ruled_out =
+            ["-----begin", "password", "xoxb-", "://", "cookie", "secret", "AKIA", "eyJ"].iter().filter(|n| !short.may_contain(n)).count();
+        assert!(ruled_out >= 6, "{ruled_out}");
+    }
 
     const HAYS: &[&str] = &[
         "",

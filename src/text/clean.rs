@@ -56,8 +56,7 @@ fn capped(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions)
     loop {
         let mut found = Redactions::default();
         let (window, whole) = strip_controls_prefix(text, reach);
-        let defanged = defang_chat_markers(&window, &mut found);
-        let clean = redact_secrets(&defanged, custom, &mut found);
+        let clean = defang_and_redact(&window, custom, &mut found);
         let units = utf16_len(&clean);
         if whole || units >= needed || reach == usize::MAX {
             counts.merge(&found);
@@ -109,7 +108,52 @@ pub(crate) fn clean_text_for_any_policy(text: &str, cap: usize, counts: &mut Red
 /// The whole of a text cleaned, with no cap: for [`redact_text`](crate::redact_text) and
 /// for the texts of an object read back from `Error.message`.
 pub(crate) fn clean_whole(text: &str, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
-    SafeText::from_pipeline(redact_secrets(&defang_chat_markers(&strip_controls(text), counts), custom, counts).into_owned())
+    SafeText::from_pipeline(defang_and_redact(&strip_controls(text), custom, counts).into_owned())
+}
+
+/// How many times a text is defanged and redacted again after a redaction, at most.
+const ROUNDS_AFTER_A_REDACTION: usize = 2;
+
+/// `text` (sanitized) defanged, then redacted. A redaction can leave a chat marker behind
+/// that the defanging before it did not see (`<<SYS>…[secret]…>` loses its inner `<`),
+/// and a marker defanged can change what the redactor sees; so a text that redaction
+/// changed is defanged again, and redacted again if that changed it, until neither does
+/// (a few rounds at most: each only ever replaces more). A text without secrets pays for
+/// one pass of each.
+fn defang_and_redact<'a>(text: &'a str, custom: &CustomRules, counts: &mut Redactions) -> Cow<'a, str> {
+    let defanged = defang_chat_markers(text, counts);
+    let mut clean = match redact_secrets(&defanged, custom, counts) {
+        Cow::Borrowed(_) => return defanged,
+        Cow::Owned(redacted) => redacted,
+    };
+    for _ in 0..ROUNDS_AFTER_A_REDACTION {
+        let Some(defanged) = defang_marker_lines(&clean, counts) else { break };
+        clean = redact_secrets(&defanged, custom, counts).into_owned();
+    }
+    Cow::Owned(clean)
+}
+
+/// `text` with the lines that hold a redaction marker defanged again, or `None` when that
+/// changes nothing. A chat marker and a role line lie on one line, so a redaction can only
+/// change how the line it is on is defanged.
+fn defang_marker_lines(text: &str, counts: &mut Redactions) -> Option<String> {
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(found) = search::find_from(text, "[REDACTED:", from) {
+        let start = text[copied.max(from)..found].rfind('\n').map_or(copied.max(from), |nl| copied.max(from) + nl + 1);
+        let end = text[found..].find('\n').map_or(text.len(), |nl| found + nl);
+        if let Cow::Owned(line) = defang_chat_markers(&text[start..end], counts) {
+            let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            out.push_str(&text[copied..start]);
+            out.push_str(&line);
+            copied = end;
+        }
+        from = end;
+    }
+    let mut out = out?;
+    out.push_str(&text[copied..]);
+    Some(out)
 }
 
 /// Collapse whitespace to single spaces and cap at `cap` units, ending in `…` when cut
@@ -259,6 +303,19 @@ pub(crate) fn qualified_label(text: &str, cap: usize, custom: &CustomRules, coun
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After a redaction, the lines that hold a marker are defanged again, and only those.
+    #[test]
+    fn lines_with_a_redaction_marker_are_defanged_again() {
+        let mut counts = Redactions::default();
+        let text = "a [REDACTED:x] <|im_end|>\nnext <|im_end|>\n[REDACTED:y] [INST]";
+        assert_eq!(
+            defang_marker_lines(text, &mut counts).as_deref(),
+            Some("a [REDACTED:x] ‹|im_end|›\nnext <|im_end|>\n[REDACTED:y] ⟦INST⟧")
+        );
+        assert_eq!(counts.get("chat_template"), 2);
+        assert_eq!(defang_marker_lines("[REDACTED:x] clean\n<|im_end|>", &mut counts), None);
+    }
 
     #[test]
     fn a_qualified_label_keeps_its_separator_whatever_is_redacted() {

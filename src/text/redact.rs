@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::ops::Range;
 
-use crate::search::{contains_ignore_ascii_case, AsciiSet, PairSet};
+use crate::search::{contains_ignore_ascii_case, AsciiSet, PairSet, ShortPairs};
 use crate::text::custom::CustomRules;
 use crate::text::safe::SafeText;
 use crate::text::scan;
@@ -229,14 +229,114 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &m
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
+    let mut markers = Vec::with_capacity(taken.len());
     let mut copied = 0;
     for t in &taken {
         out.push_str(&text[copied..t.span.start]);
+        let at = out.len();
         t.write_marker(&mut out);
+        markers.push(at..out.len());
         copied = t.span.end;
     }
     out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    Cow::Owned(settle(out, markers, 2 * text.len() + SETTLE_ALLOWANCE, custom, counts))
+}
+
+/// How many times the text around new markers is read again, at most.
+const SETTLE_PASSES: usize = 4;
+
+/// Lines read again on each side of a marker.
+const SETTLE_LINES: usize = 2;
+
+/// Bytes any text may read again besides twice its length.
+const SETTLE_ALLOWANCE: usize = 4096;
+
+/// The farthest a line read again reaches from a marker, in bytes.
+const SETTLE_REACH: usize = 4096;
+
+/// `out`, a redacted text, with the lines around its new `markers` redacted again until
+/// they hold no secret. A marker changes what the rules see near it: a value that held a
+/// `: ` no longer reads as a nested YAML mapping, a `<` inside a password no longer ends
+/// an element's text, a value shortened by a marker fits the length a value may have.
+/// Without this, redacting the output again would redact more; with it, the output is a
+/// fixed point of the rules as far as their reach. Only the lines near each marker are
+/// read, at most `budget` bytes in all (twice the length of the text first redacted and
+/// [`SETTLE_ALLOWANCE`]), so settling costs at most a few more passes over the input,
+/// however dense its markers.
+fn settle(mut out: String, mut markers: Vec<Range<usize>>, mut budget: usize, custom: &CustomRules, counts: &mut Redactions) -> String {
+    for _ in 0..SETTLE_PASSES {
+        let mut next = String::new();
+        let mut new_markers = Vec::new();
+        let mut copied = 0;
+        for region in around(&out, &markers) {
+            if region.len() > budget {
+                break;
+            }
+            budget -= region.len();
+            for t in secret_spans(&out[region.clone()], custom, counts) {
+                let span = region.start + t.span.start..region.start + t.span.end;
+                if next.capacity() == 0 {
+                    next.reserve(out.len());
+                }
+                next.push_str(&out[copied..span.start]);
+                let at = next.len();
+                t.write_marker(&mut next);
+                new_markers.push(at..next.len());
+                copied = span.end;
+            }
+        }
+        if new_markers.is_empty() {
+            break;
+        }
+        next.push_str(&out[copied..]);
+        out = next;
+        markers = new_markers;
+    }
+    out
+}
+
+/// The regions of `text` within [`SETTLE_LINES`] lines (and [`SETTLE_REACH`] bytes) of a
+/// marker in `markers` (sorted), merged, in order. Each byte is scanned for line breaks
+/// at most once on each side.
+fn around(text: &str, markers: &[Range<usize>]) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut regions: Vec<Range<usize>> = Vec::new();
+    for m in markers {
+        let floor = regions.last().map_or(0, |r| r.end).max(m.start.saturating_sub(SETTLE_REACH));
+        let mut start = m.start;
+        let mut lines = 0;
+        while start > floor
+            && !(bytes[start - 1] == b'\n' && {
+                lines += 1;
+                lines > SETTLE_LINES
+            })
+        {
+            start -= 1;
+        }
+        let from = regions.last().map_or(m.end, |r| r.end.max(m.end));
+        let ceiling = bytes.len().min(m.end + SETTLE_REACH);
+        let mut end = from;
+        let mut lines = 0;
+        while end < ceiling
+            && !(bytes[end] == b'\n' && {
+                lines += 1;
+                lines > SETTLE_LINES
+            })
+        {
+            end += 1;
+        }
+        while !text.is_char_boundary(start) {
+            start += 1;
+        }
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        match regions.last_mut() {
+            Some(last) if start <= last.end => last.end = last.end.max(end),
+            _ => regions.push(start..end),
+        }
+    }
+    regions
 }
 
 /// The secrets [`redact_secrets`] replaces in `text`, sorted and disjoint, each counted in
@@ -298,6 +398,16 @@ impl Taken<'_> {
 /// redacted again, nor the ellipsis that ends a cut text (a value cut away after its
 /// name): both are the core's own output. Nor is a value the policy allows.
 fn take<'r>(taken: &mut Vec<Taken<'r>>, text: &str, span: Range<usize>, family: Family<'r>, custom: &CustomRules, counts: &mut Redactions) {
+    // A span that starts inside a marker is the marker misread (`-u NAME=[REDACTED:x]`
+    // read as a user and a password); one that ends inside a marker takes all of it, so
+    // no marker is ever left in pieces.
+    if marker_around(text, span.start).is_some_and(|m| m.start < span.start) {
+        return;
+    }
+    let span = match marker_around(text, span.end) {
+        Some(m) if m.start < span.end => span.start..m.end,
+        _ => span,
+    };
     let secret = &text[span.clone()];
     if secret.is_empty() || secret.starts_with(MARKER_PREFIX) || is_cut_marker(secret) || custom.allows(secret) {
         return;
@@ -324,18 +434,20 @@ fn take<'r>(taken: &mut Vec<Taken<'r>>, text: &str, span: Range<usize>, family: 
 }
 
 /// What one pass over a text tells of which literals may occur in it: the ASCII bytes it
-/// holds, and in a long text the pairs of adjacent bytes. A literal with a byte or a pair
+/// holds, and the pairs of adjacent bytes (hashed in a short text). A literal with a byte or a pair
 /// the text lacks does not occur; the rest must be searched for. The starts of secret
 /// names' stems are found once, when a rule first asks, and shared by every rule.
 pub(crate) struct Hints<'t> {
     text: &'t str,
     present: AsciiSet,
     pairs: Option<PairSet>,
+    /// A short text's pairs, hashed.
+    short: Option<ShortPairs>,
     stems: OnceCell<StemStarts>,
 }
 
-/// The length from which a text's pairs are collected: below it, the few hints that pass
-/// the byte test cost less to search for than the pairs to collect.
+/// The length from which a text's pairs are collected in a [`PairSet`]: below it, its
+/// table costs more to zero than the text to read, and the pairs are hashed instead.
 const PAIRS_FROM: usize = 512;
 
 /// The length from which a text's bytes are read off its pairs rather than collected.
@@ -350,19 +462,21 @@ impl<'t> Hints<'t> {
     pub(crate) fn of(text: &'t str) -> Self {
         let stems = OnceCell::new();
         if text.len() < PAIRS_FROM {
-            return Hints { text, present: AsciiSet::of(text), pairs: None, stems };
+            return Hints { text, present: AsciiSet::of(text), pairs: None, short: Some(ShortPairs::of(text)), stems };
         }
         let pairs = PairSet::of(text);
         // Reading the bytes off the pairs costs a fixed few thousand steps, a second pass
         // over the text its length: the pass only for texts shorter than that.
         let present = if text.len() < BYTES_FROM_PAIRS { AsciiSet::of(text) } else { pairs.bytes() };
-        Hints { text, present, pairs: Some(pairs), stems }
+        Hints { text, present, pairs: Some(pairs), short: None, stems }
     }
 
     /// Whether `literal` may occur, ASCII case-insensitively (so also where it is
     /// searched for in one case): `false` means it does not.
     pub(crate) fn may_occur(&self, literal: &str) -> bool {
-        self.present.has_all(literal) && self.pairs.as_ref().is_none_or(|p| p.may_contain(literal))
+        self.present.has_all(literal)
+            && self.pairs.as_ref().is_none_or(|p| p.may_contain(literal))
+            && self.short.as_ref().is_none_or(|p| p.may_contain(literal))
     }
 
     /// Whether a built-in provider token's prefix may occur. Only a long text's pairs
@@ -421,6 +535,25 @@ impl<'t> HintCache<'t> {
     }
 }
 
+/// The longest marker: its prefix, the longest family name and the closing bracket.
+const MAX_MARKER: usize = MARKER_PREFIX.len() + crate::text::tokens::MAX_FAMILY + 1;
+
+/// The marker (`[REDACTED:family]`) that holds the position `at` of `text` (or ends just
+/// before it is not counted: `at` must lie inside), if one does.
+fn marker_around(text: &str, at: usize) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    // A marker's bytes are ASCII, so the `[` before `at` within the longest marker's
+    // reach starts it, if anything does.
+    let floor = at.saturating_sub(MAX_MARKER);
+    let open = (floor..at).rev().find(|&i| bytes[i] == b'[')?;
+    if !bytes[open..].starts_with(MARKER_PREFIX.as_bytes()) {
+        return None;
+    }
+    let family = bytes[open + MARKER_PREFIX.len()..].iter().take(MAX_MARKER).position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+    let close = open + MARKER_PREFIX.len() + family;
+    (bytes.get(close) == Some(&b']') && at <= close).then_some(open..close + 1)
+}
+
 /// Whether `text` is only what the core writes where it cut a text: `…`, or `…[TRUNCATED]`
 /// at the end of a structured string. Such a span, right after a secret's name, is a value
 /// that was cut away, not a secret (and redacting it would change the core's own output
@@ -443,7 +576,11 @@ mod tests {
         // A YAML key with its value on the next line: a line that starts with a key is a
         // nested mapping, not the value; a `: ` later in the line does not make it one.
         ("password:\n  echo a: b1c2d3\nnext: 1", "password:\n  [REDACTED:secret_field]\nnext: 1", "secret_field"),
-        ("db:\n  password:\n    \"my key\": x\n  token: hunter2hunter2", "db:\n  password:\n    \"my key\": x\n  token: [REDACTED:secret_field]", "secret_field"),
+        (
+            "db:\n  password:\n    \"my key\": x\n  token: hunter2hunter2",
+            "db:\n  password:\n    \"my key\": x\n  token: [REDACTED:secret_field]",
+            "secret_field",
+        ),
         // An element's text up to its own closing tag (either case), or to the end of a
         // text cut inside that tag.
         ("<password>hunter2</Password> <other>x</other>", "<password>[REDACTED:secret_field]</Password> <other>x</other>", "secret_field"),
@@ -505,6 +642,12 @@ mod tests {
     #[test]
     fn fuzz_found_texts_are_fixed_points() {
         for text in [
+            // A marker changes what the rules see around it: the text near it is read
+            // again. A `-u` user and password read over a marker's colon is the marker
+            // misread, and is dropped rather than leaving the marker in pieces.
+            "$ curl -u EGRLT_TOKEN=3233:AAo,u",
+            "curl -u, user:#passwpp-@tcp(pcm",
+            "ps:/%.weLN$EbGw-'Key: sk_live_YktNULdmcUjZs#.==signingkey=Zx9",
             // A YAML value on the next line that held a `: ` inside a password another rule
             // redacts: it is a value (its line does not start with a key), on both passes.
             "6:ations:\n  API_key:\n    en$ curl -u~~~~ns:\u{0}\u{0}\u{0}tt~~ed: t~~ ",
@@ -524,6 +667,40 @@ mod tests {
             assert_eq!(once, twice, "{text}");
             assert_eq!(counts.total(), 0);
         }
+    }
+
+    #[test]
+    fn a_marker_is_never_left_in_pieces() {
+        for text in ["$ curl -u EGRLT_TOKEN=3233:AAo,u", "curl -u, user:#passwpp-@tcp(pcm", "-u a:[REDACTED:secret_field]x"] {
+            let (out, _) = redact(text);
+            assert!(!out.contains("[REDACTED:["), "{text:?} -> {out:?}");
+            let opens = out.matches("[REDACTED:").count();
+            assert_eq!(opens, out.matches(']').count(), "{text:?} -> {out:?}");
+        }
+    }
+
+    #[test]
+    fn the_marker_around_a_position() {
+        let text = "a [REDACTED:github_token] b [x] [REDACTED:";
+        let m = text.find("[REDACTED").unwrap();
+        let end = text.find(" b").unwrap();
+        assert_eq!(marker_around(text, m), None, "at the marker's start is before it");
+        assert_eq!(marker_around(text, m + 1), Some(m..end));
+        assert_eq!(marker_around(text, end - 1), Some(m..end));
+        assert_eq!(marker_around(text, end), None, "just after it");
+        assert_eq!(marker_around(text, text.find("x]").unwrap() + 1), None, "a bracket that opens no marker");
+        assert_eq!(marker_around(text, text.len()), None, "an unclosed marker");
+    }
+
+    /// Settling reads the lines near each marker, merged, once each.
+    #[test]
+    fn the_regions_around_markers() {
+        let text = "l0\nl1\nl2\nl3 [M] x\nl4\nl5\nl6\nl7\nl8\nl9 [N]\nl10";
+        let at = |s: &str| text.find(s).unwrap();
+        let m = at("[M]")..at("[M]") + 3;
+        let n = at("[N]")..at("[N]") + 3;
+        assert_eq!(around(text, std::slice::from_ref(&m)), vec![at("l1")..at("\nl6")]);
+        assert_eq!(around(text, &[m, n]), vec![at("l1")..at("\nl6"), at("l7")..text.len()]);
     }
 
     #[test]

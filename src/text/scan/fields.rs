@@ -621,7 +621,8 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
 fn closes(rest: &[u8], name: &[u8]) -> bool {
     let Some(after) = rest.strip_prefix(b"</") else { return false };
     let n = after.len().min(name.len());
-    after[..n].eq_ignore_ascii_case(&name[..n]) && (after.len() <= name.len() || matches!(after[name.len()], b'>' | b' ' | b'\t' | b'\n' | b'\r'))
+    after[..n].eq_ignore_ascii_case(&name[..n])
+        && (after.len() <= name.len() || matches!(after[name.len()], b'>' | b' ' | b'\t' | b'\n' | b'\r'))
 }
 
 /// The quoted value of the nearest of `names` (`"name"`, ` key=`) before `at`, within
