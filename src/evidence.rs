@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use crate::json::{write_json, ByteCount, Json, JsonList, JsonText, INPUT_LIMITS};
 use crate::rules::policy::Policy;
 use crate::search;
-use crate::text::redact::{redact_secrets, secret_spans};
+use crate::text::redact::secret_spans;
 use crate::text::{capped_text, label, looks_random, marker, CappedText, CustomRules, Redactions, SafeJson};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
@@ -106,17 +106,22 @@ pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], custom: &CustomRul
         // in the next.
         let joint = format!("{tail}{head}");
         let mut joint_counts = Redactions::default();
-        let redacted = redact_secrets(&joint, custom, &mut joint_counts);
-        let Some((start, end, marker)) = straddling_change(&joint, &redacted, tail.len()) else {
+        // The first secret that starts in one block and ends in the next: every other one
+        // lies in one block, whose own cleaning finds it.
+        let spans = secret_spans(&joint, custom, &mut joint_counts);
+        let Some(straddling) = spans.iter().find(|t| t.span.start < tail.len() && t.span.end > tail.len()) else {
             continue;
         };
+        let (start, end) = (straddling.span.start, straddling.span.end);
+        let mut marker = String::new();
+        straddling.write_marker(&mut marker);
         counts.merge(&joint_counts);
         // The joint's span may start or end inside a secret a block's own scan finds whole
         // (a key block without its end runs to the end of the window, which may be in the
         // middle of a value or just after a key name): the cuts keep no piece of it.
         let start = cut_before_secret(tail, floor_boundary(tail, start), custom);
         let mut new_left = left[..tail_start + start].to_owned();
-        new_left.push_str(marker);
+        new_left.push_str(&marker);
         let new_right = rest_after_cut(right, floor_boundary(right, end - tail.len()), custom, counts);
         texts[i - 1] = Some(Cow::Owned(new_left));
         texts[i] = Some(Cow::Owned(new_right));
@@ -133,34 +138,6 @@ pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], custom: &CustomRul
             Some(Json::Object(JsonList::new(members, 2)))
         })
         .collect()
-}
-
-/// The first redaction in `redacted` (of `joint`) that starts before the junction at
-/// `left_len` and ends after it: its span in `joint` and its marker. Every other
-/// redaction lies in one block, whose own cleaning finds it.
-fn straddling_change<'a>(joint: &str, redacted: &'a str, left_len: usize) -> Option<(usize, usize, &'a str)> {
-    let (a, b) = (joint.as_bytes(), redacted.as_bytes());
-    let (mut j, mut r) = (0, 0);
-    loop {
-        while j < a.len() && r < b.len() && a[j] == b[r] {
-            j += 1;
-            r += 1;
-        }
-        if j >= a.len() || j >= left_len || !redacted[r..].starts_with("[REDACTED:") {
-            return None;
-        }
-        let marker_end = r + redacted[r..].find(']')? + 1;
-        // The text the marker is followed by, up to the next marker, finds where the
-        // redacted span ended in `joint`.
-        let after = &redacted[marker_end..];
-        let anchor = &after[..after.find("[REDACTED:").unwrap_or(after.len()).min(floor_boundary(after, 24))];
-        let end = if anchor.is_empty() { a.len() } else { j + joint[j..].find(anchor)? };
-        if end > left_len {
-            return Some((j, end, &redacted[r..marker_end]));
-        }
-        j = end;
-        r = marker_end;
-    }
 }
 
 /// What is left of `text`, the block after a junction, once its head up to `at` is cut
