@@ -187,11 +187,12 @@ pub(crate) fn one_line(text: &SafeText, cap: usize, truncated: bool, custom: &Cu
     rejoined(out, custom)
 }
 
-/// A text whose whitespace was collapsed, redacted again: joining two lines can put a
-/// secret's name next to a value it was apart from (`token=` then `=>x` a line below),
-/// and what the core emits must read the same when cleaned again.
+/// A text whose whitespace was collapsed, defanged and redacted again: joining two lines
+/// can put a secret's name next to a value it was apart from (`token=` then `=>x` a line
+/// below), and collapsing blanks can make a chat marker of what was not one (`<S     >`
+/// becomes `<S >`); what the core emits must read the same when cleaned again.
 fn rejoined(text: String, custom: &CustomRules) -> SafeText {
-    match redact_secrets(&text, custom, &mut Redactions::default()) {
+    match defang_and_redact(&text, custom, &mut Redactions::default()) {
         Cow::Borrowed(_) => SafeText::from_pipeline(text),
         Cow::Owned(redacted) => SafeText::from_pipeline(redacted),
     }
@@ -303,6 +304,19 @@ pub(crate) fn qualified_label(text: &str, cap: usize, custom: &CustomRules, coun
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Collapsing blanks can make a chat marker: the collapsed text is defanged again, so
+    /// it reads the same when cleaned again (found by the fuzzer).
+    #[test]
+    fn a_collapsed_line_is_a_fixed_point() {
+        let none = CustomRules::none();
+        for text in ["x <S      >S>x<</jSY>", "name=xgxxxxxxxx<S  xxxxxxxxxgxxxxxxxx<S      >S>x<</jSY>\\\": [\\\"b\\\"]"] {
+            let mut counts = Redactions::default();
+            let once = one_line(&clean_whole(text, none, &mut counts), 4096, false, none);
+            let again = clean_whole(&once, none, &mut counts);
+            assert_eq!(&*again, &*once, "{text:?}");
+        }
+    }
 
     /// After a redaction, the lines that hold a marker are defanged again, and only those.
     #[test]
