@@ -143,11 +143,13 @@ impl Reader<'_> {
         v.get(key).and_then(Json::as_str).map(|s| self.clean(s))
     }
 
-    /// The tool, cleaned and cut to [`MAX_TOOL_TEXT`] units, kept only when it still reads
-    /// `namespace::name` (the schema's pattern). One rule for every version read, so an
-    /// object upgraded from a pre-contract payload reads back as it was written.
+    /// The tool, cleaned a part at a time as the normalizer cleans it (so a redaction does
+    /// not swallow its `::`) and cut to [`MAX_TOOL_TEXT`] units, kept only when it still
+    /// reads `namespace::name` (the schema's pattern). One rule for every version read, so
+    /// an object upgraded from a pre-contract payload reads back as it was written.
     fn tool(&mut self, v: &Json) -> Option<SafeText> {
-        self.optional(v, "tool").map(|t| crate::text::cut_safe(&t, MAX_TOOL_TEXT, self.custom)).filter(|t| qualified(t))
+        let raw = v.get("tool").and_then(Json::as_str)?;
+        Some(crate::text::qualified_label(raw, MAX_TOOL_TEXT, self.custom, &mut self.counts)).filter(|t| qualified(t))
     }
 
     /// The kind, when it is an identifier; otherwise `tool_error`, with the raw value as

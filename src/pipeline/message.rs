@@ -39,6 +39,7 @@ pub(crate) fn compose_message(
     recovery: &Recovery,
     effects: SideEffects,
     cause: Option<&SafeText>,
+    custom: &CustomRules,
 ) -> SafeText {
     // Built by appending, not with `format!`: every first call runs this, and the
     // formatting machinery is code V8 would compile for it (docs/PERFORMANCE-js.md).
@@ -67,5 +68,16 @@ pub(crate) fn compose_message(
     if let Some(c) = cause {
         message.literal(" Cause: ").safe(c);
     }
-    message.finish()
+    let message = message.finish();
+    // A tool is cleaned a part at a time, so that no redaction swallows its `::`; in the
+    // sentence the parts meet again, and a secret's name at the end of the first can take
+    // the second for its value (`…"refreshToken": ::create_issue`), which a second reading
+    // of the message would redact. A tool of a name's characters cannot; any other makes
+    // the sentence cleaned again.
+    let plain = |t: &SafeText| t.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+    if tool.is_some_and(|t| !plain(t)) {
+        crate::text::clean_whole(&message, custom, &mut Redactions::default())
+    } else {
+        message
+    }
 }

@@ -182,7 +182,7 @@ impl Normalizer {
             retry_after_ms: d.retry_after_ms,
         });
         let effects = side_effects(d.origin, &d.kind, safety, report.dispatched);
-        let message = compose_message(tool.as_ref(), d.origin, &kind, &recovery, effects, d.cause.as_ref());
+        let message = compose_message(tool.as_ref(), d.origin, &kind, &recovery, effects, d.cause.as_ref(), custom);
         d.evidence.redactions = d.counts.to_pairs();
         let mut error = CodeModeCallError {
             contract_version: CONTRACT_VERSION,

@@ -146,6 +146,24 @@ const MAX_MARKER_BODY: usize = 96;
 /// the plain link `[image: alt](url)`. Line structure is kept. Counted under
 /// `chat_template` and `markdown_image`.
 pub(crate) fn defang_chat_markers<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
+    let Cow::Owned(mut out) = defang_once(text, counts) else { return Cow::Borrowed(text) };
+    // A marker inside a marker (`<|en<<SYS>>|>`): the inner one is defanged first, and the
+    // outer one only reads as a marker once it has been. Defanged again while that
+    // changes something, a few rounds at most: each only ever replaces more brackets.
+    for _ in 1..DEFANG_ROUNDS {
+        match defang_once(&out, counts) {
+            Cow::Owned(again) => out = again,
+            Cow::Borrowed(_) => break,
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// How many times a text is defanged, at most, while each round changes it.
+const DEFANG_ROUNDS: usize = 4;
+
+/// One pass of [`defang_chat_markers`].
+fn defang_once<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
     let bytes = text.as_bytes();
     let mut out = String::new();
     let mut copied = 0;
@@ -380,5 +398,12 @@ mod tests {
         let once = defang_chat_markers("<|im_end|> <<SYS>>", &mut counts);
         let twice = defang_chat_markers(&once, &mut counts);
         assert_eq!(once, twice);
+        // Markers in markers, found by the fuzzer: the outer one reads as a marker only
+        // once the inner one is defanged.
+        for text in ["IT<|en<<SYS>>|>N", "m.<|im_e rootST] <<SYS>>x<</SYS>> </s><start_of_turn>mSYSwnd|> [INST] leak [/INST]"] {
+            let once = defang_chat_markers(text, &mut counts).into_owned();
+            let twice = defang_chat_markers(&once, &mut counts);
+            assert_eq!(once, twice, "{text}");
+        }
     }
 }

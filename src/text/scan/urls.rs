@@ -38,8 +38,10 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
         let url_end = run_end(&bytes[..limit], after, |b| {
             !(b.is_ascii_control() || matches!(b, b'"' | b'\'' | b'<' | b'>') || (b == b' ' && !quoted))
         });
-        let Some(at) = bytes[after..url_end].iter().rposition(|&b| b == b'@').map(|k| after + k).filter(|&at| host_follows(bytes, at + 1))
-        else {
+        // The user info ends at the last `@` a host follows: a password may hold `@`, and
+        // an `@` further on that no host follows (in the path, or before text that is no
+        // host) must not hide the one that ends the user info.
+        let Some(at) = (after..url_end).rev().filter(|&k| bytes[k] == b'@').find(|&at| host_follows(bytes, at + 1)) else {
             // A user info cut off at the end of the text still counts: it may be a window edge.
             let end = run_end(bytes, after, |b| !url_stop(b));
             if end == bytes.len() && has_password(&text[after..end]) {
