@@ -606,7 +606,11 @@ mod tests {
         ("https://user:hunter2@example.com/x", "https://[REDACTED:url_credentials]@example.com/x", "url_credentials"),
         // An `@` further on that no host follows does not hide the one that ends the user
         // info (found by the property test: it leaked the password).
-        ("postgres://app:MQTPMOqfk@db.internal:5432/prod.n@\u{1a1e}d", "postgres://[REDACTED:url_credentials]@db.internal:5432/prod.n@\u{1a1e}d", "url_credentials"),
+        (
+            "postgres://app:MQTPMOqfk@db.internal:5432/prod.n@\u{1a1e}d",
+            "postgres://[REDACTED:url_credentials]@db.internal:5432/prod.n@\u{1a1e}d",
+            "url_credentials",
+        ),
         (
             "GET https://api.example.com/v1?access_token=abc123&page=2",
             "GET https://api.example.com/v1?access_token=[REDACTED:url_query]&page=2",
