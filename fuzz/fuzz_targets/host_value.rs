@@ -186,7 +186,12 @@ impl Value {
             }
             Spec::Deep(n, v) => {
                 let mut value = Value::build(v, budget);
-                for _ in 0..usize::from(*n) {
+                // Past the walk's depth limit every value is refused the same way, so the
+                // wrapping stops two levels beyond it: nested `Deep`s would otherwise build
+                // values thousands of levels deep, and this harness's own recursive
+                // `stringify` overflowed the stack on one (a SIGSEGV in the campaign).
+                let room = (INPUT_LIMITS.max_depth + 2).saturating_sub(value.depth());
+                for _ in 0..usize::from(*n).min(room) {
                     value = Value::Array(Rc::new(vec![value]), 1.0);
                 }
                 value
@@ -204,6 +209,15 @@ impl Value {
             items.push(Value::build(spec, budget));
         }
         items
+    }
+
+    /// Levels of arrays and objects, this one included (a leaf or a text is 0).
+    fn depth(&self) -> usize {
+        match self {
+            Value::Array(items, _) => 1 + items.iter().map(Value::depth).max().unwrap_or(0),
+            Value::Object(members) => 1 + members.iter().map(|(_, v)| v.depth()).max().unwrap_or(0),
+            Value::Leaf(_) | Value::Text(_) => 0,
+        }
     }
 
     /// Whether `JSON.stringify` and the walk can agree on this value: nothing JSON
