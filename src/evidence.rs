@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use crate::json::{write_json, ByteCount, Json, JsonList, JsonText, INPUT_LIMITS};
 use crate::rules::policy::Policy;
 use crate::search;
-use crate::text::redact::secret_spans;
+use crate::text::redact::{secret_spans, Taken};
 use crate::text::{capped_text, label, looks_random, marker, CappedText, CustomRules, Redactions, SafeJson};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
@@ -109,7 +109,7 @@ pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], custom: &CustomRul
         // The first secret that starts in one block and ends in the next: every other one
         // lies in one block, whose own cleaning finds it.
         let spans = secret_spans(&joint, custom, &mut joint_counts);
-        let Some(straddling) = spans.iter().find(|t| t.span.start < tail.len() && t.span.end > tail.len()) else {
+        let Some(straddling) = across(&spans, tail.len()) else {
             continue;
         };
         let (start, end) = (straddling.span.start, straddling.span.end);
@@ -184,8 +184,12 @@ fn rest_after_cut(text: &str, at: usize, custom: &CustomRules, counts: &mut Reda
 /// finds it: the head of that secret must not stay behind in the block.
 fn cut_before_secret(text: &str, at: usize, custom: &CustomRules) -> usize {
     let mut scratch = Redactions::default();
-    let spans = secret_spans(text, custom, &mut scratch);
-    spans.iter().find(|t| t.span.start < at && at < t.span.end).map_or(at, |t| t.span.start)
+    across(&secret_spans(text, custom, &mut scratch), at).map_or(at, |t| t.span.start)
+}
+
+/// The span that starts before `at` and ends after it, if one does.
+fn across<'s, 'r>(spans: &'s [Taken<'r>], at: usize) -> Option<&'s Taken<'r>> {
+    spans.iter().find(|t| t.span.start < at && at < t.span.end)
 }
 
 /// Where the last `units` UTF-16 units of `text` start.

@@ -141,7 +141,8 @@ fn defang_marker_lines(text: &str, counts: &mut Redactions) -> Option<String> {
     let mut copied = 0;
     let mut from = 0;
     while let Some(found) = search::find_from(text, "[REDACTED:", from) {
-        let start = text[copied.max(from)..found].rfind('\n').map_or(copied.max(from), |nl| copied.max(from) + nl + 1);
+        // `from` is where the last line read ended, never before `copied`.
+        let start = text[from..found].rfind('\n').map_or(from, |nl| from + nl + 1);
         let end = text[found..].find('\n').map_or(text.len(), |nl| found + nl);
         if let Cow::Owned(line) = defang_chat_markers(&text[start..end], counts) {
             let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
