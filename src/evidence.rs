@@ -245,6 +245,12 @@ impl JsonCaps {
     }
 }
 
+/// The key of the member a cut object ends with; its value counts the members not shown.
+const MEMBERS_MARKER: &str = "[TRUNCATED]";
+
+/// What a value nested past the depth cap is rendered as.
+const TOO_DEEP_MARKER: &str = "[TRUNCATED: nested too deep]";
+
 /// Room kept at each level for the truncation marker.
 const MARKER_RESERVE: usize = 48;
 
@@ -336,15 +342,19 @@ impl Render<'_> {
                 let mut members = Vec::new();
                 *budget = budget.saturating_sub(2);
                 // `{"name": "X-Api-Key", "value": "…"}`: the sibling says what the value is.
-                let named_secret = list.items().iter().any(|(k, v)| {
-                    (k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key"))
-                        && v.as_str().is_some_and(|n| custom.keys.is_secret(n))
-                });
+                let named_secret = list
+                    .items()
+                    .iter()
+                    .any(|(k, v)| (k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key")) && self.names_a_secret(v));
                 // As for lists: a cut object keeps one member fewer, so with its marker member
                 // it is no larger than the cap and reads back the same.
                 let cap = caps.items.min(INPUT_LIMITS.object_members);
                 let keep = if list.total() > cap { cap.saturating_sub(1) } else { cap };
-                for (key, member) in sorted.into_iter().take(keep) {
+                // A cut object's member named like the marker would be dropped for it: it
+                // takes no place among those kept.
+                let over = list.total() > cap;
+                let shown = sorted.into_iter().filter(|(key, _)| !(over && key == MEMBERS_MARKER));
+                for (key, member) in shown.take(keep) {
                     if *budget < MARKER_RESERVE * 2 {
                         break;
                     }
@@ -371,10 +381,15 @@ impl Render<'_> {
                         members.push((clean_key, rendered));
                     }
                 }
+                // The input may name a member as the marker does; when the marker is written,
+                // that member counts among those not shown, so no key appears twice.
+                if list.total() > members.len() {
+                    members.retain(|(k, _)| k != MEMBERS_MARKER);
+                }
                 let dropped = list.total() - members.len();
                 if dropped > 0 {
                     *budget = budget.saturating_sub(24);
-                    members.push(("[TRUNCATED]".to_owned(), Json::Number(dropped as f64)));
+                    members.push((MEMBERS_MARKER.to_owned(), Json::Number(dropped as f64)));
                 }
                 members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
                 let n = members.len();
@@ -387,6 +402,30 @@ impl Render<'_> {
         }
     }
 }
+
+impl Render<'_> {
+    /// Whether `value`, a `name` or `key` member beside a `value`, is a secret's name
+    /// (`"X-Api-Key"`). It is judged as it will be rendered (cleaned, redacted), so the
+    /// rendered object, read again, is judged the same: a name is one short word, shown
+    /// whole, and a marker the redactor left in it (`[REDACTED:cli_password]`) names no key.
+    fn names_a_secret(&self, value: &Json) -> bool {
+        let Json::String(text) = value else { return false };
+        if !text.is_complete() || text.total_utf16() > MAX_KEY {
+            return false;
+        }
+        let name = label(text.head(), MAX_KEY, self.custom, &mut Redactions::default());
+        let name = name.as_str();
+        crate::json::utf16_len(name) <= NAME_CHARS.min(self.caps.string_chars)
+            && !name.contains(char::is_whitespace)
+            && !name.contains("[REDACTED:")
+            && !name.ends_with("…[TRUNCATED]")
+            && self.custom.keys.is_secret(name)
+    }
+}
+
+/// Longest `name` beside a `value` judged as a secret's name, in UTF-16 units: header and
+/// variable names are far shorter.
+const NAME_CHARS: usize = 64;
 
 /// Whether a member's value is a whole string the policy allows.
 fn allowed(value: &Json, custom: &CustomRules) -> bool {
@@ -401,7 +440,7 @@ fn priority(key: &str) -> usize {
 }
 
 fn too_deep(budget: &mut usize) -> Json {
-    let v = Json::String(JsonText::whole("[TRUNCATED: nested too deep]"));
+    let v = Json::String(JsonText::whole(TOO_DEEP_MARKER));
     *budget = budget.saturating_sub(size_of(&v));
     v
 }
@@ -440,14 +479,21 @@ const DESCRIPTION_KEYS: &[&str] = &[
 ];
 
 /// Whether a secret-named member's value is an object that only describes the secret.
+///
+/// A description as the core renders it, read again, is still one: the marker member of a
+/// cut object (`{"type": "string", "[TRUNCATED]": 3}`) and the marker that stands for one
+/// nested too deep describe nothing that could be secret.
 fn describes_a_secret(value: &Json) -> bool {
+    if value.as_str() == Some(TOO_DEEP_MARKER) {
+        return true;
+    }
     value.as_object().is_some_and(|members| {
         !members.items().is_empty()
             && members.total() == members.items().len()
-            && members
-                .items()
-                .iter()
-                .all(|(k, v)| DESCRIPTION_KEYS.iter().any(|d| d.eq_ignore_ascii_case(k)) && (v.as_str().is_none_or(|s| !looks_random(s))))
+            && members.items().iter().all(|(k, v)| {
+                (k == MEMBERS_MARKER && matches!(v, Json::Number(_)))
+                    || (DESCRIPTION_KEYS.iter().any(|d| d.eq_ignore_ascii_case(k)) && (v.as_str().is_none_or(|s| !looks_generated(s))))
+            })
     })
 }
 
@@ -455,10 +501,16 @@ fn describes_a_secret(value: &Json) -> bool {
 /// list of them.
 fn holds_generated(value: &Json) -> bool {
     match value {
-        Json::String(s) => looks_random(s.head()),
-        Json::Array(items) => items.items().iter().any(|v| v.as_str().is_some_and(looks_random)),
+        Json::String(s) => looks_generated(s.head()),
+        Json::Array(items) => items.items().iter().any(|v| v.as_str().is_some_and(looks_generated)),
         _ => false,
     }
+}
+
+/// Whether a string looks generated as it will be shown: with the characters the
+/// sanitizer strips taken out (a zero-width joiner must not make a key look written).
+fn looks_generated(text: &str) -> bool {
+    looks_random(&crate::text::sanitize::strip_controls(text))
 }
 
 #[cfg(test)]
@@ -528,6 +580,19 @@ mod tests {
     }
 
     #[test]
+    fn a_member_named_like_the_cut_marker_never_makes_a_key_twice() {
+        let mut c = Redactions::default();
+        let caps = JsonCaps { depth: 4, items: 3, string_chars: 16, bytes: 4096 };
+        let v = parse_json(r#"{"[TRUNCATED]":"mine","a":1,"b":2,"c":3}"#).unwrap();
+        let once = render_json(&v, caps, CustomRules::none(), &mut c).to_string();
+        assert_eq!(once, r#"{"[TRUNCATED]":2,"a":1,"b":2}"#);
+        assert_eq!(render_json(&parse_json(&once).unwrap(), caps, CustomRules::none(), &mut c).to_string(), once);
+        // Under the cap the member is the input's own and stays.
+        let v = parse_json(r#"{"[TRUNCATED]":"mine","a":1}"#).unwrap();
+        assert_eq!(render_json(&v, caps, CustomRules::none(), &mut c).to_string(), r#"{"[TRUNCATED]":"mine","a":1}"#);
+    }
+
+    #[test]
     fn secret_names_mask_values_but_not_descriptions_of_secrets() {
         let render = |json: &str| {
             render_json(&parse_json(json).unwrap(), JsonCaps::unbounded(), CustomRules::none(), &mut Redactions::default()).to_string()
@@ -542,6 +607,29 @@ mod tests {
         assert_eq!(render(r#"{"pass":"sqGuGVygUHdMh2izBV5U","key":"name"}"#), r#"{"key":"name","pass":"[REDACTED:secret_field]"}"#);
         assert_eq!(render(r#"{"tokens":["aNtD6xWbegQtJeJFrM9U"]}"#), r#"{"tokens":"[REDACTED:secret_field]"}"#);
         assert_eq!(render(r#"{"tokens":5}"#), r#"{"tokens":5}"#);
+        // A generated-looking value is judged without the characters that hide it.
+        assert_eq!(render(r#"{"api_key":{"name":"e0hZE11c00000000000000000ldap\u200d"}}"#), r#"{"api_key":"[REDACTED:secret_field]"}"#);
+        assert_eq!(render(r#"{"pass":"sqGuGVygUHdMh2\u200bizBV5U"}"#), r#"{"pass":"[REDACTED:secret_field]"}"#);
+        // A description cut by the caps is still one when read again.
+        let schema = parse_json(r#"{"password":{"maxLength":64,"minLength":12,"type":"string"}}"#).unwrap();
+        for caps in [JsonCaps { depth: 1, ..JsonCaps::unbounded() }, JsonCaps { items: 2, ..JsonCaps::unbounded() }] {
+            let once = render_json(&schema, caps, CustomRules::none(), &mut Redactions::default()).to_string();
+            assert!(!once.contains("secret_field"), "{once}");
+            let twice = render_json(&parse_json(&once).unwrap(), caps, CustomRules::none(), &mut Redactions::default()).to_string();
+            assert_eq!(twice, once);
+        }
+        // A name beside a value: a header name masks it; a sentence, or a name the redactor
+        // replaced, names nothing, and reads the same when rendered again.
+        assert_eq!(render(r#"{"name":"X-Api-Key","value":7}"#), r#"{"name":"X-Api-Key","value":"[REDACTED:secret_field]"}"#);
+        assert_eq!(render(r#"{"name":"x-api\u200bkey","value":7}"#), r#"{"name":"x-apikey","value":"[REDACTED:secret_field]"}"#);
+        for json in [
+            r#"{"name":"mysql -u root -phunter22 db","value":7}"#,
+            r#"{"key":"sk-ant-api03-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","value":7}"#,
+        ] {
+            let once = render(json);
+            assert!(once.ends_with(r#""value":7}"#), "{once}");
+            assert_eq!(render(&once), once);
+        }
     }
 
     #[test]

@@ -991,7 +991,13 @@ fn span_across_a_junction_leaves_no_piece_of_a_secret() {
 /// meet again in the message, which must read back unchanged (fuzz finding, F4).
 #[test]
 fn a_message_naming_a_secret_looking_tool_reads_back_unchanged() {
-    for tool in [r#"github: \"svc\", \"refreshToken\": ::create_issue"#, "db password=::query", "plain_ns::name-1.2"] {
+    for tool in [
+        r#"github: \"svc\", \"refreshToken\": ::create_issue"#,
+        "db password=::query",
+        "plain_ns::name-1.2",
+        "ns::--api-key",
+        "ns::-----a-e_key---",
+    ] {
         let report = format!(r#"{{"tool":"{tool}","tool_result":{{"content":[{{"type":"text","text":"boom"}}],"isError":true}}}}"#);
         let out = outcome_of(&report, &Policy::default()).unwrap();
         let error = serde_json::from_str::<Value>(&out).unwrap()["error"].to_string();

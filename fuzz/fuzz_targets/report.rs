@@ -318,6 +318,53 @@ fn forbidden() -> &'static [String] {
     })
 }
 
+/// Whether the fuzzer wrote a piece of a planted secret, or the binary payload, into the
+/// report itself (the comparisons of [`assert_no_secret`] teach it the strings), maybe
+/// with characters the sanitizer strips between its letters: with those characters and
+/// the planted secrets and payloads taken out of the report's strings, a forbidden piece
+/// is still in them, or in them joined. A bare piece is no secret in any form the core
+/// could know, so such a report proves nothing about planting.
+fn forged(report: &str) -> bool {
+    let Ok(value) = serde_json::from_str::<Value>(report) else { return false };
+    let mut rest = String::new();
+    unplanted(&value, "", &mut rest);
+    forbidden().iter().any(|f| rest.contains(f.as_str()))
+}
+
+/// The strings and keys of `value` (a member of `key`), stripped and joined, without the
+/// planted secrets and the payloads planted under binary members.
+fn unplanted(value: &Value, key: &str, out: &mut String) {
+    match value {
+        Value::String(s) if is_planted_payload(key, s) => {}
+        Value::String(s) => out.push_str(&without_planted(s)),
+        Value::Array(items) => items.iter().for_each(|x| unplanted(x, "", out)),
+        Value::Object(members) => {
+            for (k, x) in members {
+                out.push_str(&without_planted(k));
+                unplanted(x, k, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether `text`, under the member `key`, is a binary payload the builder planted.
+fn is_planted_payload(key: &str, text: &str) -> bool {
+    ["data", "blob", "note", "trace", "payload"].contains(&key)
+        && !text.is_empty()
+        && text.len() % PAYLOAD.len() == 0
+        && text.as_bytes().chunks(PAYLOAD.len()).all(|c| c == PAYLOAD.as_bytes())
+}
+
+/// `text` without the characters the sanitizer strips and the planted secrets.
+fn without_planted(text: &str) -> String {
+    let mut s: String = text.chars().filter(|&c| !check::is_removed(c)).collect();
+    for planted in secrets().iter().map(|p| p.text.as_str()).chain([member_secret()]) {
+        s = s.replace(planted, " ");
+    }
+    s
+}
+
 fn pick<'a>(list: &[&'a str], i: u8) -> &'a str {
     list[i as usize % list.len()]
 }
@@ -838,6 +885,9 @@ fn reversed(v: &Value) -> Value {
 }
 
 fn assert_no_secret(what: &str, out: &str, report: &str) {
+    if forged(report) {
+        return;
+    }
     for f in forbidden() {
         assert!(!out.contains(f.as_str()), "a planted secret ({f}) survived in {what}: {out}\nreport: {report}");
     }

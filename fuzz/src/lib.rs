@@ -234,6 +234,29 @@ pub fn assert_clean(what: &str, text: &str) {
     for m in MARKERS {
         assert!(!text.contains(m), "{what} holds the chat marker {m}: {text:?}");
     }
+    assert!(markdown_image(text).is_none(), "{what} holds the markdown image {:?}: {text:?}", markdown_image(text));
+}
+
+/// The first markdown image `![alt](target)` in `text` of the shape the core defangs:
+/// alt and target on one line, alt up to 384 bytes, target up to 768 without a blank.
+pub fn markdown_image(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("![").map(|i| from + i) {
+        from = at + 1;
+        let alt = &bytes[at + 2..];
+        let Some(close) = alt.iter().take(384).position(|&b| b == b']' || b == b'\n') else { continue };
+        if alt[close] != b']' || alt.get(close + 1) != Some(&b'(') {
+            continue;
+        }
+        let target = &alt[close + 2..];
+        if let Some(end) = target.iter().take(768).position(|&b| b == b')' || b == b'\n' || b == b' ') {
+            if target[end] == b')' {
+                return Some(&text[at..at + 2 + close + 2 + end + 1]);
+            }
+        }
+    }
+    None
 }
 
 /// Every string and key in `v`, for [`assert_clean`].

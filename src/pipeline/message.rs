@@ -74,7 +74,14 @@ pub(crate) fn compose_message(
     // the second for its value (`…"refreshToken": ::create_issue`), which a second reading
     // of the message would redact. A tool of a name's characters cannot; any other makes
     // the sentence cleaned again.
-    let plain = |t: &SafeText| t.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+    // A `-` after anything but a letter or digit may start a flag (`--api-key`) that would
+    // take the next word for its value.
+    let plain = |t: &SafeText| {
+        let bytes = t.as_bytes();
+        bytes.iter().enumerate().all(|(i, &b)| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':') || (b == b'-' && i > 0 && bytes[i - 1].is_ascii_alphanumeric())
+        })
+    };
     if tool.is_some_and(|t| !plain(t)) {
         crate::text::clean_whole(&message, custom, &mut Redactions::default())
     } else {

@@ -215,7 +215,13 @@ pub(crate) fn canonicalize(raw: &str, custom: &CustomRules, counts: &mut Redacti
 /// A raw kind for `original_kind`, through the text pipeline (stripped, redacted,
 /// defanged) and capped; `None` when nothing is left.
 pub(crate) fn sanitize_original(raw: &str, custom: &CustomRules, counts: &mut Redactions) -> Option<SafeText> {
-    let clean = label(raw.trim(), MAX_ORIGINAL_KIND, custom, counts).trimmed();
+    let cleaned = label(raw.trim(), MAX_ORIGINAL_KIND, custom, counts);
+    let mut clean = cleaned.trimmed();
+    // Blanks the cleaning bared (a stripped character after them) are trimmed, which can
+    // make the last word a value (`Authorization: Bearer`): such a text is cleaned again.
+    if clean.len() != cleaned.len() {
+        clean = label(&clean, MAX_ORIGINAL_KIND, custom, counts).trimmed();
+    }
     (!clean.is_empty()).then_some(clean)
 }
 
@@ -250,6 +256,16 @@ mod tests {
         assert_eq!(canonicalize(&long, CustomRules::none(), &mut c).original.unwrap().len(), MAX_ORIGINAL_KIND);
         let secret = canonicalize("ghp_abcdefghijklmnopqrstuvwxyz0123456789", CustomRules::none(), &mut c);
         assert_eq!(secret.original.as_deref(), Some("[REDACTED:github_token]"));
+        // Cut before a redacted value, or bared by a stripped character: the last word is
+        // not left where a second cleaning would take it for the value.
+        let pad = "p".repeat(MAX_ORIGINAL_KIND - 30);
+        for raw in
+            [format!("{pad} Authorization: Bearer bzsWQIWaHjFabbuF7nzLBTa8mZoihhciSs1EXHLH"), "x Authorization: Bearer \u{200B}".to_owned()]
+        {
+            let once = canonicalize(&raw, CustomRules::none(), &mut c).original.unwrap();
+            let twice = sanitize_original(&once, CustomRules::none(), &mut c).unwrap();
+            assert_eq!(twice, once, "{raw}");
+        }
     }
 
     #[test]

@@ -61,7 +61,10 @@ fn capped(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions)
         if whole || units >= needed || reach == usize::MAX {
             counts.merge(&found);
             let fits = units <= cap;
-            let kept = if fits { clean.into_owned() } else { cut_at(&clean, cap, custom).to_owned() };
+            // A cut text loses the blanks it ends in and is settled as it then stands (a
+            // label's cut has no ending to judge it with): `Authorization: Bearer ` cut
+            // before its redacted value would read `Bearer` as the value.
+            let kept = if fits { clean.into_owned() } else { settled(cut_at(&clean, cap, custom).trim_end(), "", custom).to_owned() };
             return ((kept, !fits), whole);
         }
         reach = reach.saturating_mul(2);
@@ -226,8 +229,11 @@ pub(crate) fn ended(mut text: String, ending: &str, custom: &CustomRules) -> Str
 /// is stable under its own pipeline (rule 6: an object reads back byte for byte).
 /// Judged with the `ending` the cut text will carry (`Authorization: Basic…`).
 fn settled<'a>(cut: &'a str, ending: &str, custom: &CustomRules) -> &'a str {
-    // Only the end of the text can be left dangling: the context of a secret is short.
-    let mut from = cut.len().saturating_sub(SETTLE_REACH);
+    // Only the end of the text can be left dangling: the context of a secret is short, and
+    // it stands before the word the cut fell in (a value judged whole, a placeholder's
+    // `…000000`, may read as a secret without its end), however long that word is.
+    let word = cut.bytes().rev().take_while(|b| !b.is_ascii_whitespace()).count();
+    let mut from = (cut.len() - word).saturating_sub(CUT_TAIL_REACH);
     while !cut.is_char_boundary(from) {
         from += 1;
     }
@@ -245,8 +251,9 @@ fn settled<'a>(cut: &'a str, ending: &str, custom: &CustomRules) -> &'a str {
     }
 }
 
-/// How far back from a cut [`settled`] looks for a dangling secret context, in bytes.
-const SETTLE_REACH: usize = 256;
+/// How far back from the word a cut falls in [`settled`] looks for a dangling secret
+/// context, in bytes: past the longest user info the URL rule reads (256) and its scheme.
+const CUT_TAIL_REACH: usize = 512;
 
 /// A safe text cut to `cap` units, never inside a redaction marker.
 pub(crate) fn cut_safe(text: &SafeText, cap: usize, custom: &CustomRules) -> SafeText {
@@ -378,6 +385,20 @@ mod tests {
         assert!(out.truncated);
         assert_eq!(out.original_length, secret.len());
         assert_eq!(c.get("github_token"), 1);
+    }
+
+    #[test]
+    fn a_cut_inside_a_long_user_info_reads_the_same_again() {
+        // No host follows the user info, so it is no credential; cut, it ends the text and
+        // may be one. Whatever its length, the cut text is cleaned as it would be again.
+        for run in [40, 200, 250, 300, 600] {
+            let input = format!("curl https://x:{} done", "a".repeat(run));
+            for cap in [30, 60, 120, 240] {
+                let once = clean_text(&input, cap, CustomRules::none(), &mut Redactions::default());
+                let twice = clean_text(once.as_str(), cap, CustomRules::none(), &mut Redactions::default());
+                assert_eq!(twice.as_str(), once.as_str(), "{run} at {cap}");
+            }
+        }
     }
 
     #[test]

@@ -42,8 +42,10 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
         // an `@` further on that no host follows (in the path, or before text that is no
         // host) must not hide the one that ends the user info.
         let Some(at) = (after..url_end).rev().filter(|&k| bytes[k] == b'@').find(|&at| host_follows(bytes, at + 1)) else {
-            // A user info cut off at the end of the text still counts: it may be a window edge.
-            let end = run_end(bytes, after, |b| !url_stop(b));
+            // A user info cut off at the end of the text still counts: it may be a window
+            // edge. As with an `@`, it is sought within `MAX_USERINFO` bytes, so a cut text's
+            // last few hundred bytes tell whether it ends in one (`clean::settled`).
+            let end = run_end(&bytes[..limit], after, |b| !url_stop(b));
             if end == bytes.len() && has_password(&text[after..end]) {
                 spans.push(after..end);
             }
