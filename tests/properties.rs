@@ -1005,3 +1005,16 @@ fn a_message_naming_a_secret_looking_tool_reads_back_unchanged() {
         assert_eq!(read, error, "{tool}");
     }
 }
+
+/// A block of an unknown type that cleans to a known one (`te\u0000xt`) is written
+/// `content_omitted` and read back as such, not as an empty text (fuzz finding, F4).
+#[test]
+fn an_unknown_block_named_like_a_known_one_reads_back_unchanged() {
+    for block_type in [r"te\u0000xt", r"image\u200b", "text", "hologram"] {
+        let report = format!(r#"{{"tool_result":{{"content":[{{"type":"{block_type}","x":1}}],"isError":true}}}}"#);
+        let out = outcome_of(&report, &Policy::default()).unwrap();
+        let error = serde_json::from_str::<Value>(&out).unwrap()["error"].to_string();
+        let read = parse_call_error(&error).unwrap().to_json();
+        assert_eq!(read, error, "{block_type}");
+    }
+}

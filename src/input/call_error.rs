@@ -244,7 +244,13 @@ impl Reader<'_> {
             let original = v.get("original_length").and_then(count).unwrap_or(utf16_len(raw) as u64);
             Some(ShownText { text: reader.clean(raw), original_length: cut.then_some(original) })
         };
-        Some(match v.get("type")?.as_str()? {
+        let block_type = v.get("type")?.as_str()?;
+        // A block of a type the core does not know is written `content_omitted`, whatever
+        // its type reads as once cleaned (`te\u0000xt` reads `text`).
+        if v.get("content_omitted").and_then(Json::as_bool) == Some(true) {
+            return Some(ContentDescriptor::Unknown { block_type: self.clean(block_type) });
+        }
+        Some(match block_type {
             "text" => ContentDescriptor::Text(shown(self, v).unwrap_or_default()),
             "image" => ContentDescriptor::Image { mime_type: self.optional(v, "mime_type"), encoded_bytes: bytes(v) },
             "audio" => ContentDescriptor::Audio { mime_type: self.optional(v, "mime_type"), encoded_bytes: bytes(v) },
