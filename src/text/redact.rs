@@ -666,6 +666,10 @@ mod tests {
             // A second `value` after a name/value pair, beyond the reach of the name
             // until the first value is a marker: a name says what one value is.
             r#"{"key": "X-Api-Key", "value": "8aKKbd8?DdNdfxhFfGF09{t-ueNs":`QWNNb/db_passwordy", "value": "8ey=AKIA",%R1Q/"#,
+            // A sibling name another rule redacted (`"key": "[REDACTED:secret_field]"`)
+            // names no secret the second time either.
+            "\"key\": \"X-Api-PKey\", \"valuXe\": \"8aKKbd8nDdNdfx-Filate-Lines: 2\nAAAmz\nP\u{0}apf51h1bpBQWNNbXbGApi-Key\"uTTY-User-Key-Filate-Lines: 2\nAAAmz\nP,\u{0}apf5189 \"value\": \"8n]5a}",
+            "<apings>\n  <add key=\"A1111111111111111101555111111th Se\"as/?ph&Act-CoSettinggs>\n  <add key=\"A11111111111111111055111\u{13}11111)1picessKeyId\"Key\": \u{b}\n\n\u{1a}\n\n\n\n\n\n\n\n\n\n\t\t\t value=\"lq2O\toqrsK+",
             // A four-dash header before a five-dash one: both blocks in one marker.
             "hLakiGwCBL---- BEGIN SSBE PRIVATE KEY-----\\]a1in\"-----BEGIN PRIVATE KEY-----\\]\u{0}\u{0}\u{0}nM< ",
         ] {

@@ -535,6 +535,13 @@ pub(crate) fn is_placeholder_value(value: &str) -> bool {
     reference || dummy_body || lower.starts_with("your") || v.starts_with("[REDACTED:")
 }
 
+/// Whether a sibling `name` (or `key`) says its `value` is a secret. A name the redactor
+/// replaced (`key="[REDACTED:secret_field]"`) says nothing: the marker's family is no
+/// name, and the text before redaction did not name one either.
+fn names_a_secret(name: &str, names: &KeyNames) -> bool {
+    !name.contains("[REDACTED:") && names.is_secret(name)
+}
+
 /// How far back a `value` looks for the `name` (or `key`) that says what it is.
 const PAIR_REACH: usize = 160;
 
@@ -559,7 +566,7 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
             Some(b':') => (skip_blanks(bytes, sep + 1), yaml_sibling(text, at)),
             _ => continue,
         };
-        if !name.is_some_and(|n| names.is_secret(n)) {
+        if !name.is_some_and(|n| names_a_secret(n, names)) {
             continue;
         }
         let span = match bytes.get(value) {
@@ -591,7 +598,7 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
                     crate::search::find(attrs, a).is_some_and(|k| {
                         let v = &attrs[k + a.len()..];
                         let q = v.as_bytes().first().copied().unwrap_or(b' ');
-                        matches!(q, b'"' | b'\'') && v[1..].split(q as char).next().is_some_and(|n| names.is_secret(n))
+                        matches!(q, b'"' | b'\'') && v[1..].split(q as char).next().is_some_and(|n| names_a_secret(n, names))
                     })
                 });
                 if close < limit && bytes[close] == b'>' && named && !attrs.contains(" value=") {
