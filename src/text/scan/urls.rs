@@ -34,7 +34,15 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let quoted = scheme > 0 && matches!(bytes[scheme - 1], b'"' | b'\'');
-        let limit = bytes.len().min(after + MAX_USERINFO);
+        // A user info never runs over a redaction marker: were it to, what the redactor
+        // took from a later URL would change which `@` ends this one when read again.
+        let mut limit = bytes.len().min(after + MAX_USERINFO);
+        while !text.is_char_boundary(limit) {
+            limit -= 1;
+        }
+        if let Some(marker) = crate::search::find(&text[after..limit], "[REDACTED:") {
+            limit = after + marker;
+        }
         let url_end = run_end(&bytes[..limit], after, |b| {
             !(b.is_ascii_control() || matches!(b, b'"' | b'\'' | b'<' | b'>') || (b == b' ' && !quoted))
         });
@@ -297,5 +305,16 @@ mod tests {
         }
         // Percent-encoded names are decoded, so `%` alone lets the rule run.
         assert!(QUERY_NAME_STEMS.contains(&"%"));
+    }
+
+    #[test]
+    fn a_user_info_stops_at_a_redaction_marker() {
+        // Read again after a later URL's user info was redacted, this one must not take
+        // the `@` after the marker (fuzz finding, F4).
+        let text = "git://bob:x92@tlab+deploy:pw[REDACTED:url_credentials]@dken.example/";
+        let spans = url_credentials(text);
+        assert!(spans.iter().all(|s| !text[s.clone()].contains("[REDACTED:")), "{spans:?}");
+        let plain = "https://user:hunter2@db.example/ and https://a:b@c.example/";
+        assert_eq!(url_credentials(plain).len(), 2);
     }
 }
