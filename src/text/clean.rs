@@ -64,7 +64,14 @@ fn capped(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions)
             // A cut text loses the blanks it ends in and is settled as it then stands (a
             // label's cut has no ending to judge it with): `Authorization: Bearer ` cut
             // before its redacted value would read `Bearer` as the value.
-            let kept = if fits { clean.into_owned() } else { settled(cut_at(&clean, cap, custom).trim_end(), "", custom).to_owned() };
+            let kept = if fits {
+                clean.into_owned()
+            } else {
+                // `cut_at` settled the cut; only a cut that then loses blanks is judged again.
+                let cut = cut_at(&clean, cap, custom);
+                let trimmed = cut.trim_end();
+                if trimmed.len() < cut.len() { settled(trimmed, "", custom) } else { cut }.to_owned()
+            };
             return ((kept, !fits), whole);
         }
         reach = reach.saturating_mul(2);
@@ -230,12 +237,18 @@ pub(crate) fn ended(mut text: String, ending: &str, custom: &CustomRules) -> Str
 /// Judged with the `ending` the cut text will carry (`Authorization: Basic…`).
 fn settled<'a>(cut: &'a str, ending: &str, custom: &CustomRules) -> &'a str {
     // Only the end of the text can be left dangling: the context of a secret is short, and
-    // it stands before the word the cut fell in (a value judged whole, a placeholder's
-    // `…000000`, may read as a secret without its end), however long that word is.
-    let word = cut.bytes().rev().take_while(|b| !b.is_ascii_whitespace()).count();
-    let mut from = (cut.len() - word).saturating_sub(CUT_TAIL_REACH);
-    while !cut.is_char_boundary(from) {
-        from += 1;
+    // it stands before the token the cut fell in (a value judged whole, a placeholder's
+    // `…000000`, may read as a secret without its end), however long that token is.
+    let word = cut.bytes().rev().take_while(|&b| crate::text::tokens::in_token_run(b)).count();
+    let mut from = floor_boundary(cut, (cut.len() - word).saturating_sub(CUT_TAIL_REACH));
+    // A URL's user info runs up to 256 bytes past its scheme, without a blank, and one the
+    // cut ends is judged a secret: so when the tail has no blank, the last `://` before it,
+    // that near, moves it back to keep the scheme in view.
+    if from > 0 && !cut.as_bytes()[from..].iter().any(u8::is_ascii_whitespace) {
+        let near = floor_boundary(cut, from.saturating_sub(URL_REACH));
+        if let Some(sep) = search::rfind(&cut[near..from], "://").or_else(|| search::rfind(&cut[near..from], r":\/\/")) {
+            from = floor_boundary(cut, (near + sep).saturating_sub(SCHEME_ROOM));
+        }
     }
     let ended = format!("{}{ending}", &cut[from..]);
     match redact_secrets(&ended, custom, &mut Redactions::default()) {
@@ -251,9 +264,24 @@ fn settled<'a>(cut: &'a str, ending: &str, custom: &CustomRules) -> &'a str {
     }
 }
 
-/// How far back from the word a cut falls in [`settled`] looks for a dangling secret
-/// context, in bytes: past the longest user info the URL rule reads (256) and its scheme.
-const CUT_TAIL_REACH: usize = 512;
+/// How far back from the token a cut falls in [`settled`] looks for a dangling secret
+/// context, in bytes.
+const CUT_TAIL_REACH: usize = 256;
+
+/// How far before that [`settled`] looks for a URL whose user info may run into the tail:
+/// the URL rule's longest user info (256 bytes), and room for the separator.
+const URL_REACH: usize = 264;
+
+/// Room kept before a URL's `://` for its scheme.
+const SCHEME_ROOM: usize = 40;
+
+/// `at`, or the nearest character boundary of `text` before it.
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
 
 /// A safe text cut to `cap` units, never inside a redaction marker.
 pub(crate) fn cut_safe(text: &SafeText, cap: usize, custom: &CustomRules) -> SafeText {

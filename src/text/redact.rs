@@ -248,6 +248,10 @@ const SETTLE_PASSES: usize = 4;
 /// Lines read again on each side of a marker.
 const SETTLE_LINES: usize = 2;
 
+/// Bytes read again on each side of a marker at least (then on to a line's end), past
+/// the farthest any rule looks for a value's name (a sibling `name`, 160 bytes).
+const SETTLE_NEAR: usize = 256;
+
 /// Bytes any text may read again besides twice its length.
 const SETTLE_ALLOWANCE: usize = 4096;
 
@@ -295,8 +299,8 @@ fn settle(mut out: String, mut markers: Vec<Range<usize>>, mut budget: usize, cu
     out
 }
 
-/// The regions of `text` within [`SETTLE_LINES`] lines (and [`SETTLE_REACH`] bytes) of a
-/// marker in `markers` (sorted), merged, in order. Each byte is scanned for line breaks
+/// The regions of `text` within [`SETTLE_LINES`] lines and [`SETTLE_NEAR`] bytes (at most
+/// [`SETTLE_REACH`] bytes) of a marker in `markers` (sorted), merged, in order. Each byte is scanned for line breaks
 /// at most once on each side.
 fn around(text: &str, markers: &[Range<usize>]) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
@@ -308,7 +312,7 @@ fn around(text: &str, markers: &[Range<usize>]) -> Vec<Range<usize>> {
         while start > floor
             && !(bytes[start - 1] == b'\n' && {
                 lines += 1;
-                lines > SETTLE_LINES
+                lines > SETTLE_LINES && m.start - start >= SETTLE_NEAR
             })
         {
             start -= 1;
@@ -320,7 +324,7 @@ fn around(text: &str, markers: &[Range<usize>]) -> Vec<Range<usize>> {
         while end < ceiling
             && !(bytes[end] == b'\n' && {
                 lines += 1;
-                lines > SETTLE_LINES
+                lines > SETTLE_LINES && end - m.end >= SETTLE_NEAR
             })
         {
             end += 1;
@@ -670,6 +674,9 @@ mod tests {
             // names no secret the second time either.
             "\"key\": \"X-Api-PKey\", \"valuXe\": \"8aKKbd8nDdNdfx-Filate-Lines: 2\nAAAmz\nP\u{0}apf51h1bpBQWNNbXbGApi-Key\"uTTY-User-Key-Filate-Lines: 2\nAAAmz\nP,\u{0}apf5189 \"value\": \"8n]5a}",
             "<apings>\n  <add key=\"A1111111111111111101555111111th Se\"as/?ph&Act-CoSettinggs>\n  <add key=\"A11111111111111111055111\u{13}11111)1picessKeyId\"Key\": \u{b}\n\n\u{1a}\n\n\n\n\n\n\n\n\n\n\t\t\t value=\"lq2O\toqrsK+",
+            // A `value` whose sibling `key` is within reach only once the redactor shortened
+            // the text between them: a name is not sought past a marker.
+            "h[ en{\"key\": \"X-Api-Key\"<<SYS>> \"eadr$: unzip -P \u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}XXXXXXXXXXXXXXXXXlen{\"key\": \"X-essKeyId\":   \n\n\n\n\n\u{b}\n\n\"AccessKeycookApi-Key\", \"value\": \"4aKKb8N\"",
             // A four-dash header before a five-dash one: both blocks in one marker.
             "hLakiGwCBL---- BEGIN SSBE PRIVATE KEY-----\\]a1in\"-----BEGIN PRIVATE KEY-----\\]\u{0}\u{0}\u{0}nM< ",
         ] {
@@ -706,12 +713,21 @@ mod tests {
     /// Settling reads the lines near each marker, merged, once each.
     #[test]
     fn the_regions_around_markers() {
-        let text = "l0\nl1\nl2\nl3 [M] x\nl4\nl5\nl6\nl7\nl8\nl9 [N]\nl10";
+        // Lines of 200 bytes: two lines each side, then on to the line break past 256 bytes
+        // (`[M]` starts line 3, `[N]` stands in line 11).
+        let line = |n: usize| format!("l{n}{}", ".".repeat(197));
+        let lines: Vec<String> = (0..14).map(line).collect();
+        let mut text = lines.join("\n");
+        text.replace_range(600..603, "[M]");
+        text.replace_range(2400..2403, "[N]");
         let at = |s: &str| text.find(s).unwrap();
-        let m = at("[M]")..at("[M]") + 3;
-        let n = at("[N]")..at("[N]") + 3;
-        assert_eq!(around(text, std::slice::from_ref(&m)), vec![at("l1")..at("\nl6")]);
-        assert_eq!(around(text, &[m, n]), vec![at("l1")..at("\nl6"), at("l7")..text.len()]);
+        let (m, n) = (600..603, 2400..2403);
+        assert_eq!(around(&text, std::slice::from_ref(&m)), vec![at("l1")..at("\nl6")]);
+        assert_eq!(around(&text, &[m, n]), vec![at("l1")..at("\nl6"), at("l9")..text.len()]);
+        // Short lines: at least 256 bytes each side.
+        let short = "l0\nl1\nl2\nl3 [M] x\nl4\nl5";
+        let m = short.find("[M]").unwrap();
+        assert_eq!(around(short, &[m..m + 3]), vec![0..short.len()]);
     }
 
     #[test]

@@ -94,12 +94,19 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
             while !text.is_char_boundary(reach) {
                 reach -= 1;
             }
-            let line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
+            let mut line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
+            // Nor past a redaction marker: read again, a command line shortened by one
+            // would reach arguments it did not reach before.
+            if let Some(marker) = crate::search::find(&text[end..line_end], "[REDACTED:") {
+                line_end = end + marker;
+            }
             crate::search::work::tally(line_end - end);
-            resume = line_end;
             // `["sshpass", "-p", …]`: the arguments start after the command's closing quote.
             let quoted = at > 0 && matches!(bytes[at - 1], b'"' | b'\'') && bytes.get(end) == Some(&bytes[at - 1]);
             let args = arguments(bytes, if quoted { end + 1 } else { end }, line_end);
+            // Only the arguments read were read: a command named after the last of them
+            // (past the most a command line is read for) is read on its own.
+            resume = if args.len() < MAX_ARGUMENTS { line_end } else { args.last().map_or(line_end, |a| a.end) };
             for (k, arg) in args.iter().enumerate() {
                 let word = &text[arg.clone()];
                 for flag in *flags {
@@ -155,12 +162,15 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
+/// The most arguments of one command line read.
+const MAX_ARGUMENTS: usize = 64;
+
 /// The arguments of a command line between `from` and `to`: words split at blanks, with
 /// their quotes (and a JSON array's commas) left out of each range.
 fn arguments(bytes: &[u8], from: usize, to: usize) -> Vec<Range<usize>> {
     let mut args = Vec::new();
     let mut i = from;
-    while i < to && args.len() < 64 {
+    while i < to && args.len() < MAX_ARGUMENTS {
         while i < to && matches!(bytes[i], b' ' | b'\t' | b',' | b']') {
             i += 1;
         }

@@ -641,6 +641,9 @@ fn sibling<'a>(text: &'a str, at: usize, names: &[&str], value: &str, boundary: 
     let from = at.saturating_sub(PAIR_REACH);
     let from = (from..at).find(|&i| text.is_char_boundary(i)).unwrap_or(at);
     let window = &text[from..at];
+    // Not past a redaction marker: read again, a window shortened by one would reach a
+    // name it did not reach before.
+    let window = crate::search::rfind(window, "[REDACTED:").map_or(window, |m| &window[m + 1..]);
     let window = window.rfind(boundary as char).map_or(window, |b| &window[b..]);
     let window = window.to_ascii_lowercase().rfind(value).map_or(window, |v| &window[v + value.len()..]);
     let lower = window.to_ascii_lowercase();

@@ -22,6 +22,9 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
     let escaped = positions(text, r":\/\/").map(|sep| (sep, sep + 5));
     let mut seps: Vec<(usize, usize)> = plain.chain(escaped).collect();
     seps.sort_unstable();
+    // The next redaction marker at or after the URL read; found again only once passed, so
+    // all the searches together read the text once.
+    let mut next_marker = if seps.is_empty() { None } else { crate::search::find(text, "[REDACTED:") };
     for (sep, after) in seps {
         let mut scheme = sep;
         while scheme > 0
@@ -40,8 +43,11 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
         while !text.is_char_boundary(limit) {
             limit -= 1;
         }
-        if let Some(marker) = crate::search::find(&text[after..limit], "[REDACTED:") {
-            limit = after + marker;
+        if next_marker.is_some_and(|m| m < after) {
+            next_marker = crate::search::find(&text[after..], "[REDACTED:").map(|m| after + m);
+        }
+        if let Some(marker) = next_marker.filter(|&m| m < limit) {
+            limit = marker;
         }
         let url_end = run_end(&bytes[..limit], after, |b| {
             !(b.is_ascii_control() || matches!(b, b'"' | b'\'' | b'<' | b'>') || (b == b' ' && !quoted))
