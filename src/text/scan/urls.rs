@@ -22,9 +22,6 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
     let escaped = positions(text, r":\/\/").map(|sep| (sep, sep + 5));
     let mut seps: Vec<(usize, usize)> = plain.chain(escaped).collect();
     seps.sort_unstable();
-    // The next redaction marker at or after the URL read; found again only once passed, so
-    // all the searches together read the text once.
-    let mut next_marker = if seps.is_empty() { None } else { crate::search::find(text, "[REDACTED:") };
     for (sep, after) in seps {
         let mut scheme = sep;
         while scheme > 0
@@ -37,46 +34,45 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let quoted = scheme > 0 && matches!(bytes[scheme - 1], b'"' | b'\'');
-        // A user info never runs over a redaction marker: were it to, what the redactor
-        // took from a later URL would change which `@` ends this one when read again.
         let mut limit = bytes.len().min(after + MAX_USERINFO);
         while !text.is_char_boundary(limit) {
             limit -= 1;
         }
-        if next_marker.is_some_and(|m| m < after) {
-            next_marker = crate::search::find(&text[after..], "[REDACTED:").map(|m| after + m);
-        }
-        if let Some(marker) = next_marker.filter(|&m| m < limit) {
-            limit = marker;
-        }
-        let url_end = run_end(&bytes[..limit], after, |b| {
-            !(b.is_ascii_control() || matches!(b, b'"' | b'\'' | b'<' | b'>') || (b == b' ' && !quoted))
-        });
-        // The user info ends at the last `@` a host follows: a password may hold `@`, and
-        // an `@` further on that no host follows (in the path, or before text that is no
-        // host) must not hide the one that ends the user info.
-        let Some(at) = (after..url_end).rev().filter(|&k| bytes[k] == b'@').find(|&at| host_follows(bytes, at + 1)) else {
-            // A user info cut off at the end of the text still counts: it may be a window
-            // edge. As with an `@`, it is sought within `MAX_USERINFO` bytes, so a cut text's
-            // last few hundred bytes tell whether it ends in one (`clean::settled`).
-            let end = run_end(&bytes[..limit], after, |b| !url_stop(b));
-            if end == bytes.len() && has_password(&text[after..end]) {
-                spans.push(after..end);
-            }
-            continue;
-        };
-        let userinfo = &text[after..at];
-        // `host:8080/path/@user`: the authority ended at the port's `/`.
-        let port = userinfo.split_once(':').is_some_and(|(_, rest)| {
-            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            digits > 0 && rest.as_bytes().get(digits) == Some(&b'/')
-        });
-        let plain = !userinfo.contains(['/', '\\']) || userinfo.contains('@');
-        if !port && (plain || userinfo.contains(':')) && (has_password(userinfo) || userinfo.contains('@')) {
-            spans.push(after..at);
-        }
+        spans.extend(user_info(text, after, limit, quoted));
     }
     spans
+}
+
+/// The user info of the URL whose `://` ends at `after`, read up to `limit`.
+fn user_info(text: &str, after: usize, limit: usize, quoted: bool) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let url_end =
+        run_end(&bytes[..limit], after, |b| !(b.is_ascii_control() || matches!(b, b'"' | b'\'' | b'<' | b'>') || (b == b' ' && !quoted)));
+    // The user info ends at the last `@` a host follows: a password may hold `@`, and an `@`
+    // further on that no host follows (in the path, or before text that is no host) must
+    // not hide the one that ends the user info.
+    let at = (after..url_end).rev().filter(|&k| bytes[k] == b'@').find(|&at| host_follows(bytes, at + 1));
+    // A user info cut off at the end of the text still counts: it may be a window edge. As
+    // with an `@`, it is sought within `MAX_USERINFO` bytes, so a cut text's last few
+    // hundred bytes tell whether it ends in one (`clean::settled`).
+    let end = at.unwrap_or_else(|| run_end(&bytes[..limit], after, |b| !url_stop(b)));
+    // A user info never runs over a redaction marker: were it to, what the redactor took
+    // from a later URL would change which `@` ends this one when read again. (Sought only
+    // in a user info found: most URLs have none.)
+    if let Some(marker) = (at.is_some() || end == bytes.len()).then(|| crate::search::find(&text[after..end], "[REDACTED:")).flatten() {
+        return user_info(text, after, after + marker, quoted);
+    }
+    let Some(at) = at else {
+        return (end == bytes.len() && has_password(&text[after..end])).then_some(after..end);
+    };
+    let userinfo = &text[after..at];
+    // `host:8080/path/@user`: the authority ended at the port's `/`.
+    let port = userinfo.split_once(':').is_some_and(|(_, rest)| {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && rest.as_bytes().get(digits) == Some(&b'/')
+    });
+    let plain = !userinfo.contains(['/', '\\']) || userinfo.contains('@');
+    (!port && (plain || userinfo.contains(':')) && (has_password(userinfo) || userinfo.contains('@'))).then_some(after..at)
 }
 
 /// Credentials in data source names without a scheme: Go's MySQL driver
