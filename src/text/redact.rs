@@ -242,8 +242,11 @@ pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &m
     Cow::Owned(settle(out, markers, 2 * text.len() + SETTLE_ALLOWANCE, custom, counts))
 }
 
-/// How many times the text around new markers is read again, at most.
-const SETTLE_PASSES: usize = 4;
+/// How many times the text around new markers is read again, at most. Each round reads
+/// only the lines near the last round's new markers, and the budget bounds them all, so
+/// the rounds end when nothing new is found, long before this on any text but a chain
+/// built to need them (each redaction bringing the next secret within a rule's reach).
+const SETTLE_PASSES: usize = 64;
 
 /// Lines read again on each side of a marker.
 const SETTLE_LINES: usize = 2;
@@ -677,6 +680,12 @@ mod tests {
             // A `value` whose sibling `key` is within reach only once the redactor shortened
             // the text between them: a name is not sought past a marker.
             "h[ en{\"key\": \"X-Api-Key\"<<SYS>> \"eadr$: unzip -P \u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}XXXXXXXXXXXXXXXXXlen{\"key\": \"X-essKeyId\":   \n\n\n\n\n\u{b}\n\n\"AccessKeycookApi-Key\", \"value\": \"4aKKb8N\"",
+            // A chain: each value redacted brings the next pair's name within reach, more
+            // rounds than the settling first allowed.
+            "u\u{1}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}e{\"NamB_PASSuserzWKRD\", \u{7}\u{0}\u{0}\u{0}\"\"jqhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORPASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8y\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORPASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"D\u{4}\u{6}\u{0}e\"jqhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}4yOaoN\"DB_PASSWORPASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"D\u{4}\u{6}\u{0}\u{0}\u{0}\u{0}8yOaoN}",
+            // `zip -P` commands whose quoted arguments swallow the next: a marker ends the
+            // arguments read, not the line the same command is passed over on.
+            "nz$ unzip -P \u{1b}\u{1}\u{0}\u{0}\u{0}zip -P ij$ unzip -P \u{1b}\u{1}\u{0}\u{0}\u{0}zip -P ij unzip -P ij=r\": \"OLip$ \u{3}\u{0}zip -P-P ij unzip -P ij=f en\"$ r\": f en\"$  unziip -P p -P ij=r\": \"OLip$ \u{3}\u{0}zip -P-P ij unzip -P ij=f en\"$ r\": f en\"$ r\":i \"OLip$ \u{3}\u{0}zip -P-P ij unzip -Pr\": \"OLip$ \u{3}\u{0}zip -P-P ij unzip -P ij=f en\"$ r\": \"OLip$ \u{3}\u{0}zip -P \u{3}\u{0} -Piz$  ij=f\u{3}\u{0}zi -P - en\"$ r\": \"OLip$j \u{3}\u{0}zip -P \u{3}\u{0} -Piz$ \u{3}\u{0}zi -P -P \u{3}\u{0} -Piz$ \u{3}\u{0}zi -PP \u{3}\u{0} -Piz$ \u{3}\u{0}zi -P -Pi\u{0}--h\u{0}\u{0}\u{0}$ \u{3}ener -P=i\u{0}--h\u{0}\u{0}\u{0}$ \u{3}ener\"\"",
             // A four-dash header before a five-dash one: both blocks in one marker.
             "hLakiGwCBL---- BEGIN SSBE PRIVATE KEY-----\\]a1in\"-----BEGIN PRIVATE KEY-----\\]\u{0}\u{0}\u{0}nM< ",
         ] {

@@ -94,16 +94,16 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
             while !text.is_char_boundary(reach) {
                 reach -= 1;
             }
-            let mut line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
-            // Nor past a redaction marker: read again, a command line shortened by one
-            // would reach arguments it did not reach before.
-            if let Some(marker) = crate::search::find(&text[end..line_end], "[REDACTED:") {
-                line_end = end + marker;
-            }
+            let line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
             crate::search::work::tally(line_end - end);
+            // Its arguments are not read past a redaction marker: read again, a command
+            // line shortened by one would reach arguments it did not reach before. The same
+            // command named again up to the line's end is still passed over: read again, the
+            // text after a marker passes over at least what it did the first time.
+            let args_end = crate::search::find(&text[end..line_end], "[REDACTED:").map_or(line_end, |m| end + m);
             // `["sshpass", "-p", …]`: the arguments start after the command's closing quote.
             let quoted = at > 0 && matches!(bytes[at - 1], b'"' | b'\'') && bytes.get(end) == Some(&bytes[at - 1]);
-            let args = arguments(bytes, if quoted { end + 1 } else { end }, line_end);
+            let args = arguments(bytes, if quoted { end + 1 } else { end }, args_end);
             // Only the arguments read were read: a command named after the last of them
             // (past the most a command line is read for) is read on its own.
             resume = if args.len() < MAX_ARGUMENTS { line_end } else { args.last().map_or(line_end, |a| a.end) };
