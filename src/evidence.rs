@@ -406,8 +406,8 @@ impl Render<'_> {
 impl Render<'_> {
     /// Whether `value`, a `name` or `key` member beside a `value`, is a secret's name
     /// (`"X-Api-Key"`). It is judged as it will be rendered (cleaned, redacted), so the
-    /// rendered object, read again, is judged the same: a name is one short word, shown
-    /// whole, and a marker the redactor left in it (`[REDACTED:cli_password]`) names no key.
+    /// rendered object, read again, is judged the same: a name is short and shown whole,
+    /// and a marker the redactor left in it (`[REDACTED:cli_password]`) names no key.
     fn names_a_secret(&self, value: &Json) -> bool {
         let Json::String(text) = value else { return false };
         if !text.is_complete() || text.total_utf16() > MAX_KEY {
@@ -416,7 +416,6 @@ impl Render<'_> {
         let name = label(text.head(), MAX_KEY, self.custom, &mut Redactions::default());
         let name = name.as_str();
         crate::json::utf16_len(name) <= NAME_CHARS.min(self.caps.string_chars)
-            && !name.contains(char::is_whitespace)
             && !name.contains("[REDACTED:")
             && !name.ends_with("…[TRUNCATED]")
             && self.custom.keys.is_secret(name)
@@ -622,6 +621,7 @@ mod tests {
         // replaced, names nothing, and reads the same when rendered again.
         assert_eq!(render(r#"{"name":"X-Api-Key","value":7}"#), r#"{"name":"X-Api-Key","value":"[REDACTED:secret_field]"}"#);
         assert_eq!(render(r#"{"name":"x-api\u200bkey","value":7}"#), r#"{"name":"x-apikey","value":"[REDACTED:secret_field]"}"#);
+        assert_eq!(render(r#"{"Key":"Client Secret","Value":7}"#), r#"{"Key":"Client Secret","Value":"[REDACTED:secret_field]"}"#);
         for json in [
             r#"{"name":"mysql -u root -phunter22 db","value":7}"#,
             r#"{"key":"sk-ant-api03-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","value":7}"#,
