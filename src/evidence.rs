@@ -119,10 +119,10 @@ pub(crate) fn split_secrets(blocks: &[&Json], types: &[&str], custom: &CustomRul
         // The joint's span may start or end inside a secret a block's own scan finds whole
         // (a key block without its end runs to the end of the window, which may be in the
         // middle of a value or just after a key name): the cuts keep no piece of it.
-        let start = cut_before_secret(tail, floor_boundary(tail, start), custom);
+        let start = cut_before_secret(tail, search::floor_boundary(tail, start), custom);
         let mut new_left = left[..tail_start + start].to_owned();
         new_left.push_str(&marker);
-        let new_right = rest_after_cut(right, floor_boundary(right, end - tail.len()), custom, counts);
+        let new_right = rest_after_cut(right, search::floor_boundary(right, end - tail.len()), custom, counts);
         texts[i - 1] = Some(Cow::Owned(new_left));
         texts[i] = Some(Cow::Owned(new_right));
     }
@@ -199,15 +199,6 @@ fn tail_start(text: &str, units: usize) -> usize {
         return 0;
     }
     crate::json::utf16_prefix(text, total - units).len()
-}
-
-/// `at`, moved back to a character boundary of `text`.
-fn floor_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// Caps for rendering a structured value.
@@ -416,9 +407,8 @@ impl Render<'_> {
         let name = label(text.head(), MAX_KEY, self.custom, &mut Redactions::default());
         let name = name.as_str();
         crate::json::utf16_len(name) <= NAME_CHARS.min(self.caps.string_chars)
-            && !name.contains("[REDACTED:")
             && !name.ends_with("…[TRUNCATED]")
-            && self.custom.keys.is_secret(name)
+            && self.custom.keys.names_its_value(name)
     }
 }
 

@@ -191,6 +191,29 @@ pub(crate) fn flags_mask(flags: &[u8; 32]) -> u32 {
     mask
 }
 
+/// `at` (at most `text`'s length), or the nearest character boundary of `text` before it:
+/// where a byte reach that may end inside a character is sliced.
+///
+/// ```ignore
+/// assert_eq!(floor_boundary("aé", 2), 1);
+/// ```
+pub(crate) fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// `at` (at most `text`'s length), or the nearest character boundary of `text` after it.
+pub(crate) fn ceil_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 /// The first position where `needle` occurs in `hay`.
 pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
     find_from(hay, needle, 0)

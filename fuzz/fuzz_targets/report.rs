@@ -348,9 +348,14 @@ fn unplanted(value: &Value, key: &str, out: &mut String) {
     }
 }
 
+/// The members the builder plants [`PAYLOAD`] under: an image's or audio's `data`, a
+/// resource's `blob`, an annotation's `note`, `_meta`'s `trace`, an unknown block's
+/// `payload`.
+const PAYLOAD_MEMBERS: [&str; 5] = ["data", "blob", "note", "trace", "payload"];
+
 /// Whether `text`, under the member `key`, is a binary payload the builder planted.
 fn is_planted_payload(key: &str, text: &str) -> bool {
-    ["data", "blob", "note", "trace", "payload"].contains(&key)
+    PAYLOAD_MEMBERS.contains(&key)
         && !text.is_empty()
         && text.len() % PAYLOAD.len() == 0
         && text.as_bytes().chunks(PAYLOAD.len()).all(|c| c == PAYLOAD.as_bytes())

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::error::{ErrorCode, ReportError};
 use crate::json::{parse_json, utf16_len, write_string, Json, INPUT_LIMITS};
-use crate::text::{canonical_key, CustomRules, CustomTokens, KeyNames, Redactions, TokenAlphabet, TokenFormat};
+use crate::text::{canonical_key, CustomRules, CustomTokens, KeyNames, Redactions, TokenAlphabet, TokenFormat, MARKER_PREFIX};
 
 wire_enum! {
     /// The tunable caps, by their names in a policy JSON object, in the order
@@ -491,7 +491,7 @@ fn allowed_value_problem(value: &str) -> Option<String> {
     let mut counts = Redactions::default();
     let sanitized = crate::text::sanitize::strip_controls(value);
     let seen = crate::text::sanitize::defang_chat_markers(&sanitized, &mut counts);
-    (seen != value || value.contains("[REDACTED:")).then(|| {
+    (seen != value || value.contains(MARKER_PREFIX)).then(|| {
         "must read as it is after sanitizing (no control or invisible character, chat-template marker or redaction marker)".to_owned()
     })
 }

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::search;
 use crate::text::custom::CustomRules;
-use crate::text::redact::{redact_secrets, Redactions};
+use crate::text::redact::{redact_secrets, Redactions, MARKER_PREFIX};
 use crate::text::safe::{SafeText, SafeTextBuilder};
 use crate::text::sanitize::{defang_chat_markers, strip_controls, strip_controls_prefix};
 
@@ -150,7 +150,7 @@ fn defang_marker_lines(text: &str, counts: &mut Redactions) -> Option<String> {
     let mut out: Option<String> = None;
     let mut copied = 0;
     let mut from = 0;
-    while let Some(found) = search::find_from(text, "[REDACTED:", from) {
+    while let Some(found) = search::find_from(text, MARKER_PREFIX, from) {
         // `from` is where the last line read ended, never before `copied`.
         let start = text[from..found].rfind('\n').map_or(from, |nl| from + nl + 1);
         let end = text[found..].find('\n').map_or(text.len(), |nl| found + nl);
@@ -240,14 +240,14 @@ fn settled<'a>(cut: &'a str, ending: &str, custom: &CustomRules) -> &'a str {
     // it stands before the token the cut fell in (a value judged whole, a placeholder's
     // `…000000`, may read as a secret without its end), however long that token is.
     let word = cut.bytes().rev().take_while(|&b| crate::text::tokens::in_token_run(b)).count();
-    let mut from = floor_boundary(cut, (cut.len() - word).saturating_sub(CUT_TAIL_REACH));
+    let mut from = search::floor_boundary(cut, (cut.len() - word).saturating_sub(CUT_TAIL_REACH));
     // A URL's user info runs up to 256 bytes past its scheme, without a blank, and one the
     // cut ends is judged a secret: so when the tail has no blank, the last `://` before it,
     // that near, moves it back to keep the scheme in view.
     if from > 0 && !cut.as_bytes()[from..].iter().any(u8::is_ascii_whitespace) {
-        let near = floor_boundary(cut, from.saturating_sub(URL_REACH));
+        let near = search::floor_boundary(cut, from.saturating_sub(URL_REACH));
         if let Some(sep) = search::rfind(&cut[near..from], "://").or_else(|| search::rfind(&cut[near..from], r":\/\/")) {
-            from = floor_boundary(cut, (near + sep).saturating_sub(SCHEME_ROOM));
+            from = search::floor_boundary(cut, (near + sep).saturating_sub(SCHEME_ROOM));
         }
     }
     let ended = format!("{}{ending}", &cut[from..]);
@@ -255,11 +255,7 @@ fn settled<'a>(cut: &'a str, ending: &str, custom: &CustomRules) -> &'a str {
         Cow::Borrowed(_) => cut,
         Cow::Owned(redacted) => {
             let same = ended.bytes().zip(redacted.bytes()).take_while(|(a, b)| a == b).count();
-            let mut at = from + same.min(cut.len() - from);
-            while !cut.is_char_boundary(at) {
-                at -= 1;
-            }
-            &cut[..at]
+            &cut[..search::floor_boundary(cut, from + same.min(cut.len() - from))]
         }
     }
 }
@@ -269,19 +265,11 @@ fn settled<'a>(cut: &'a str, ending: &str, custom: &CustomRules) -> &'a str {
 const CUT_TAIL_REACH: usize = 256;
 
 /// How far before that [`settled`] looks for a URL whose user info may run into the tail:
-/// the URL rule's longest user info (256 bytes), and room for the separator.
-const URL_REACH: usize = 264;
+/// the URL rule's longest user info, and room for the separator.
+const URL_REACH: usize = crate::text::scan::MAX_USERINFO + 8;
 
 /// Room kept before a URL's `://` for its scheme.
 const SCHEME_ROOM: usize = 40;
-
-/// `at`, or the nearest character boundary of `text` before it.
-fn floor_boundary(text: &str, mut at: usize) -> usize {
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
 
 /// A safe text cut to `cap` units, never inside a redaction marker.
 pub(crate) fn cut_safe(text: &SafeText, cap: usize, custom: &CustomRules) -> SafeText {
@@ -291,7 +279,7 @@ pub(crate) fn cut_safe(text: &SafeText, cap: usize, custom: &CustomRules) -> Saf
 /// A text that was just cut short, without a redaction marker left open at its end: an
 /// unclosed `[REDACTED:…`, or a cut inside the opening itself (`[REDAC`).
 pub(crate) fn without_open_marker(cut: &str) -> &str {
-    const OPEN: &str = "[REDACTED:";
+    const OPEN: &str = MARKER_PREFIX;
     if let Some(open) = search::rfind(cut, OPEN).filter(|&open| !cut[open..].contains(']')) {
         return &cut[..open];
     }

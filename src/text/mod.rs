@@ -14,8 +14,8 @@ pub(crate) use clean::{
     capped_str, capped_text, clean_text, clean_text_for_any_policy, clean_whole, cut_safe, label, one_line, qualified_label, CappedText,
 };
 pub(crate) use custom::CustomRules;
-pub(crate) use redact::marker;
 pub use redact::Redactions;
+pub(crate) use redact::{marker, MARKER_PREFIX};
 pub(crate) use safe::SafeTextBuilder;
 pub use safe::{SafeJson, SafeText};
 pub(crate) use scan::looks_random;

@@ -210,7 +210,8 @@ pub(crate) fn marker(family: &str) -> String {
     marker
 }
 
-const MARKER_PREFIX: &str = "[REDACTED:";
+/// How every redaction marker starts; rules that look a fixed distance stop at it.
+pub(crate) const MARKER_PREFIX: &str = "[REDACTED:";
 
 /// Redact every secret in `text` by the built-in rules and `custom`'s, counting each
 /// redaction in `counts`.
@@ -332,12 +333,7 @@ fn around(text: &str, markers: &[Range<usize>]) -> Vec<Range<usize>> {
         {
             end += 1;
         }
-        while !text.is_char_boundary(start) {
-            start += 1;
-        }
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
+        let (start, end) = (crate::search::ceil_boundary(text, start), crate::search::floor_boundary(text, end));
         match regions.last_mut() {
             Some(last) if start <= last.end => last.end = last.end.max(end),
             _ => regions.push(start..end),

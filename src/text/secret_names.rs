@@ -585,6 +585,13 @@ impl KeyNames {
         (is_secret_key(key) || (!self.secret.is_empty() && self.is_policy_secret(key))) && (self.plain.is_empty() || !self.is_plain(key))
     }
 
+    /// Whether `name`, a `name` or `key` beside a `value`, says the value is a secret. A
+    /// name the redactor replaced (`[REDACTED:secret_field]`) says nothing: the marker's
+    /// family is no name, and the text before redaction named none either.
+    pub(crate) fn names_its_value(&self, name: &str) -> bool {
+        !name.contains(crate::text::MARKER_PREFIX) && self.is_secret(name)
+    }
+
     /// Whether `key` is a short name that holds a secret only when its value looks
     /// generated ([`is_weak_secret_key`]), and no plain name.
     pub(crate) fn is_weak(&self, key: &str) -> bool {

@@ -90,17 +90,14 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
             }
             // A command line is read to its end, at most this far: an argument list is short.
             // At a character boundary: the arguments are sliced out of the text.
-            let mut reach = bytes.len().min(end + MAX_COMMAND_LINE);
-            while !text.is_char_boundary(reach) {
-                reach -= 1;
-            }
+            let reach = crate::search::floor_boundary(text, end + MAX_COMMAND_LINE);
             let line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
             crate::search::work::tally(line_end - end);
             // Its arguments are not read past a redaction marker: read again, a command
             // line shortened by one would reach arguments it did not reach before. The same
             // command named again up to the line's end is still passed over: read again, the
             // text after a marker passes over at least what it did the first time.
-            let args_end = crate::search::find(&text[end..line_end], "[REDACTED:").map_or(line_end, |m| end + m);
+            let args_end = crate::search::find(&text[end..line_end], MARKER_PREFIX).map_or(line_end, |m| end + m);
             // `["sshpass", "-p", …]`: the arguments start after the command's closing quote.
             let quoted = at > 0 && matches!(bytes[at - 1], b'"' | b'\'') && bytes.get(end) == Some(&bytes[at - 1]);
             let args = arguments(bytes, if quoted { end + 1 } else { end }, args_end);

@@ -137,7 +137,7 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_
         }
         match bytes.get(value) {
             // `"api_keys": ["…", "…"]`: the items, up to the closing bracket on the line.
-            Some(b'[') if !text[value..].starts_with("[REDACTED:") => {
+            Some(b'[') if !text[value..].starts_with(MARKER_PREFIX) => {
                 let close = run_end(bytes, value + 1, |c| c != b']' && c != b'\n' && c != b'[');
                 if close > value + 1 && bytes.get(close) == Some(&b']') && !is_placeholder(&text[value + 1..close]) {
                     spans.push(value + 1..close);
@@ -146,10 +146,7 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_
             // TOML's multi-line strings: to the closing triple quote.
             Some(&q @ (b'"' | b'\'')) if bytes[value..].starts_with(&[q, q, q]) => {
                 let inner = value + 3;
-                let mut limit = bytes.len().min(inner + MAX_BLOCK_VALUE);
-                while !text.is_char_boundary(limit) {
-                    limit -= 1;
-                }
+                let limit = crate::search::floor_boundary(text, inner + MAX_BLOCK_VALUE);
                 let close = bytes[inner..limit].windows(3).position(|w| w == [q, q, q]).map_or(limit, |k| inner + k);
                 crate::search::work::tally(close - inner + 1);
                 if close > inner && !is_placeholder(text[inner..close].trim()) {
@@ -532,14 +529,7 @@ pub(crate) fn is_placeholder_value(value: &str) -> bool {
         let tail: Vec<char> = v.chars().rev().take(8).collect();
         tail.len() == 8 && tail.iter().all(|c| *c == tail[0]) && matches!(tail[0], 'x' | 'X' | '0' | '*')
     };
-    reference || dummy_body || lower.starts_with("your") || v.starts_with("[REDACTED:")
-}
-
-/// Whether a sibling `name` (or `key`) says its `value` is a secret. A name the redactor
-/// replaced (`key="[REDACTED:secret_field]"`) says nothing: the marker's family is no
-/// name, and the text before redaction did not name one either.
-fn names_a_secret(name: &str, names: &KeyNames) -> bool {
-    !name.contains("[REDACTED:") && names.is_secret(name)
+    reference || dummy_body || lower.starts_with("your") || v.starts_with(MARKER_PREFIX)
 }
 
 /// How far back a `value` looks for the `name` (or `key`) that says what it is.
@@ -566,7 +556,7 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
             Some(b':') => (skip_blanks(bytes, sep + 1), yaml_sibling(text, at)),
             _ => continue,
         };
-        if !name.is_some_and(|n| names_a_secret(n, names)) {
+        if !name.is_some_and(|n| names.names_its_value(n)) {
             continue;
         }
         let span = match bytes.get(value) {
@@ -588,17 +578,14 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
         let tag_end = match bytes.get(name_end) {
             Some(b'>') if names.is_secret(&text[open + 1..name_end]) => name_end,
             Some(b' ') => {
-                let mut limit = bytes.len().min(name_end + 256);
-                while !text.is_char_boundary(limit) {
-                    limit -= 1;
-                }
+                let limit = crate::search::floor_boundary(text, name_end + 256);
                 let close = run_end(&bytes[..limit], name_end, |b| b != b'>' && b != b'<');
                 let attrs = &text[name_end..close];
                 let named = [" key=", " name="].iter().any(|a| {
                     crate::search::find(attrs, a).is_some_and(|k| {
                         let v = &attrs[k + a.len()..];
                         let q = v.as_bytes().first().copied().unwrap_or(b' ');
-                        matches!(q, b'"' | b'\'') && v[1..].split(q as char).next().is_some_and(|n| names_a_secret(n, names))
+                        matches!(q, b'"' | b'\'') && v[1..].split(q as char).next().is_some_and(|n| names.names_its_value(n))
                     })
                 });
                 if close < limit && bytes[close] == b'>' && named && !attrs.contains(" value=") {
@@ -643,7 +630,7 @@ fn sibling<'a>(text: &'a str, at: usize, names: &[&str], value: &str, boundary: 
     let window = &text[from..at];
     // Not past a redaction marker: read again, a window shortened by one would reach a
     // name it did not reach before.
-    let window = crate::search::rfind(window, "[REDACTED:").map_or(window, |m| &window[m + 1..]);
+    let window = crate::search::rfind(window, MARKER_PREFIX).map_or(window, |m| &window[m + 1..]);
     let window = window.rfind(boundary as char).map_or(window, |b| &window[b..]);
     let window = window.to_ascii_lowercase().rfind(value).map_or(window, |v| &window[v + value.len()..]);
     let lower = window.to_ascii_lowercase();

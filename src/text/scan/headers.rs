@@ -153,7 +153,7 @@ pub(crate) fn bearer_tokens(text: &str, hints: &Hints<'_>) -> Vec<Range<usize>> 
         let key_value = body - value < 32
             && end > body
             && (bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'"'))
-                || text[end..].starts_with("[REDACTED:"));
+                || text[end..].starts_with(MARKER_PREFIX));
         let reference = matches!(bytes.get(value), Some(b'$' | b'{' | b'<'));
         if body - value >= 8 && !key_value && !reference && !is_placeholder(&text[value..end]) {
             spans.push(value..end);

@@ -9,7 +9,7 @@ fn url_stop(b: u8) -> bool {
 }
 
 /// Longest user info considered, in bytes.
-const MAX_USERINFO: usize = 256;
+pub(crate) const MAX_USERINFO: usize = 256;
 
 /// `user:password` in `scheme://user:password@host` (also JSON-escaped, `https:\/\/`).
 /// Passwords are not always percent-encoded: one may hold `@`, `/`, `#`, `?` (or a blank,
@@ -34,10 +34,7 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let quoted = scheme > 0 && matches!(bytes[scheme - 1], b'"' | b'\'');
-        let mut limit = bytes.len().min(after + MAX_USERINFO);
-        while !text.is_char_boundary(limit) {
-            limit -= 1;
-        }
+        let limit = crate::search::floor_boundary(text, after + MAX_USERINFO);
         spans.extend(user_info(text, after, limit, quoted));
     }
     spans
@@ -59,7 +56,7 @@ fn user_info(text: &str, after: usize, limit: usize, quoted: bool) -> Option<Ran
     // A user info never runs over a redaction marker: were it to, what the redactor took
     // from a later URL would change which `@` ends this one when read again. (Sought only
     // in a user info found: most URLs have none.)
-    if let Some(marker) = (at.is_some() || end == bytes.len()).then(|| crate::search::find(&text[after..end], "[REDACTED:")).flatten() {
+    if let Some(marker) = (at.is_some() || end == bytes.len()).then(|| crate::search::find(&text[after..end], MARKER_PREFIX)).flatten() {
         return user_info(text, after, after + marker, quoted);
     }
     let Some(at) = at else {
@@ -94,9 +91,7 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
                 start -= 1;
             }
             // The reach may stop inside a character: the user info starts after it.
-            while !text.is_char_boundary(start) {
-                start += 1;
-            }
+            let start = crate::search::ceil_boundary(text, start);
             let info = &text[start..at];
             if let Some((user, password)) = info.split_once(':') {
                 if !user.is_empty() && user.bytes().all(user_byte) && !password.is_empty() && !is_placeholder(password) {
@@ -125,7 +120,7 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
 /// placeholder.
 fn has_password(userinfo: &str) -> bool {
     // A marker's colon is no separator: text the core already redacted is its own output.
-    !userinfo.contains("[REDACTED:") && userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len() && !is_placeholder(&userinfo[c + 1..]))
+    !userinfo.contains(MARKER_PREFIX) && userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len() && !is_placeholder(&userinfo[c + 1..]))
 }
 
 /// Whether a host name starts at `i` and ends where an authority ends.
