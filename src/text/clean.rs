@@ -68,9 +68,15 @@ fn capped(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions)
                 clean.into_owned()
             } else {
                 // `cut_at` settled the cut; only a cut that then loses blanks is judged again.
-                let cut = cut_at(&clean, cap, custom);
-                let trimmed = cut.trim_end();
-                if trimmed.len() < cut.len() { settled(trimmed, "", custom) } else { cut }.to_owned()
+                let mut cut = cut_at(&clean, cap, custom);
+                for _ in 0..SETTLE_ROUNDS {
+                    let trimmed = cut.trim_end();
+                    if trimmed.len() == cut.len() {
+                        break;
+                    }
+                    cut = settle(trimmed, custom);
+                }
+                cut.to_owned()
             };
             return ((kept, !fits), whole);
         }
@@ -216,11 +222,30 @@ fn rejoined(text: String, custom: &CustomRules) -> SafeText {
 pub(crate) fn cut_at<'a>(text: &'a str, cap: usize, custom: &CustomRules) -> &'a str {
     let cut = utf16_prefix(text, cap);
     if cut.len() < text.len() {
-        settled(settled(without_open_marker(cut), "…", custom), "", custom)
+        settle(without_open_marker(cut), custom)
     } else {
         cut
     }
 }
+
+/// A cut text [`settled`] with and without the `…` a cut carries, until that changes
+/// nothing: dropping a dangling value can leave a new tail that reads as a secret
+/// (`bearer abc+key=` once `key=…`'s value is gone). Each round shortens the text; at
+/// most [`SETTLE_ROUNDS`], each over a bounded tail.
+fn settle<'a>(mut cut: &'a str, custom: &CustomRules) -> &'a str {
+    for _ in 0..SETTLE_ROUNDS {
+        let next = settled(settled(cut, "…", custom), "", custom);
+        if next.len() == cut.len() {
+            break;
+        }
+        cut = next;
+    }
+    cut
+}
+
+/// Rounds [`settle`] runs at most. Each drops a secret's context the last one left, and
+/// such chains are short in anything but crafted text.
+const SETTLE_ROUNDS: usize = 8;
 
 /// `text`, which was cut short, settled (see [`settled`]) and ended in `ending`.
 pub(crate) fn ended(mut text: String, ending: &str, custom: &CustomRules) -> String {
@@ -277,15 +302,21 @@ pub(crate) fn cut_safe(text: &SafeText, cap: usize, custom: &CustomRules) -> Saf
 }
 
 /// A text that was just cut short, without a redaction marker left open at its end: an
-/// unclosed `[REDACTED:…`, or a cut inside the opening itself (`[REDAC`).
+/// unclosed `[REDACTED:…` (however many open one after another, `[REDACTED:[REDACTED:x`,
+/// from a text that held an opening already), or a cut inside the opening itself
+/// (`[REDAC`).
 pub(crate) fn without_open_marker(cut: &str) -> &str {
     const OPEN: &str = MARKER_PREFIX;
-    if let Some(open) = search::rfind(cut, OPEN).filter(|&open| !cut[open..].contains(']')) {
-        return &cut[..open];
-    }
-    match cut.rfind('[') {
-        Some(open) if OPEN.starts_with(&cut[open..]) => &cut[..open],
-        _ => cut,
+    // Every opening after the last `]` is unclosed: the first of them ends the text.
+    let closed = cut.rfind(']').map_or(0, |close| close + 1);
+    let mut cut = search::find_from(cut, OPEN, closed).map_or(cut, |open| &cut[..open]);
+    // A cut inside an opening leaves a prefix of it, maybe after another (`[RE[REDAC`).
+    loop {
+        let floor = search::floor_boundary(cut, cut.len().saturating_sub(OPEN.len()));
+        match cut[floor..].rfind('[') {
+            Some(at) if OPEN.starts_with(&cut[floor + at..]) => cut = &cut[..floor + at],
+            _ => return cut,
+        }
     }
 }
 
@@ -418,6 +449,19 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_is_settled_until_its_new_tail_reads_the_same() {
+        // Cut inside `key=…`'s value, the value is dropped; the tail left,
+        // `bearer sort_4444+key=`, is then a bearer token: it goes too.
+        let key = format!("note bearer sort_44444444444444+key=crTo~retl2Q~2Q~{} rest", "8".repeat(200));
+        for cap in [60, 80, 100, 128] {
+            let once = label(&key, cap, CustomRules::none(), &mut Redactions::default());
+            let twice = label(once.as_str(), cap, CustomRules::none(), &mut Redactions::default());
+            assert_eq!(twice.as_str(), once.as_str(), "at {cap}");
+            assert!(!once.as_str().ends_with("key="), "at {cap}: {}", once.as_str());
+        }
+    }
+
+    #[test]
     fn a_cut_never_leaves_part_of_a_marker() {
         let marked = "ab [REDACTED:api_key] cd";
         for cap in 0..marked.len() {
@@ -427,6 +471,13 @@ mod tests {
         // Text that merely ends in a bracket is kept when nothing was cut.
         assert_eq!(cut_at("see [RED", 100, CustomRules::none()), "see [RED");
         assert_eq!(cut_at("a [x] b", 4, CustomRules::none()), "a [x");
+        // An opening the text held before a marker: both go, and so does a cut opening
+        // after a partial one.
+        assert_eq!(without_open_marker("key=[REDACTED:[REDACTED:notion_tok"), "key=");
+        assert_eq!(without_open_marker("[x] key=[REDACTED:a [REDACTED:b"), "[x] key=");
+        assert_eq!(without_open_marker("key=[RE[REDAC"), "key=");
+        assert_eq!(without_open_marker("é[REDAC"), "é");
+        assert_eq!(without_open_marker("[REDACTED:a] é"), "[REDACTED:a] é");
     }
 
     #[test]

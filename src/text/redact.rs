@@ -676,8 +676,9 @@ mod tests {
             // A `value` whose sibling `key` is within reach only once the redactor shortened
             // the text between them: a name is not sought past a marker.
             "h[ en{\"key\": \"X-Api-Key\"<<SYS>> \"eadr$: unzip -P \u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}XXXXXXXXXXXXXXXXXlen{\"key\": \"X-essKeyId\":   \n\n\n\n\n\u{b}\n\n\"AccessKeycookApi-Key\", \"value\": \"4aKKb8N\"",
-            // A chain: each value redacted brings the next pair's name within reach, more
-            // rounds than the settling first allowed.
+            // A chain of values running into names (`"…"DB_PASSWORD", "…"`): every quote is
+            // tried as a name's opening, so each pair is found in one pass, whatever the
+            // value before it (a token or its marker).
             "u\u{1}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}e{\"NamB_PASSuserzWKRD\", \u{7}\u{0}\u{0}\u{0}\"\"jqhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORPASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8y\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORPASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"D\u{4}\u{6}\u{0}e\"jqhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"DB_PASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}4yOaoN\"DB_PASSWORPASSWORD\", \u{7}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0} \"qhnh\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}8yOaoN\"D\u{4}\u{6}\u{0}\u{0}\u{0}\u{0}8yOaoN}",
             // `zip -P` commands whose quoted arguments swallow the next: a marker ends the
             // arguments read, not the line the same command is passed over on.

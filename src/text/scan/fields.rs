@@ -389,6 +389,12 @@ fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
 /// "…")`, `config["secret"] = "…"`, `ENV["API_KEY"] ||= "…"`, a `"password", "…"` pair
 /// in a list. After a comma the value must look generated (a list of field names is no
 /// secret).
+///
+/// Every quote is tried as a name's opening, also one that closes a string (a value that
+/// runs into a name, `"…"DB_PASSWORD", "…"`): pairing quotes left to right would make the
+/// outcome hang on what the strings before hold, and a marker (`"[REDACTED:…]"`) pairs
+/// otherwise than the value it replaced, so a redacted text would be read differently.
+/// The runs read from two quotes end at the later one: linear time.
 pub(crate) fn quoted_pairs(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans: Vec<Range<usize>> = Vec::new();
@@ -400,7 +406,7 @@ pub(crate) fn quoted_pairs(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range
         }
         let q = bytes[open];
         let name_end = run_end(bytes, open + 1, key_char);
-        from = if bytes.get(name_end) == Some(&q) { name_end + 1 } else { open + 1 };
+        from = open + 1;
         if bytes.get(name_end) != Some(&q) || name_end - open - 1 > MAX_KEY_NAME || !names.is_secret(&text[open + 1..name_end]) {
             continue;
         }
@@ -422,7 +428,8 @@ pub(crate) fn quoted_pairs(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range
         let secret = &text[value + 1..close];
         if bytes.get(close) == Some(&vq) && !secret.is_empty() && !is_placeholder(secret) && (!comma || looks_random(secret)) {
             spans.push(value + 1..close);
-            from = close + 1;
+            // The closing quote may open a name (see above).
+            from = close;
         }
     }
     spans

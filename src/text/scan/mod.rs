@@ -247,6 +247,12 @@ mod tests {
         assert_eq!(found(r#"config["secret"] = "viknrR5n""#, quoted_pairs), vec!["viknrR5n"]);
         assert_eq!(found(r#"ENV["API_KEY"] ||= "jWR9IGlD""#, quoted_pairs), vec!["jWR9IGlD"]);
         assert!(quoted_pairs(r#"fields: ["password", "username"]"#).is_empty());
+        // Values running into names: each found, whether the value before is a token or
+        // the marker that replaced one.
+        let chain = r#""qhnh8yOaoN"DB_PASSWORD",  "Xk9vQ2mLp7Rt"DB_PASSWORD",  "Jw4nB8zKq3Vs""#;
+        assert_eq!(found(chain, quoted_pairs), vec!["Xk9vQ2mLp7Rt", "Jw4nB8zKq3Vs"]);
+        let marked = r#""[REDACTED:secret_field]"DB_PASSWORD",  "Xk9vQ2mLp7Rt"DB_PASSWORD",  "Jw4nB8zKq3Vs""#;
+        assert_eq!(found(marked, quoted_pairs), vec!["Xk9vQ2mLp7Rt", "Jw4nB8zKq3Vs"]);
         // TOML multi-line strings, JSON escaped more than once, a JSON value on the next line.
         assert_eq!(found("signing_key = \"\"\"\nwB9X~U~!PmuzdZ3J\n\"\"\"", secret_field_values), vec!["\nwB9X~U~!PmuzdZ3J\n"]);
         assert_eq!(found(r#"\\\"password\\\": \\\"aHKbAiFN7B\\\""#, secret_field_values), vec!["aHKbAiFN7B"]);
