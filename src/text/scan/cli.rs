@@ -104,6 +104,9 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
             // Only the arguments read were read: a command named after the last of them
             // (past the most a command line is read for) is read on its own.
             resume = if args.len() < MAX_ARGUMENTS { line_end } else { args.last().map_or(line_end, |a| a.end) };
+            // Whether the last argument read is the line's last: not when a marker or the
+            // argument cap stopped the reading (the line's last is then past them).
+            let whole_line = args_end == line_end && args.len() < MAX_ARGUMENTS;
             for (k, arg) in args.iter().enumerate() {
                 let word = &text[arg.clone()];
                 for flag in *flags {
@@ -142,7 +145,7 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
                                 && !word.starts_with("--")
                                 && word.bytes().skip(1).all(|b| b.is_ascii_alphabetic())
                                 && word.as_bytes().contains(&short);
-                            (given && args.len() > k + 2).then(|| args[args.len() - 1].clone())
+                            (given && whole_line && args.len() > k + 2).then(|| args[args.len() - 1].clone())
                         }
                         Flag::After(p) if word.len() > p.len() && word.to_ascii_lowercase().starts_with(p) => args.get(k + 1).cloned(),
                         _ => None,
