@@ -624,6 +624,7 @@ mod tests {
         ("DB_PASSWORD=abc API_KEY=xyz", "DB_PASSWORD=[REDACTED:secret_field] API_KEY=[REDACTED:secret_field]", "secret_field"),
         ("clientSecret='s3cr3t'", "clientSecret='[REDACTED:secret_field]'", "secret_field"),
         ("$ htpasswd -b -c /etc/web ann Xk9vQ2mLp7", "$ htpasswd -b -c /etc/web ann [REDACTED:cli_password]", "cli_password"),
+        ("htpasswd -bB -C 12 web ann Xk9vQ2mLp7 && reload", "htpasswd -bB -C 12 web ann [REDACTED:cli_password] && reload", "cli_password"),
     ];
 
     #[test]
@@ -684,9 +685,10 @@ mod tests {
             // `zip -P` commands whose quoted arguments swallow the next: a marker ends the
             // arguments read, not the line the same command is passed over on.
             "nz$ unzip -P \u{1b}\u{1}\u{0}\u{0}\u{0}zip -P ij$ unzip -P \u{1b}\u{1}\u{0}\u{0}\u{0}zip -P ij unzip -P ij=r\": \"OLip$ \u{3}\u{0}zip -P-P ij unzip -P ij=f en\"$ r\": f en\"$  unziip -P p -P ij=r\": \"OLip$ \u{3}\u{0}zip -P-P ij unzip -P ij=f en\"$ r\": f en\"$ r\":i \"OLip$ \u{3}\u{0}zip -P-P ij unzip -Pr\": \"OLip$ \u{3}\u{0}zip -P-P ij unzip -P ij=f en\"$ r\": \"OLip$ \u{3}\u{0}zip -P \u{3}\u{0} -Piz$  ij=f\u{3}\u{0}zi -P - en\"$ r\": \"OLip$j \u{3}\u{0}zip -P \u{3}\u{0} -Piz$ \u{3}\u{0}zi -P -P \u{3}\u{0} -Piz$ \u{3}\u{0}zi -PP \u{3}\u{0} -Piz$ \u{3}\u{0}zi -P -Pi\u{0}--h\u{0}\u{0}\u{0}$ \u{3}ener -P=i\u{0}--h\u{0}\u{0}\u{0}$ \u{3}ener\"\"",
-            // `htpasswd -b` takes the line's last argument; read again, the arguments stop at
-            // its marker, and the one before is not the line's last.
+            // `htpasswd -b` takes its third operand, not the line's last word: read again,
+            // the arguments stop at its marker, and the word before is no password.
             "$ htpasswd -b /etc/web ann tokens=5 monkey=report primaryKey=id",
+            "re* htpasswd -b `TlutnizeIFAACEFAKEFAK1E235nized key: \\\":secr~et_field,{\"CP eEcceecognized key: \\\": htpasswd ld,{\"cognized key;backup+-errsr: X-A'or",
             "htpasswd    2   -b   \\\\rgum=''''''''+''+'''''sphraseD:oprrVVVuthor=ann tokens=5 monkeykey=george primarated_at auth_type=oauth2 token_count: 512 author=ann tokens=5 monkey=report primaryKey=id",
             // A four-dash header before a five-dash one: both blocks in one marker.
             "hLakiGwCBL---- BEGIN SSBE PRIVATE KEY-----\\]a1in\"-----BEGIN PRIVATE KEY-----\\]\u{0}\u{0}\u{0}nM< ",

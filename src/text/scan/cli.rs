@@ -18,9 +18,12 @@ enum Flag {
     /// Cookies in the next or glued argument, when it holds a `name=value` (`curl -b
     /// 'sid=…'`; `-b cookies.txt` names a file).
     Cookies(&'static str),
-    /// The last argument, when this short flag is given alone or among others
-    /// (`htpasswd -b -c file user password`, `htpasswd -bc …`).
-    LastWith(u8),
+    /// The third argument that is no flag (`file user password`), when this short flag is
+    /// given alone or among others (`htpasswd -b -c file user password`, `htpasswd -bc
+    /// …`). Counted from the command, not taken as the line's last word: what follows on
+    /// the line (`&& systemctl reload`), a cut or a marker that ends the arguments read
+    /// never moves it onto another word.
+    Batch(u8),
     /// The argument after one that starts with this literal (`net use \\s\x /user:ann
     /// password`).
     After(&'static str),
@@ -42,7 +45,7 @@ const COMMANDS: &[(&str, &[Flag])] = &[
             Flag::Cookies("--cookie"),
         ],
     ),
-    ("htpasswd", &[Flag::LastWith(b'b')]),
+    ("htpasswd", &[Flag::Batch(b'b')]),
     ("net", &[Flag::After("/user:")]),
     ("wget", &[Flag::Value("--password"), Flag::Value("--http-password")]),
     ("docker", &[Flag::Value("-p")]),
@@ -104,9 +107,6 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
             // Only the arguments read were read: a command named after the last of them
             // (past the most a command line is read for) is read on its own.
             resume = if args.len() < MAX_ARGUMENTS { line_end } else { args.last().map_or(line_end, |a| a.end) };
-            // Whether the last argument read is the line's last: not when a marker or the
-            // argument cap stopped the reading (the line's last is then past them).
-            let whole_line = args_end == line_end && args.len() < MAX_ARGUMENTS;
             for (k, arg) in args.iter().enumerate() {
                 let word = &text[arg.clone()];
                 for flag in *flags {
@@ -138,14 +138,18 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
                             };
                             value.filter(|v| text[v.clone()].contains('='))
                         }
-                        Flag::LastWith(short) => {
+                        Flag::Batch(short) => {
                             let given = word.len() >= 2
                                 && word.len() <= 6
                                 && word.starts_with('-')
                                 && !word.starts_with("--")
                                 && word.bytes().skip(1).all(|b| b.is_ascii_alphabetic())
                                 && word.as_bytes().contains(&short);
-                            (given && whole_line && args.len() > k + 2).then(|| args[args.len() - 1].clone())
+                            if given {
+                                third_operand(text, &args[k + 1..])
+                            } else {
+                                None
+                            }
                         }
                         Flag::After(p) if word.len() > p.len() && word.to_ascii_lowercase().starts_with(p) => args.get(k + 1).cloned(),
                         _ => None,
@@ -160,6 +164,28 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
     spans.sort_unstable_by_key(|s| s.start);
     spans.dedup_by(|b, a| b.start < a.end);
     spans
+}
+
+/// The third of `args` that is no flag nor a flag's value (`-C 10`, `-r 5000`: htpasswd's
+/// cost and rounds take one).
+fn third_operand(text: &str, args: &[Range<usize>]) -> Option<Range<usize>> {
+    let mut operands = 0;
+    let mut valued = false;
+    for arg in args {
+        let word = &text[arg.clone()];
+        if std::mem::take(&mut valued) {
+            continue;
+        }
+        if word.starts_with('-') && word.len() > 1 {
+            valued = matches!(word, "-C" | "-r");
+            continue;
+        }
+        operands += 1;
+        if operands == 3 {
+            return Some(arg.clone());
+        }
+    }
+    None
 }
 
 /// The most arguments of one command line read.
