@@ -690,6 +690,12 @@ mod tests {
             "$ htpasswd -b /etc/web ann tokens=5 monkey=report primaryKey=id",
             "re* htpasswd -b `TlutnizeIFAACEFAKEFAK1E235nized key: \\\":secr~et_field,{\"CP eEcceecognized key: \\\": htpasswd ld,{\"cognized key;backup+-errsr: X-A'or",
             "htpasswd    2   -b   \\\\rgum=''''''''+''+'''''sphraseD:oprrVVVuthor=ann tokens=5 monkeykey=george primarated_at auth_type=oauth2 token_count: 512 author=ann tokens=5 monkey=report primaryKey=id",
+            // A command named again inside a quoted argument is read on its own: a marker
+            // that stops the first command's arguments before the quote changes nothing.
+            // `zip -P` and `unzip -P` commands named inside one another's quoted arguments,
+            // over more than a command line's reach (the fuzzer's, minimized): a command
+            // named inside a quoted argument is read on its own.
+            include_str!("../../fuzz/artifacts-kept/redact_text/idempotence-zip-quoted-chain"),
             // A four-dash header before a five-dash one: both blocks in one marker.
             "hLakiGwCBL---- BEGIN SSBE PRIVATE KEY-----\\]a1in\"-----BEGIN PRIVATE KEY-----\\]\u{0}\u{0}\u{0}nM< ",
         ] {

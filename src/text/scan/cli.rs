@@ -79,11 +79,23 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     for (command, flags) in COMMANDS {
+        // The same command named as a plain argument of one read before: its flags were
+        // read with that one's. Named inside a quoted argument, it is read on its own, so
+        // that a marker which stops the reading before the quote changes nothing.
+        let mut passed = std::collections::BinaryHeap::new();
+        // Past the budget of argument bytes, a line is read once (what the command named
+        // again on it holds is passed over): the work stays a small multiple of the text.
+        let mut budget = ARGUMENT_BUDGET_PER_BYTE * text.len() + ARGUMENT_BUDGET;
         let mut resume = 0;
+        // Where the next line break and the next marker are, found once for every
+        // command name after them.
+        let (mut next_break, mut next_marker) = (0, 0);
         for at in positions(text, command) {
             let end = at + command.len();
-            // A command named again within the arguments just read was read with them.
-            if at < resume {
+            while passed.peek().is_some_and(|&std::cmp::Reverse(p)| p < at) {
+                passed.pop();
+            }
+            if at < resume || passed.peek() == Some(&std::cmp::Reverse(at)) {
                 continue;
             }
             let before_ok = at == 0 || matches!(bytes[at - 1], b' ' | b'\t' | b'\n' | b'/' | b'"' | b'\'' | b'$' | b'[' | b'(');
@@ -94,19 +106,34 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
             // A command line is read to its end, at most this far: an argument list is short.
             // At a character boundary: the arguments are sliced out of the text.
             let reach = crate::search::floor_boundary(text, end + MAX_COMMAND_LINE);
-            let line_end = end + bytes[end..reach].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(reach - end);
-            crate::search::work::tally(line_end - end);
+            if next_break < end {
+                next_break = end + bytes[end..].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(bytes.len() - end);
+                crate::search::work::tally(next_break - end);
+            }
+            let line_end = next_break.min(reach);
             // Its arguments are not read past a redaction marker: read again, a command
-            // line shortened by one would reach arguments it did not reach before. The same
-            // command named again up to the line's end is still passed over: read again, the
-            // text after a marker passes over at least what it did the first time.
-            let args_end = crate::search::find(&text[end..line_end], MARKER_PREFIX).map_or(line_end, |m| end + m);
+            // line shortened by one would reach arguments it did not reach before.
+            if next_marker < end {
+                next_marker = crate::search::find_from(text, MARKER_PREFIX, end).unwrap_or(bytes.len());
+                crate::search::work::tally(next_marker - end);
+            }
+            let args_end = next_marker.min(line_end);
             // `["sshpass", "-p", …]`: the arguments start after the command's closing quote.
             let quoted = at > 0 && matches!(bytes[at - 1], b'"' | b'\'') && bytes.get(end) == Some(&bytes[at - 1]);
             let args = arguments(bytes, if quoted { end + 1 } else { end }, args_end);
-            // Only the arguments read were read: a command named after the last of them
-            // (past the most a command line is read for) is read on its own.
-            resume = if args.len() < MAX_ARGUMENTS { line_end } else { args.last().map_or(line_end, |a| a.end) };
+            let read = args.last().map_or(0, |a| a.end - end);
+            crate::search::work::tally(read);
+            budget = budget.saturating_sub(read);
+            if budget == 0 {
+                resume = if args.len() < MAX_ARGUMENTS { line_end } else { args.last().map_or(line_end, |a| a.end) };
+            }
+            // An argument is plain when no quote opens it (the command's own closing quote
+            // before the first is taken for one: that command is then read again).
+            passed.extend(
+                args.iter()
+                    .filter(|a| a.start > 0 && !matches!(bytes[a.start - 1], b'"' | b'\'') && &text[(*a).clone()] == *command)
+                    .map(|a| std::cmp::Reverse(a.start)),
+            );
             for (k, arg) in args.iter().enumerate() {
                 let word = &text[arg.clone()];
                 for flag in *flags {
@@ -187,6 +214,11 @@ fn third_operand(text: &str, args: &[Range<usize>]) -> Option<Range<usize>> {
     }
     None
 }
+
+/// Argument bytes [`cli_credentials`] reads per command name, per byte of text and in
+/// all: past them, a line is read once.
+const ARGUMENT_BUDGET_PER_BYTE: usize = 4;
+const ARGUMENT_BUDGET: usize = 64 * 1024;
 
 /// The most arguments of one command line read.
 const MAX_ARGUMENTS: usize = 64;
