@@ -262,9 +262,10 @@ pub(crate) fn ended(mut text: String, ending: &str, custom: &CustomRules) -> Str
 /// Judged with the `ending` the cut text will carry (`Authorization: Basic…`).
 fn settled<'a>(cut: &'a str, ending: &str, custom: &CustomRules) -> &'a str {
     // Only the end of the text can be left dangling: the context of a secret is short, and
-    // it stands before the token the cut fell in (a value judged whole, a placeholder's
-    // `…000000`, may read as a secret without its end), however long that token is.
-    let word = cut.bytes().rev().take_while(|&b| crate::text::tokens::in_token_run(b)).count();
+    // it stands before the word the cut fell in (a value judged whole, a placeholder's
+    // `…000000`, a run of `é` too long to be a value, may read as a secret without its
+    // end), however long that word is and whatever its characters.
+    let word = cut.bytes().rev().take_while(|b| !b.is_ascii_whitespace()).count();
     let mut from = search::floor_boundary(cut, (cut.len() - word).saturating_sub(CUT_TAIL_REACH));
     // A URL's user info runs up to 256 bytes past its scheme, without a blank, and one the
     // cut ends is judged a secret: so when the tail has no blank, the last `://` before it,
@@ -459,6 +460,12 @@ mod tests {
             assert_eq!(twice.as_str(), once.as_str(), "at {cap}");
             assert!(!once.as_str().ends_with("key="), "at {cap}: {}", once.as_str());
         }
+        // A structured string cut inside a run of `é` after `bearer :`: the name before
+        // the run is in view however long the word the cut falls in, whatever its
+        // characters, so the cut reads the same when the string is read again.
+        let cut = format!("bearer :\n {}", "é".repeat(1014));
+        let once = ended(cut, "…[TRUNCATED]", CustomRules::none());
+        assert!(matches!(redact_secrets(&once, CustomRules::none(), &mut Redactions::default()), Cow::Borrowed(_)), "{once}");
         // A command whose password is a word counted from it: each cut word dropped must
         // not make the word before a password.
         let line = "re* htpasswd -b `TlutnizeIFAACEFAKEFAK1E235nized key: \\\":secr~et_field,{\"CP eEcceecognized key: \\\": htpasswd ld,{\"cognized key;backup+-errsr: X-A'or";
