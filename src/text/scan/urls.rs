@@ -93,6 +93,12 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
             // The reach may stop inside a character: the user info starts after it.
             let start = crate::search::ceil_boundary(text, start);
             let info = &text[start..at];
+            // A marker in the user info is the core's own output: the password before the
+            // `@` was redacted, and a reach that now passes over the shorter marker must
+            // not take the text before it too.
+            if info.contains(MARKER_PREFIX) {
+                continue;
+            }
             if let Some((user, password)) = info.split_once(':') {
                 if !user.is_empty() && user.bytes().all(user_byte) && !password.is_empty() && !is_placeholder(password) {
                     spans.push(start..at);
@@ -106,6 +112,7 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
             let end = run_end(bytes, start, |b| !b.is_ascii_whitespace() && b != b'@');
             let info = &text[start..end];
             if bytes.get(end) == Some(&b'@')
+                && !info.contains(MARKER_PREFIX)
                 && info.split_once('/').is_some_and(|(u, p)| !u.is_empty() && u.bytes().all(user_byte) && !p.is_empty())
             {
                 spans.push(start..end);
