@@ -9,8 +9,8 @@
 //!   at most `max_error_bytes` (32 KiB) long, and validates against the reference schema
 //!   and ours (a sample of inputs, see `sampled`);
 //! - every string and key of the error is sanitized (no removed character, no chat marker);
-//! - `parse_call_error` reads the error back byte for byte (rule 6). The reader runs the
-//!   redactor again over redacted text, so this is gated as `idempotence`;
+//! - `parse_call_error` reads the error back byte for byte (rule 6; the reader runs the
+//!   redactor again over redacted text, so this is also the redactor's idempotence);
 //! - the peak allocation is at most 4 × the input + 16 MiB.
 #![no_main]
 
@@ -51,6 +51,6 @@ fuzz_target!(|data: &[u8]| {
     let reread =
         parse_call_error(&error_json).unwrap_or_else(|e| panic!("parse_call_error refused the core's own error: {e}\n{error_json}"));
     // Reading back runs the redactor over redacted text: a difference is the redactor's
-    // idempotence failing, gated like redact_text's (see `check::idempotence`).
+    // idempotence failing (see `check::idempotence`).
     check::idempotence("normalize_json-readback", data, &error_json, &reread.to_json());
 });

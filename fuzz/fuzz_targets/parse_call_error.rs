@@ -11,7 +11,7 @@
 //!   object is untrusted, so the reader cleans every text;
 //! - reading the reader's own output again gives the same bytes (rule 6: an object the
 //!   core produced reads back unchanged). The re-read runs the redactor over redacted
-//!   text, so it is gated as `idempotence`;
+//!   text: its idempotence;
 //! - the peak allocation is at most 4 × the input + 16 MiB.
 #![no_main]
 

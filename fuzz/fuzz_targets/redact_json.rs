@@ -7,8 +7,8 @@
 //!   a second run (deterministic);
 //! - every string and key of it is sanitized (no removed character, no chat marker);
 //! - the peak allocation is at most 4 × the input + 16 MiB;
-//! - idempotence, `redact_json(redact_json(x)) == redact_json(x)`: gated as `idempotence`
-//!   (the same redactor runs on every string).
+//! - idempotence, `redact_json(redact_json(x)) == redact_json(x)` (the same redactor runs
+//!   on every string).
 #![no_main]
 
 use codemode_errors::redact_json;

@@ -4,9 +4,7 @@
 //! - the output is the same on a second run (deterministic);
 //! - it holds no character the sanitizer removes and no chat-template marker;
 //! - the peak allocation is at most 4 × the input + 16 MiB;
-//! - idempotence, `redact_text(redact_text(x)) == redact_text(x)`: known to fail on rare
-//!   hostile texts, so it is the gated invariant `idempotence` (recorded, or fatal with
-//!   `CODEMODE_FUZZ_STRICT=idempotence`; see `codemode_errors_fuzz::gated`).
+//! - idempotence, `redact_text(redact_text(x)) == redact_text(x)`.
 #![no_main]
 
 use codemode_errors::redact_text;

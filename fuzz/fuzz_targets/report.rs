@@ -15,7 +15,7 @@
 //!   reverse order (deterministic);
 //! - the error is JSON, at most `max_error_bytes`, valid against both schemas (sampled),
 //!   every string and key sanitized, and reads back byte for byte with `parse_call_error`
-//!   (gated as `idempotence`: reading runs the redactor over its output);
+//!   (reading runs the redactor over its output: its idempotence);
 //! - the contract's rules hold (the same invariants as `tests/properties.rs`): breaker
 //!   and origin by failure tag (rules 3, 4), no infrastructure kind inside a completed
 //!   result, `same_arguments: safe` only with `dispatched: false`, `dispatched: false`
@@ -997,7 +997,7 @@ fuzz_target!(|data: &[u8]| {
 
     // Rule 6 and rule 14: the consumer reads the core's object back byte for byte.
     let reread = parse_call_error(&error_json).unwrap_or_else(|e| panic!("parse_call_error refused the core's error: {e}\n{error_json}"));
-    // Gated as `idempotence`: the reader runs the redactor over redacted text.
+    // The reader runs the redactor over redacted text: its idempotence.
     check::idempotence("report-readback", data, &error_json, &reread.to_json());
 
     // Rule 6 for a run: the uncaught rejection nests as toolError, unchanged when it fits
@@ -1019,8 +1019,7 @@ fuzz_target!(|data: &[u8]| {
     let default_cap = Policy::default().max_error_bytes();
     assert!(nested.len() <= default_cap, "toolError is {} bytes", nested.len());
     // An object that reads back unchanged is nested unchanged (F3: the nesting's own cap
-    // on texts; a difference in the read-back is the redactor's, gated above). Fatal since
-    // no campaign of the fixed builds recorded it.
+    // on texts; a difference in the read-back is the redactor's, checked above).
     if error_json.len() <= default_cap && reread.to_json() == error_json {
         assert_eq!(nested, error_json, "the nested toolError differs");
     }

@@ -10,10 +10,12 @@
 //!   point runs, counted by a global allocator (the core's step counter
 //!   `search::work::tally` is compiled in tests only, so it cannot be read from here), is
 //!   at most 4 × the input plus 16 MiB (issue 13's memory target);
-//! - [`gated`]: the invariants known to fail today ([`GATED`]: the redactor's
-//!   idempotence). Each is checked on every input; a violation
-//!   is recorded, not fatal, unless `CODEMODE_FUZZ_STRICT` names it (see
-//!   docs/RELIABILITY.md).
+//! - [`idempotence`]: a second pass of the pipeline over its own output changes nothing.
+//!
+//! Every check is fatal: a violation panics, which libFuzzer keeps as a crash and
+//! `cargo fuzz tmin` minimizes. (Until 2026-12-03 invariants known to fail were gated,
+//! recorded rather than fatal while their causes were open; docs/RELIABILITY.md tells
+//! their history.)
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -275,55 +277,15 @@ pub fn strings(v: &Value, out: &mut Vec<String>) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Gated invariants
+// Idempotence
 
-/// The invariants that fail today on inputs the campaign found (docs/RELIABILITY.md lists
-/// them with their reproducers). Each is still checked on every input; what a violation
-/// does is chosen by the environment:
-///
-/// - `CODEMODE_FUZZ_STRICT=all` (or a comma-separated list of these names): panic, a
-///   crash libFuzzer keeps and `cargo fuzz tmin` minimizes;
-/// - `CODEMODE_FUZZ_RECORD_DIR=<dir>`: write the input there as `<what>-<name>-<hash>`
-///   and go on
-///   (the campaign does this and counts what it collected);
-/// - neither: go on, so the smoke run in `cargo xtask test` stays green on known failures
-///   and fails on everything else.
-pub const GATED: &[&str] = &[
-    // A second pass of the redactor changes its first pass's output (redact_text,
-    // redact_json, and every re-read of an emitted object: parse_call_error of its own
-    // output, the core's error read back or nested in a run error).
-    "idempotence",
-    // `nested-unchanged` (a call error the core produced changes when a run error nests
-    // it as `toolError`) was gated until 2026-12-02: its cause was fixed (F3) and no
-    // campaign of the fixed builds recorded it; the `report` target asserts it.
-];
-
-fn strict(name: &str) -> bool {
-    static STRICT: OnceLock<Vec<String>> = OnceLock::new();
-    let list = STRICT.get_or_init(|| {
-        std::env::var("CODEMODE_FUZZ_STRICT").map(|v| v.split(',').map(|s| s.trim().to_owned()).collect()).unwrap_or_default()
-    });
-    list.iter().any(|s| s == "all" || s == name)
-}
-
-/// A gated invariant `name` (one of [`GATED`]) failed in `what` on `input`; `message`
-/// says how.
-pub fn gated(name: &str, what: &str, input: &[u8], message: impl FnOnce() -> String) {
-    debug_assert!(GATED.contains(&name), "{name} is not a gated invariant");
-    if strict(name) {
-        panic!("gated invariant {name} failed: {}\ninput: {:?}", message(), String::from_utf8_lossy(input));
-    }
-    if let Some(dir) = std::env::var_os("CODEMODE_FUZZ_RECORD_DIR") {
-        let dir = std::path::PathBuf::from(dir);
-        let _ = std::fs::create_dir_all(&dir);
-        let _ = std::fs::write(dir.join(format!("{what}-{name}-{:016x}", fnv1a(input))), input);
-    }
-}
-
-/// Idempotence of a pass of the pipeline (`what` names it): `twice` must equal `once`.
+/// Idempotence of a pass of the pipeline (`what` names it): `twice`, the pass over its
+/// own output `once`, must equal `once`. The redactor runs again wherever the core reads
+/// its own output (a call error read back from `Error.message`, one nested in a run
+/// error), so a text that changes on a second pass would change what a model reads.
 pub fn idempotence(what: &str, input: &[u8], once: &str, twice: &str) {
     if once != twice {
-        gated("idempotence", what, input, || format!("{what} is not idempotent\nonce:  {once:?}\ntwice: {twice:?}"));
+        panic!("{what} is not idempotent\nonce:  {once:?}\ntwice: {twice:?}\ninput: {:?}", String::from_utf8_lossy(input));
     }
 }
 

@@ -11,7 +11,7 @@
 use crate::error::{ErrorCode, ReportError};
 use crate::evidence::{render_json, JsonCaps};
 use crate::json::{parse_json, utf16_len, Json};
-use crate::rules::kinds::{canonicalize, Kind, MAX_ORIGINAL_KIND};
+use crate::rules::kinds::{canonicalize, clean_kind, Kind, MAX_ORIGINAL_KIND};
 use crate::rules::recovery::{advice_for, guidance};
 use crate::text::{clean_text, CustomRules, Redactions, SafeText};
 use crate::wire::{
@@ -152,10 +152,10 @@ impl Reader<'_> {
         Some(crate::text::qualified_label(raw, MAX_TOOL_TEXT, self.custom, &mut self.counts)).filter(|t| qualified(t))
     }
 
-    /// The kind, when it is an identifier; otherwise `tool_error`, with the raw value as
-    /// the original kind.
+    /// The kind, when it is an identifier the pipeline leaves as it is; otherwise
+    /// `tool_error`, with the raw value, cleaned, as the original kind.
     fn kind(&mut self, raw: &str) -> (SafeText, Option<SafeText>) {
-        match SafeText::identifier(raw) {
+        match clean_kind(raw, self.custom) {
             Some(kind) => (kind, None),
             None => {
                 let original = self.clean(raw);

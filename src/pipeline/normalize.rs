@@ -10,7 +10,7 @@ use crate::json::{exact_integer, parse_json, Json, JsonBuilder, JsonList, JsonTe
 use crate::pipeline::message::{clean_problem, compose_message, short_cause, MAX_CAUSE};
 use crate::rules::arguments::{argument_kind, arguments_named_in, check_arguments, ArgumentProblem, MAX_INVALID_ARGUMENTS};
 use crate::rules::classify::{jsonrpc_code, transport_kind};
-use crate::rules::kinds::{canonicalize, sanitize_original, Advice, Kind};
+use crate::rules::kinds::{canonicalize, clean_kind, sanitize_original, Advice, Kind};
 use crate::rules::policy::Policy;
 use crate::rules::recognize::{recognize, status_kind, Recognition, RuleId};
 use crate::rules::recovery::{advice_for, recovery, side_effects, AdviceInput};
@@ -171,7 +171,17 @@ impl Normalizer {
         // A tool name the report reader accepted can still hold a secret or a marker.
         let tool = report.tool.as_ref().map(|t| qualified_label(t.as_str(), MAX_TOOL_NAME, custom, &mut d.counts));
         // Kinds are the table's, checked host kinds or stable upstream kinds: identifiers.
-        let kind = SafeText::identifier(&d.kind).unwrap_or_else(|| SafeText::literal("tool_error"));
+        // A host's kind can still have a token's shape: then the kind is `tool_error` and
+        // the host's, redacted, is the original kind (as the reader reads it back).
+        let kind = match clean_kind(&d.kind, custom) {
+            Some(kind) => kind,
+            None => {
+                if d.original_kind.is_none() {
+                    d.original_kind = sanitize_original(&d.kind, custom, &mut d.counts);
+                }
+                Kind::ToolError.name()
+            }
+        };
         let safety = report.annotations;
         let recovery = recovery(AdviceInput {
             kind: &d.kind,
@@ -542,6 +552,28 @@ mod tests {
         ] {
             assert_eq!(outcome(r).to_json(), r#"{"error":null,"breaker":"success"}"#);
         }
+    }
+
+    /// A host's kind is checked for its alphabet, which a token's shape can have: such a
+    /// kind reaches the model as `tool_error`, the host's redacted beside it, and reads
+    /// back unchanged.
+    #[test]
+    fn a_host_kind_shaped_like_a_token_is_redacted() {
+        for (tag, token, family) in [
+            ("budget", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "github_token"),
+            ("policy", "github_pat_bb2l48ys11wrv___________v4", "github_token"),
+        ] {
+            let report = format!(r#"{{"tool":"gh::push","{tag}":{{"kind":"{token}","message":"blocked"}}}}"#);
+            let e = outcome(&report).error.unwrap();
+            let json = e.to_json();
+            assert!(!json.contains(token), "{json}");
+            assert_eq!(e.kind, "tool_error", "{json}");
+            assert_eq!(e.original_kind.as_deref(), Some(format!("[REDACTED:{family}]").as_str()), "{json}");
+            assert_eq!(crate::parse_call_error(&json).unwrap().to_json(), json);
+        }
+        // A kind without one is kept as the host wrote it.
+        let e = outcome(r#"{"tool":"gh::push","budget":{"kind":"monthly_quota_2026","message":"spent"}}"#).error.unwrap();
+        assert_eq!((e.kind.as_str(), e.original_kind), ("monthly_quota_2026", None));
     }
 
     #[test]

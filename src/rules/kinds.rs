@@ -3,7 +3,7 @@
 //! discovery failure, whether it means the call's own input was wrong), and how untrusted
 //! kinds are canonicalized.
 
-use crate::text::{label, CustomRules, Redactions, SafeText};
+use crate::text::{clean_identifier, label, CustomRules, Redactions, SafeText};
 use crate::wire::{RecoveryAction as A, SameArguments as S};
 
 /// Recovery advice for a kind: the next move and whether the exact call may be repeated.
@@ -223,6 +223,16 @@ pub(crate) fn sanitize_original(raw: &str, custom: &CustomRules, counts: &mut Re
         clean = label(&clean, MAX_ORIGINAL_KIND, custom, counts).trimmed();
     }
     (!clean.is_empty()).then_some(clean)
+}
+
+/// A kind as the model reads it: one of the core's table by its name; any other (a
+/// host's, an object's read back) when it is an identifier the text pipeline leaves as it
+/// is (`None` otherwise: it may have a token's shape).
+pub(crate) fn clean_kind(raw: &str, custom: &CustomRules) -> Option<SafeText> {
+    match Kind::from_wire(raw) {
+        Some(kind) => Some(kind.name()),
+        None => clean_identifier(raw, custom),
+    }
 }
 
 /// Whether a host-supplied kind is well formed: 1 to 64 characters of `[a-z0-9_]`.

@@ -127,6 +127,16 @@ pub(crate) fn clean_whole(text: &str, custom: &CustomRules, counts: &mut Redacti
     SafeText::from_pipeline(defang_and_redact(&strip_controls(text), custom, counts).into_owned())
 }
 
+/// `text` as an identifier (1 to 64 characters of `[a-z0-9_]`, a kind) when the pipeline
+/// leaves it as it is, `None` otherwise. The alphabet keeps out every invisible character
+/// and marker, but not a token's shape: `ghp_` and 36 lowercase letters and digits is a
+/// well-formed kind, and a model must not read it.
+pub(crate) fn clean_identifier(text: &str, custom: &CustomRules) -> Option<SafeText> {
+    let identifier = SafeText::identifier(text)?;
+    let mut counts = Redactions::default();
+    (clean_whole(text, custom, &mut counts).as_str() == text).then_some(identifier)
+}
+
 /// How many times a text is defanged and redacted again after a redaction, at most.
 const ROUNDS_AFTER_A_REDACTION: usize = 2;
 
