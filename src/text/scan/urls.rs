@@ -223,10 +223,12 @@ pub(crate) fn secret_query_values(text: &str, names: &KeyNames, _: &Hints) -> Ve
         let policy_name = |judge: fn(&KeyNames, &str) -> bool, name: &[u8]| std::str::from_utf8(name).is_ok_and(|n| judge(names, n));
         let policy_secret = names.adds_secret_names() && policy_name(KeyNames::is_policy_secret, name);
         name.make_ascii_lowercase();
-        // Length first, then byte by byte (most names differ in length or first byte).
+        // By length and first letter, then length first, then byte by byte (most names
+        // differ in length or first byte).
         let listed = |table: &[&str]| table.iter().any(|p| p.len() == name.len() && p.bytes().zip(name.iter()).all(|(a, &b)| a == b));
-        let strong = policy_secret || listed(SECRET_QUERY_PARAMS);
-        let weak = !strong && listed(WEAK_QUERY_PARAMS);
+        let may_be_listed = may_be_listed(name);
+        let strong = policy_secret || (may_be_listed && listed(SECRET_QUERY_PARAMS));
+        let weak = !strong && may_be_listed && listed(WEAK_QUERY_PARAMS);
         if (!strong && !weak) || (names.adds_plain_names() && policy_name(KeyNames::is_plain, name)) {
             continue;
         }
@@ -278,6 +280,41 @@ fn without_closing_punctuation(value: &[u8]) -> usize {
 /// Query parameters that hold a secret only when the value looks generated.
 const WEAK_QUERY_PARAMS: &[&str] = &["pass", "pw"];
 
+/// The length, first and last byte of every listed name ([`SECRET_QUERY_PARAMS`],
+/// [`WEAK_QUERY_PARAMS`]): a bit of the entry for its length, picked by its first and
+/// last byte ([`shape_bit`]). Most names a text holds (`page`, `id`, `q`) find no bit
+/// set, and are passed over without a comparison with the tables.
+const LISTED_SHAPES: [u64; 32] = {
+    let mut shapes = [0u64; 32];
+    let tables = [SECRET_QUERY_PARAMS, WEAK_QUERY_PARAMS];
+    let mut t = 0;
+    while t < tables.len() {
+        let mut k = 0;
+        while k < tables[t].len() {
+            let name = tables[t][k].as_bytes();
+            assert!(!name.is_empty() && name.len() < 32, "a listed query name has 1 to 31 bytes");
+            shapes[name.len()] |= shape_bit(name[0], name[name.len() - 1]);
+            k += 1;
+        }
+        t += 1;
+    }
+    shapes
+};
+
+/// The bit of a name's shape: its first and last byte, mixed into 64 places.
+const fn shape_bit(first: u8, last: u8) -> u64 {
+    1 << ((first.wrapping_mul(31) ^ last) & 63)
+}
+
+/// Whether `name` (lowercase) may be a listed name, by its length, first and last byte:
+/// `false` only for a name no table holds.
+fn may_be_listed(name: &[u8]) -> bool {
+    match (name.first(), name.last()) {
+        (Some(&first), Some(&last)) if name.len() < LISTED_SHAPES.len() => LISTED_SHAPES[name.len()] & shape_bit(first, last) != 0,
+        _ => false,
+    }
+}
+
 /// Stems of which every secret query parameter name holds one: `%`, since a name is
 /// compared percent-decoded (`%74oken` is `token`), and the stems of the names
 /// ([`SECRET_QUERY_PARAMS`], [`WEAK_QUERY_PARAMS`]). A text without any has no secret
@@ -309,6 +346,19 @@ mod tests {
         }
         // Percent-encoded names are decoded, so `%` alone lets the rule run.
         assert!(QUERY_NAME_STEMS.contains(&"%"));
+    }
+
+    #[test]
+    fn the_shape_filter_passes_every_listed_name_and_few_others() {
+        for name in SECRET_QUERY_PARAMS.iter().chain(WEAK_QUERY_PARAMS) {
+            assert!(may_be_listed(name.as_bytes()), "{name}");
+        }
+        for name in ["page", "id", "q", "", "limit", &"t".repeat(40)] {
+            assert!(!may_be_listed(name.as_bytes()), "{name}");
+        }
+        let spans = |text: &str| secret_query_values(text, &KeyNames::default(), &Hints::of(text));
+        assert_eq!(spans("GET /v1/items?page=2&token=abc123&pw=Zx81kQ0pLm3").len(), 2);
+        assert!(spans("GET /v1/items?page=2&limit=50").is_empty());
     }
 
     #[test]
