@@ -29,7 +29,7 @@ fn find_from_uncounted(hay: &str, needle: &str, from: usize) -> Option<usize> {
     // `J`) is found by that byte alone, a comparison a block fewer.
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if needle.len() >= 2 && needle.iter().all(|&b| commonness(b) >= RARE) {
-        let anchor = (0..needle.len() - 1).min_by_key(|&k| commonness(needle[k]) + commonness(needle[k + 1])).unwrap_or(0);
+        let anchor = rarest_pair(needle);
         let pair = [needle[anchor], needle[anchor + 1]];
         let mut start = from;
         while start <= last_start {
@@ -322,7 +322,7 @@ pub(crate) fn find_ignore_ascii_case(hay: &str, needle: &str, from: usize) -> Op
         };
     }
     let last_start = hay.len().checked_sub(needle.len())?;
-    let anchor = (0..needle.len() - 1).min_by_key(|&k| commonness(needle[k]) + commonness(needle[k + 1])).unwrap_or(0);
+    let anchor = rarest_pair(needle);
     let pair = [needle[anchor], needle[anchor + 1]];
     let mut start = from;
     while let Some(found) = find_folded_pair(&hay[anchor..], start, pair) {
@@ -402,8 +402,15 @@ fn commonness(b: u8) -> usize {
     usize::from(COMMONNESS[usize::from(b)])
 }
 
+/// Where the least common pair of adjacent bytes of `needle` (two bytes or more) starts:
+/// the anchor of a search by pairs.
+fn rarest_pair(needle: &[u8]) -> usize {
+    (0..needle.len().saturating_sub(1)).min_by_key(|&k| commonness(needle[k]) + commonness(needle[k + 1])).unwrap_or(0)
+}
+
 /// The [`commonness`] below which a byte is rare enough to anchor a search alone: every
 /// byte but the lowercase letters and the common punctuation.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const RARE: usize = 20;
 
 /// [`commonness`] of every byte, as a table.

@@ -223,8 +223,8 @@ pub(crate) fn secret_query_values(text: &str, names: &KeyNames, _: &Hints) -> Ve
         let policy_name = |judge: fn(&KeyNames, &str) -> bool, name: &[u8]| std::str::from_utf8(name).is_ok_and(|n| judge(names, n));
         let policy_secret = names.adds_secret_names() && policy_name(KeyNames::is_policy_secret, name);
         name.make_ascii_lowercase();
-        // By length and first letter, then length first, then byte by byte (most names
-        // differ in length or first byte).
+        // By the name's shape (length, first and last byte), then by length, then byte by
+        // byte.
         let listed = |table: &[&str]| table.iter().any(|p| p.len() == name.len() && p.bytes().zip(name.iter()).all(|(a, &b)| a == b));
         let may_be_listed = may_be_listed(name);
         let strong = policy_secret || (may_be_listed && listed(SECRET_QUERY_PARAMS));
