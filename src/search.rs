@@ -27,7 +27,7 @@ fn find_from_uncounted(hay: &str, needle: &str, from: usize) -> Option<usize> {
     // common pair of adjacent bytes, 32 positions a step: `://` by `:/`, not at each `:`
     // of every timestamp. A needle with a rare byte (a capital, a backslash: `eyJ` by its
     // `J`) is found by that byte alone, a comparison a block fewer.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
     if needle.len() >= 2 && needle.iter().all(|&b| commonness(b) >= RARE) {
         let anchor = rarest_pair(needle);
         let pair = [needle[anchor], needle[anchor + 1]];
@@ -84,6 +84,179 @@ pub(crate) mod work {
     }
 }
 
+/// Bytes as a byte class reads them: one byte ([`u8`], whose tests are `bool`s) or, in
+/// WebAssembly with SIMD, sixteen side by side ([`Lanes`]). A class is written once over
+/// `Bytes` and is the same rule on every target: natively the compiler vectorizes its
+/// byte form in the block loops below; WebAssembly, built for size, does not vectorize
+/// loops, so there the lanes form is written out.
+pub(crate) trait Bytes: Copy {
+    /// A test's outcome: a `bool` for a byte, a lane of all ones or zeros for lanes.
+    type Mask: Copy + core::ops::BitOr<Output = Self::Mask> + core::ops::BitAnd<Output = Self::Mask> + core::ops::Not<Output = Self::Mask>;
+    /// Equal to `byte`.
+    fn is(self, byte: u8) -> Self::Mask;
+    /// In `lo..=hi`.
+    fn within(self, lo: u8, hi: u8) -> Self::Mask;
+    /// With bit 5 set, which maps `A`..`Z` onto `a`..`z` (and nothing else onto a letter).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128"))),
+        allow(dead_code)
+    )]
+    fn folded(self) -> Self;
+}
+
+impl Bytes for u8 {
+    type Mask = bool;
+
+    #[inline(always)]
+    fn is(self, byte: u8) -> bool {
+        self == byte
+    }
+
+    #[inline(always)]
+    fn within(self, lo: u8, hi: u8) -> bool {
+        self.wrapping_sub(lo) <= hi.wrapping_sub(lo)
+    }
+
+    #[inline(always)]
+    fn folded(self) -> u8 {
+        self | 0x20
+    }
+}
+
+/// A class of bytes the scanners skip to ([`next_in_class`]), written over [`Bytes`].
+/// Define one with [`byte_class!`].
+pub(crate) trait ByteClass {
+    fn test<B: Bytes>(b: B) -> B::Mask;
+}
+
+/// A class of positions read by their byte and the next one ([`next_in_pair_class`]).
+pub(crate) trait PairClass {
+    fn test<B: Bytes>(b: B, next: B) -> B::Mask;
+}
+
+/// A unit struct that is a [`ByteClass`] (`Name = |b| …`) or a [`PairClass`]
+/// (`Name = |b, next| …`), the body written with [`Bytes`]' tests:
+///
+/// ```ignore
+/// byte_class!(Quote = |b| b.is(b'"') | b.is(b'\''));
+/// assert_eq!(next_in_class(b"it's", 0, Quote), 2);
+/// ```
+macro_rules! byte_class {
+    ($(#[$doc:meta])* $vis:vis $name:ident = |$b:ident| $body:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        $vis struct $name;
+        impl $crate::search::ByteClass for $name {
+            #[inline(always)]
+            fn test<B: $crate::search::Bytes>($b: B) -> B::Mask {
+                $body
+            }
+        }
+    };
+    ($(#[$doc:meta])* $vis:vis $name:ident = |$b:ident, $next:ident| $body:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        $vis struct $name;
+        impl $crate::search::PairClass for $name {
+            #[inline(always)]
+            fn test<B: $crate::search::Bytes>($b: B, $next: B) -> B::Mask {
+                $body
+            }
+        }
+    };
+}
+pub(crate) use byte_class;
+
+/// Sixteen bytes of a text side by side, in WebAssembly built with SIMD: the lanes form
+/// of [`Bytes`], each test one or two vector instructions.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) use lanes::Lanes;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod lanes {
+    use core::arch::wasm32::{u64x2, u8x16_bitmask, u8x16_eq, u8x16_le, u8x16_splat, u8x16_sub, v128, v128_and, v128_not, v128_or};
+
+    #[derive(Clone, Copy)]
+    pub(crate) struct Lanes(v128);
+
+    impl Lanes {
+        /// The 16 bytes of `hay` from `i`, when there are as many.
+        #[inline(always)]
+        pub(crate) fn at(hay: &[u8], i: usize) -> Option<Lanes> {
+            let block: &[u8; 16] = hay.get(i..i.checked_add(16)?)?.try_into().ok()?;
+            let (lo, hi) = block.split_at(8);
+            Some(Lanes(u64x2(u64::from_le_bytes(lo.try_into().ok()?), u64::from_le_bytes(hi.try_into().ok()?))))
+        }
+
+        /// A bit for each lane of a mask that is set, lane k as bit k.
+        #[inline(always)]
+        pub(crate) fn bits(self) -> u32 {
+            u32::from(u8x16_bitmask(self.0))
+        }
+    }
+
+    impl core::ops::BitOr for Lanes {
+        type Output = Lanes;
+        #[inline(always)]
+        fn bitor(self, other: Lanes) -> Lanes {
+            Lanes(v128_or(self.0, other.0))
+        }
+    }
+
+    impl core::ops::BitAnd for Lanes {
+        type Output = Lanes;
+        #[inline(always)]
+        fn bitand(self, other: Lanes) -> Lanes {
+            Lanes(v128_and(self.0, other.0))
+        }
+    }
+
+    impl core::ops::Not for Lanes {
+        type Output = Lanes;
+        #[inline(always)]
+        fn not(self) -> Lanes {
+            Lanes(v128_not(self.0))
+        }
+    }
+
+    impl super::Bytes for Lanes {
+        type Mask = Lanes;
+
+        #[inline(always)]
+        fn is(self, byte: u8) -> Lanes {
+            Lanes(u8x16_eq(self.0, u8x16_splat(byte)))
+        }
+
+        #[inline(always)]
+        fn within(self, lo: u8, hi: u8) -> Lanes {
+            Lanes(u8x16_le(u8x16_sub(self.0, u8x16_splat(lo)), u8x16_splat(hi.wrapping_sub(lo))))
+        }
+
+        #[inline(always)]
+        fn folded(self) -> Lanes {
+            Lanes(v128_or(self.0, u8x16_splat(0x20)))
+        }
+    }
+}
+
+/// The first position at or after `from` whose lane is set in `test(i)`, the mask of the
+/// 16 positions from `i`, 16 positions a step; or, when `test` gives no mask (the text's
+/// lanes ran out), the position it stopped at (`Err`): the WebAssembly form of the block
+/// loops.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn next_in_lanes(from: usize, test: impl Fn(usize) -> Option<Lanes>) -> Result<usize, usize> {
+    let mut i = from;
+    while let Some(mask) = test(i) {
+        let bits = mask.bits();
+        if bits != 0 {
+            return Ok(i + bits.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    Err(i)
+}
+
 /// The 32 bytes of `hay` from `i`, when there are as many.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
@@ -118,6 +291,11 @@ fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
         }
         i += 32;
     }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    match next_in_lanes(i, |i| Some(Lanes::at(hay, i)?.is(byte))) {
+        Ok(found) => return Some(found),
+        Err(end) => i = end,
+    }
     while let Some(chunk) = hay.get(i..i + 8) {
         let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
         let x = u64::from_le_bytes(word) ^ pattern;
@@ -132,21 +310,29 @@ fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
 
 /// The first position at or after `from` whose byte is in `class`, or the end of `hay`.
 /// Blocks of 32 bytes with no byte in the class are skipped a block a step (where the
-/// compiler has vector registers, one test a block), and the hit is then found in its
-/// block; `class` must be a few comparisons.
+/// compiler has vector registers, one test a block; in WebAssembly with SIMD, 16 bytes
+/// a step), and the hit is then found in its block; `class` must be a few comparisons.
 #[inline(always)]
-pub(crate) fn next_in_class(hay: &[u8], from: usize, class: impl Fn(u8) -> bool) -> usize {
+pub(crate) fn next_in_class<C: ByteClass>(hay: &[u8], from: usize, _: C) -> usize {
     let mut i = from;
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     while let Some(block) = block_at(hay, i) {
-        if any_in_block(block, &class) {
-            i += first_in_block(block, &class);
+        if any_in_block(block, |b| C::test(b)) {
+            i += first_in_block(block, |b| C::test(b));
             work::tally(i.saturating_sub(from) / 8 + 1);
             return i;
         }
         i += 32;
     }
-    while i < hay.len() && !class(hay[i]) {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    match next_in_lanes(i, |i| Some(C::test(Lanes::at(hay, i)?))) {
+        Ok(found) => {
+            work::tally(found.saturating_sub(from) / 8 + 1);
+            return found;
+        }
+        Err(end) => i = end,
+    }
+    while i < hay.len() && !C::test(hay[i]) {
         i += 1;
     }
     work::tally(i.saturating_sub(from) / 8 + 1);
@@ -157,18 +343,18 @@ pub(crate) fn next_in_class(hay: &[u8], from: usize, class: impl Fn(u8) -> bool)
 /// are in `class`, or the end of `hay`: [`next_in_class`] for a class that looks at the
 /// next byte too, 32 positions a step where the compiler has vector registers.
 #[inline(always)]
-pub(crate) fn next_in_pair_class(hay: &[u8], from: usize, class: impl Fn(u8, u8) -> bool) -> usize {
+pub(crate) fn next_in_pair_class<C: PairClass>(hay: &[u8], from: usize, _: C) -> usize {
     let mut i = from;
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     while let (Some(firsts), Some(seconds)) = (block_at(hay, i), block_at(hay, i + 1)) {
         let mut seen = 0u8;
         for (&a, &b) in firsts.iter().zip(seconds) {
-            seen |= u8::from(class(a, b));
+            seen |= u8::from(C::test(a, b));
         }
         if seen != 0 {
             let mut flags = [0u8; 32];
             for ((flag, &a), &b) in flags.iter_mut().zip(firsts).zip(seconds) {
-                *flag = u8::from(class(a, b));
+                *flag = u8::from(C::test(a, b));
             }
             i += flags_mask(&flags).trailing_zeros() as usize;
             work::tally(i.saturating_sub(from) / 8 + 1);
@@ -176,11 +362,19 @@ pub(crate) fn next_in_pair_class(hay: &[u8], from: usize, class: impl Fn(u8, u8)
         }
         i += 32;
     }
-    while i + 1 < hay.len() && !class(hay[i], hay[i + 1]) {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    match next_in_lanes(i, |i| Some(C::test(Lanes::at(hay, i)?, Lanes::at(hay, i + 1)?))) {
+        Ok(found) => {
+            work::tally(found.saturating_sub(from) / 8 + 1);
+            return found;
+        }
+        Err(end) => i = end,
+    }
+    while i + 1 < hay.len() && !C::test(hay[i], hay[i + 1]) {
         i += 1;
     }
     // The last byte, with nothing after it.
-    if i + 1 == hay.len() && !class(hay[i], 0) {
+    if i + 1 == hay.len() && !C::test(hay[i], 0) {
         i += 1;
     }
     work::tally(i.saturating_sub(from) / 8 + 1);
@@ -344,11 +538,11 @@ pub(crate) fn find_ignore_ascii_case(hay: &str, needle: &str, from: usize) -> Op
 fn find_folded_pair(hay: &[u8], from: usize, pair: [u8; 2]) -> Option<usize> {
     let fold = |b: u8| if b.is_ascii_lowercase() { 0x20 } else { 0 };
     let (f0, f1) = (fold(pair[0]), fold(pair[1]));
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
     return next_pair(hay, from, pair, [f0, f1]);
-    // Elsewhere (WebAssembly, not vectorized): to each first byte eight bytes a step, then
+    // Elsewhere (WebAssembly without SIMD): to each first byte eight bytes a step, then
     // the second compared.
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128"))))]
     {
         let mut i = from;
         loop {
@@ -372,11 +566,12 @@ fn find_folded_pair(hay: &[u8], from: usize, pair: [u8; 2]) -> Option<usize> {
 /// the compiler turns a block into a few vector comparisons and one mask; a block test
 /// written as two comparisons joined by `&` it compiled into narrow, shuffled pieces
 /// several times dearer. A block with a hit is searched a byte a step.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn next_pair(hay: &[u8], from: usize, pair: [u8; 2], fold: [u8; 2]) -> Option<usize> {
     let hit = |a: u8, b: u8| (a | fold[0] == pair[0]) & (b | fold[1] == pair[1]);
     let mut i = from;
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     while let (Some(firsts), Some(seconds)) = (block_at(hay, i), block_at(hay, i + 1)) {
         let mut apart = [0u8; 32];
         for ((d, &a), &b) in apart.iter_mut().zip(firsts).zip(seconds) {
@@ -386,6 +581,18 @@ fn next_pair(hay: &[u8], from: usize, pair: [u8; 2], fold: [u8; 2]) -> Option<us
             break;
         }
         i += 32;
+    }
+    // In WebAssembly, 16 positions a step, compared directly.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if let Ok(found) = next_in_lanes(i, |i| {
+        let (a, b) = (Lanes::at(hay, i)?, Lanes::at(hay, i + 1)?);
+        let (a, b) = (if fold[0] == 0 { a } else { a.folded() }, if fold[1] == 0 { b } else { b.folded() });
+        Some(a.is(pair[0]) & b.is(pair[1]))
+    })
+    .map_err(|end| i = end)
+    {
+        work::tally(found.saturating_sub(from) / 8 + 1);
+        return Some(found);
     }
     while i + 1 < hay.len() && !hit(hay[i], hay[i + 1]) {
         i += 1;
@@ -410,7 +617,7 @@ fn rarest_pair(needle: &[u8]) -> usize {
 
 /// The [`commonness`] below which a byte is rare enough to anchor a search alone: every
 /// byte but the lowercase letters and the common punctuation.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
 const RARE: usize = 20;
 
 /// [`commonness`] of every byte, as a table.
@@ -454,6 +661,11 @@ fn find_folded_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
             break;
         }
         i += 32;
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    match next_in_lanes(i, |i| Some(Lanes::at(hay, i)?.folded().is(byte))) {
+        Ok(found) => return Some(found),
+        Err(end) => i = end,
     }
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -761,7 +973,8 @@ mod tests {
     /// a later one never hiding it, from every start.
     #[test]
     fn class_search_finds_the_first_hit_in_every_lane() {
-        let class = |b: u8| (b == b'?') | (b == b'&');
+        byte_class!(Query = |b| b.is(b'?') | b.is(b'&'));
+        let class = Query;
         for len in 0..80 {
             for at in 0..len {
                 let mut hay = vec![b'a'; len];
@@ -777,6 +990,19 @@ mod tests {
             }
             assert_eq!(next_in_class(&vec![b'a'; len], 0, class), len);
         }
+    }
+
+    /// A range test is the inclusive range, for every byte and every bound.
+    #[test]
+    fn a_range_test_is_the_inclusive_range() {
+        for lo in 0..=255u8 {
+            for hi in lo..=255u8 {
+                for b in 0..=255u8 {
+                    assert_eq!(b.within(lo, hi), (lo..=hi).contains(&b), "{b} in {lo}..={hi}");
+                }
+            }
+        }
+        assert!((0..=255u8).all(|b| b.folded() == b | 0x20 && b.is(b) && !b.is(b.wrapping_add(1))));
     }
 
     #[test]

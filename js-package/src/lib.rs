@@ -72,6 +72,19 @@ impl JsNormalizer {
         }
     }
 
+    /// [`redact_text`](Self::redact_text) for a text already encoded as UTF-8 by
+    /// `TextEncoder` (which turns a lone surrogate into U+FFFD), or `undefined` when the
+    /// redacted text is the caller's string as it was: the bytes came back unchanged and
+    /// hold no U+FFFD, so the string held no lone surrogate either. A long text crosses
+    /// so: wasm-bindgen copies a string into memory a character at a time in
+    /// JavaScript, `TextEncoder` and a byte copy are native.
+    #[wasm_bindgen(js_name = redactTextUtf8)]
+    pub fn redact_text_utf8(&self, text: &[u8]) -> Option<JsString> {
+        let text = String::from_utf8_lossy(text);
+        let out = self.inner.redact_text(&text);
+        (out != *text || text.contains('\u{FFFD}')).then(|| text::to_js(&out))
+    }
+
     /// A redacted copy of a JSON value, as compact JSON with sorted keys.
     #[wasm_bindgen(js_name = redactJson)]
     pub fn redact_json(&self, value: &JsValue) -> JsResult<String> {

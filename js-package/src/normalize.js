@@ -7,6 +7,14 @@ import { asJsonText } from './plain.js';
 
 let shared;
 
+/**
+ * From this many UTF-16 units, `redactText` hands the core the text's UTF-8 bytes
+ * (`TextEncoder`, native) rather than the string, which wasm-bindgen copies a character at
+ * a time in JavaScript; below it, the encoder's own start costs more than the loop.
+ */
+const LONG_TEXT = 1024;
+const utf8 = new TextEncoder();
+
 /** The default-policy normalizer, built on first use and reused. */
 function defaults() {
   shared ??= new wasm.Normalizer(undefined);
@@ -81,6 +89,10 @@ export class Normalizer {
 
   /** Sanitized, redacted free text. */
   redactText(text) {
+    if (typeof text === 'string' && text.length >= LONG_TEXT) {
+      // Encoded natively; the core hands back nothing when the text stays as it is.
+      return this.#live.redactTextUtf8(utf8.encode(text)) ?? text;
+    }
     return this.#live.redactText(text);
   }
 

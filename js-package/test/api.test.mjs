@@ -130,6 +130,24 @@ describe('redaction', () => {
     assertInputError(() => redactText(42), 'invalid_argument', '');
   });
 
+  test('a long text crosses as UTF-8 and reads as its lines do; a clean one comes back as it was', () => {
+    const lines = [
+      'a plain log line with nothing secret in it, repeated past the long-text bound',
+      `Authorization: Bearer ${TOKEN}`,
+      'a lone \uD800 surrogate',
+      'a kept \uFFFD replacement character',
+      'a hidden\u202E bidi control',
+    ];
+    const long = Array.from({ length: 60 }, (_, i) => lines[i % lines.length]).join('\n');
+    assert.ok(long.length >= 2048);
+    const redacted = redactText(long);
+    assert.equal(redacted, long.split('\n').map((line) => redactText(line)).join('\n'));
+    assert.ok(!redacted.includes('ghp_') && !redacted.includes('\uD800') && !redacted.includes('\u202E'));
+    const clean = lines[0].repeat(30);
+    assert.equal(redactText(clean), clean);
+    assert.equal(redactText(`${clean}\uD800`), `${clean}\uFFFD`);
+  });
+
   test('redactJson returns a redacted copy as a value', () => {
     const value = { user: 'ada', password: 'hunter2', nested: [{ note: `key ${TOKEN}` }] };
     const redacted = redactJson(value);

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use crate::search::{next_in_class, next_in_pair_class};
+use crate::search::{byte_class, next_in_class, next_in_pair_class};
 use crate::text::redact::Redactions;
 
 /// Whether `c` is removed outright.
@@ -51,11 +51,16 @@ fn is_plain(c: char) -> bool {
     !is_stripped(c) && folded(c) == c
 }
 
+byte_class!(
+    /// A byte outside printable ASCII, tab and newline.
+    NotPlainAscii = |b| !(b.within(b' ', b'~') | b.is(b'\t') | b.is(b'\n'))
+);
+
 /// Remove every stripped character from `text`.
 pub(crate) fn strip_controls(text: &str) -> Cow<'_, str> {
     // Printable ASCII, tab and newline are never stripped: the common case is one byte scan.
     let bytes = text.as_bytes();
-    let plain_ascii = next_in_class(bytes, 0, |b| (b < 0x20 && b != b'\t' && b != b'\n') | (b >= 0x7F)) == bytes.len();
+    let plain_ascii = next_in_class(bytes, 0, NotPlainAscii) == bytes.len();
     if plain_ascii || text.chars().all(is_plain) {
         return Cow::Borrowed(text);
     }
@@ -162,6 +167,12 @@ pub(crate) fn defang_chat_markers<'a>(text: &'a str, counts: &mut Redactions) ->
 /// How many times a text is defanged, at most, while each round changes it.
 const DEFANG_ROUNDS: usize = 4;
 
+byte_class!(
+    /// Where a marker may start (`<`, `[`, `!`), and a line break before a blank
+    /// (indentation a role may follow) or a capital (a role's first letter).
+    MarkerOrRoleLine = |b, next| b.is(b'<') | b.is(b'[') | b.is(b'!') | (b.is(b'\n') & (next.is(b' ') | next.is(b'\t') | next.within(b'A', b'Z')))
+);
+
 /// One pass of [`defang_chat_markers`].
 fn defang_once<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
     let bytes = text.as_bytes();
@@ -178,9 +189,7 @@ fn defang_once<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
         if !at_line_start(bytes, i) {
             // A line break matters only before a blank (indentation a role may follow) or
             // a capital (a role's first letter); a marker's first byte is found on its own.
-            i = next_in_pair_class(bytes, i, |b, next| {
-                (b == b'<') | (b == b'[') | (b == b'!') | ((b == b'\n') & ((next == b' ') | (next == b'\t') | next.is_ascii_uppercase()))
-            });
+            i = next_in_pair_class(bytes, i, MarkerOrRoleLine);
             if i == bytes.len() {
                 break;
             }

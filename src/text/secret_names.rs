@@ -2,6 +2,10 @@
 //! the values of such members are never shown, whatever they look like.
 
 use crate::search::AsciiSet;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
+use crate::search::Bytes;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use crate::search::Lanes;
 
 /// Words that make a key name a secret, wherever they stand in the name, also in the
 /// plural (`passwords`, `secrets`) and at the end of a joined word (`pgpassword`,
@@ -267,26 +271,27 @@ const _: () = assert!(SECRET_NAME_STEMS.len() <= 16, "StemStarts keeps a bit a s
 
 impl StemStarts {
     /// The stems' starts in `text`. Where the compiler has vector registers, 32 positions
-    /// are compared with the stems' first two letters a step, and only the positions
-    /// that pass are compared with the stems; the rest of the text (and all of it
-    /// elsewhere) goes through [`next_stem_and_index`].
+    /// are compared with the stems' first two letters a step (16 in WebAssembly with
+    /// SIMD), and only the positions that pass are compared with the stems; the rest of
+    /// the text (and all of it elsewhere) goes through [`next_stem_and_index`].
     pub(crate) fn of(text: &str) -> Self {
         let mut set = StemStarts { starts: vec![0u64; text.len().div_ceil(64)], found: 0 };
-        #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_mut))]
+        #[cfg_attr(
+            not(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128"))),
+            allow(unused_mut)
+        )]
         let mut from = 0;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
         let bytes = text.as_bytes();
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         while let (Some(firsts), Some(seconds)) = (crate::search::block_at(bytes, from), crate::search::block_at(bytes, from + 1)) {
-            let mut candidates = head_mask(firsts, seconds);
-            while candidates != 0 {
-                let at = from + candidates.trailing_zeros() as usize;
-                candidates &= candidates - 1;
-                if let Some(k) = stem_at(bytes, at) {
-                    set.add(at, k);
-                }
-            }
+            set.add_candidates(bytes, from, head_mask(firsts, seconds));
             from += 32;
+        }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        while let (Some(firsts), Some(seconds)) = (Lanes::at(bytes, from), Lanes::at(bytes, from + 1)) {
+            set.add_candidates(bytes, from, at_stem_head(firsts, seconds).bits());
+            from += 16;
         }
         while let Some((at, k)) = next_stem_and_index(text, from) {
             set.add(at, k);
@@ -294,6 +299,20 @@ impl StemStarts {
         }
         crate::search::work::tally(text.len() / 8 + 1);
         set
+    }
+
+    /// Add the stems that start at the positions `from + k` for each bit k of
+    /// `candidates`.
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
+    #[inline(always)]
+    fn add_candidates(&mut self, bytes: &[u8], from: usize, mut candidates: u32) {
+        while candidates != 0 {
+            let at = from + candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if let Some(k) = stem_at(bytes, at) {
+                self.add(at, k);
+            }
+        }
     }
 
     fn add(&mut self, at: usize, stem: usize) {
@@ -372,12 +391,22 @@ fn stem_at(bytes: &[u8], at: usize) -> Option<usize> {
 fn head_mask(firsts: &[u8; 32], seconds: &[u8; 32]) -> u32 {
     let mut flags = [0u8; 32];
     for ((flag, &a), &b) in flags.iter_mut().zip(firsts).zip(seconds) {
-        let (a, b) = (a | 0x20, b | 0x20);
-        for head in &STEM_HEADS {
-            *flag |= u8::from((a == head[0]) & (b == head[1]));
-        }
+        *flag = u8::from(at_stem_head(a, b));
     }
     crate::search::flags_mask(&flags)
+}
+
+/// Whether the first two letters of a stem stand at a position whose byte is `a` and whose
+/// next byte is `b`, in either case: each stem's head compared, without a branch.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn at_stem_head<B: Bytes>(a: B, b: B) -> B::Mask {
+    let (a, b) = (a.folded(), b.folded());
+    let mut hit = a.is(STEM_HEADS[0][0]) & b.is(STEM_HEADS[0][1]);
+    for head in &STEM_HEADS[1..] {
+        hit = hit | (a.is(head[0]) & b.is(head[1]));
+    }
+    hit
 }
 
 /// The first two letters of each stem.
@@ -404,16 +433,16 @@ fn next_stem_start(bytes: &[u8], from: usize) -> Option<usize> {
         let pair = usize::from(bytes[j]) << 8 | usize::from(bytes[j + 1]);
         STEM_PAIRS[pair >> 6] & (1 << (pair & 63)) != 0
     };
-    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_mut))]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128"))),
+        allow(unused_mut)
+    )]
     let mut i = from;
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     while let (Some(firsts), Some(seconds)) = (crate::search::block_at(bytes, i), crate::search::block_at(bytes, i + 1)) {
         let mut seen = 0u8;
         for (&a, &b) in firsts.iter().zip(seconds) {
-            let (a, b) = (a | 0x20, b | 0x20);
-            for head in &STEM_HEADS {
-                seen |= u8::from((a == head[0]) & (b == head[1]));
-            }
+            seen |= u8::from(at_stem_head(a, b));
         }
         if seen != 0 {
             if let Some(j) = (i..i + 32).find(|&j| exact(j)) {
@@ -422,6 +451,16 @@ fn next_stem_start(bytes: &[u8], from: usize) -> Option<usize> {
             }
         }
         i += 32;
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    while let (Some(firsts), Some(seconds)) = (Lanes::at(bytes, i), Lanes::at(bytes, i + 1)) {
+        if at_stem_head(firsts, seconds).bits() != 0 {
+            if let Some(j) = (i..i + 16).find(|&j| exact(j)) {
+                crate::search::work::tally((j - from) / 8 + 1);
+                return Some(j);
+            }
+        }
+        i += 16;
     }
     let found = (i.min(bytes.len())..bytes.len().saturating_sub(1)).find(|&j| exact(j));
     crate::search::work::tally((found.unwrap_or(bytes.len()).saturating_sub(from)) / 8 + 1);

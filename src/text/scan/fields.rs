@@ -7,8 +7,23 @@ use std::ops::Range;
 use super::*;
 
 fn key_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+    KeyChar::test(b)
 }
+
+byte_class!(
+    /// A byte of a key name: an ASCII letter or digit, `_`, `.` or `-`.
+    KeyChar = |b| b.within(b'a', b'z') | b.within(b'A', b'Z') | b.within(b'0', b'9') | b.is(b'_') | b.is(b'.') | b.is(b'-')
+);
+
+byte_class!(
+    /// A separator between a key and its value.
+    KeyValueSeparator = |b| b.is(b':') | b.is(b'=')
+);
+
+byte_class!(
+    /// A quote that may open a quoted name.
+    Quote = |b| b.is(b'"') | b.is(b'\'')
+);
 
 /// Values of `key=value`, `key: value` and JSON members whose key names a secret (see
 /// [`KeyNames::is_secret`]). A quoted value keeps its quotes.
@@ -32,7 +47,7 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_
                 None => break,
             }
         }
-        let sep = next_in_class(bytes, from, |b| (b == b':') | (b == b'='));
+        let sep = next_in_class(bytes, from, KeyValueSeparator);
         if sep == bytes.len() {
             break;
         }
@@ -347,7 +362,7 @@ pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
     if names.adds_secret_names() {
         let mut from = 0;
         while from < bytes.len() {
-            let start = next_in_class(bytes, from, key_char);
+            let start = next_in_class(bytes, from, KeyChar);
             let end = run_end(bytes, start, key_char);
             from = end + 1;
             if end > start
@@ -400,7 +415,7 @@ pub(crate) fn quoted_pairs(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
     loop {
-        let open = next_in_class(bytes, from, |b| (b == b'"') | (b == b'\''));
+        let open = next_in_class(bytes, from, Quote);
         if open == bytes.len() {
             break;
         }

@@ -19,7 +19,7 @@ pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers, co
 pub(crate) use tokens::{jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
 pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials, MAX_USERINFO, QUERY_NAME_STEMS};
 
-use crate::search::{find_from, next_in_class, positions, positions_ignore_ascii_case};
+use crate::search::{byte_class, find_from, next_in_class, positions, positions_ignore_ascii_case, ByteClass};
 use crate::text::redact::{Hints, MARKER_PREFIX};
 use crate::text::secret_names::KeyNames;
 

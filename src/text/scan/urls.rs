@@ -170,6 +170,12 @@ pub(crate) const SECRET_QUERY_PARAMS: &[&str] = &[
     "x-goog-signature",
 ];
 
+byte_class!(
+    /// Where a query parameter may start: after `?`, `&`, `;` or a percent-encoded `?` or
+    /// `&`.
+    QueryStart = |b| b.is(b'?') | b.is(b'&') | b.is(b';') | b.is(b'%')
+);
+
 /// The values of secret query parameters ([`SECRET_QUERY_PARAMS`] and a policy's secret
 /// names, unless the policy names the parameter plain; `pass` when its value looks
 /// generated), after `?`, `&` or a `;` path parameter (`;jsessionid=`), also in a URL
@@ -180,7 +186,7 @@ pub(crate) fn secret_query_values(text: &str, names: &KeyNames, _: &Hints) -> Ve
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut next = 0;
     loop {
-        let i = next_in_class(bytes, next, |b| (b == b'?') | (b == b'&') | (b == b';') | (b == b'%'));
+        let i = next_in_class(bytes, next, QueryStart);
         if i == bytes.len() {
             break;
         }
