@@ -715,6 +715,11 @@ impl AsciiSet {
         self.0[0] & other.0[0] == other.0[0] && self.0[1] & other.0[1] == other.0[1]
     }
 
+    /// Whether every byte of `literal` occurs.
+    pub(crate) fn has_literal(self, literal: &Literal) -> bool {
+        self.includes(literal.bytes)
+    }
+
     /// Whether every byte of `word` (ASCII, letters in either case) occurs: necessary for
     /// `word` to occur, ASCII case-insensitively.
     pub(crate) fn has_all(self, word: &str) -> bool {
@@ -752,8 +757,8 @@ const fn fold(b: u8) -> u8 {
 }
 
 /// The index of a pair of bytes in a pair set.
-fn pair_index(first: u8, second: u8) -> usize {
-    usize::from(fold(first)) | usize::from(fold(second)) << 8
+const fn pair_index(first: u8, second: u8) -> usize {
+    fold(first) as usize | (fold(second) as usize) << 8
 }
 
 /// Every pair of adjacent bytes of `bytes`, as its index: eight pairs a step, read off one
@@ -847,6 +852,69 @@ impl PairSet {
     }
 }
 
+/// A hint: a lowercase ASCII literal whose presence the hint filters test, with what they
+/// test read off it at compile time: its bytes as an [`AsciiSet`] and the bits its pairs
+/// take in a [`ShortPairs`]. A rule asks a short text about each of its hints on every
+/// call, which then costs a few instructions a pair, not a fold and a hash.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Literal {
+    /// The literal.
+    pub(crate) text: &'static str,
+    bytes: AsciiSet,
+    /// The [`short_hash`] of each of its pairs, in order.
+    short: [u16; MAX_LITERAL - 1],
+}
+
+/// The longest hint.
+const MAX_LITERAL: usize = 32;
+
+impl Literal {
+    /// The literal `text`: ASCII without capitals, 1 to [`MAX_LITERAL`] bytes (checked
+    /// when the table is compiled).
+    pub(crate) const fn new(text: &'static str) -> Literal {
+        let bytes = text.as_bytes();
+        assert!(!bytes.is_empty() && bytes.len() <= MAX_LITERAL, "a hint holds 1 to 32 bytes");
+        let mut set = [0u64; 2];
+        let mut short = [0u16; MAX_LITERAL - 1];
+        let mut k = 0;
+        while k < bytes.len() {
+            let b = bytes[k];
+            assert!(b.is_ascii() && !b.is_ascii_uppercase(), "a hint is lowercase ASCII");
+            set[(b >> 6) as usize] |= 1 << (b & 63);
+            if k + 1 < bytes.len() {
+                short[k] = short_hash(pair_index(b, bytes[k + 1])) as u16;
+            }
+            k += 1;
+        }
+        Literal { text, bytes: AsciiSet(set), short }
+    }
+
+    /// Every literal of `texts` (`N` of them), in order.
+    pub(crate) const fn all<const N: usize>(texts: &[&'static str]) -> [Literal; N] {
+        assert!(texts.len() == N, "as many literals as texts");
+        let mut out = [Literal::new("a"); N];
+        let mut k = 0;
+        while k < N {
+            out[k] = Literal::new(texts[k]);
+            k += 1;
+        }
+        out
+    }
+
+    /// The bits of its pairs in a [`ShortPairs`].
+    fn short_bits(&self) -> &[u16] {
+        &self.short[..self.text.len() - 1]
+    }
+}
+
+/// A table of [`Literal`]s, written as their texts: `hints!["cookie", "set-cookie"]`.
+macro_rules! hints {
+    ($($text:literal),* $(,)?) => {
+        &[$($crate::search::Literal::new($text)),*]
+    };
+}
+pub(crate) use hints;
+
 /// The pairs of adjacent bytes of a short text, folded like a [`PairSet`]'s and hashed
 /// into 1024 bits (128 bytes to zero, on the stack): a filter for texts too short to pay
 /// for a pair set's table. Like a pair set it may say a needle may occur where it does
@@ -868,15 +936,21 @@ impl ShortPairs {
 
     /// Whether every pair of adjacent bytes of `needle` may occur.
     pub(crate) fn may_contain(&self, needle: &str) -> bool {
-        needle.as_bytes().windows(2).all(|w| {
-            let h = short_hash(pair_index(w[0], w[1]));
-            self.0[h >> 6] & (1 << (h & 63)) != 0
-        })
+        needle.as_bytes().windows(2).all(|w| self.has(short_hash(pair_index(w[0], w[1]))))
+    }
+
+    /// Whether every pair of adjacent bytes of `literal` may occur.
+    pub(crate) fn may_contain_literal(&self, literal: &Literal) -> bool {
+        literal.short_bits().iter().all(|&h| self.has(usize::from(h)))
+    }
+
+    fn has(&self, h: usize) -> bool {
+        self.0[h >> 6] & (1 << (h & 63)) != 0
     }
 }
 
 /// A pair's index spread over 1024 bits (a multiplicative hash: its top ten bits).
-fn short_hash(index: usize) -> usize {
+const fn short_hash(index: usize) -> usize {
     ((index as u32).wrapping_mul(0x9E37_79B1) >> 22) as usize
 }
 
@@ -989,6 +1063,27 @@ mod tests {
                 assert_eq!(next_in_class(&hay, at + 1, class), after, "len {len} after {at}");
             }
             assert_eq!(next_in_class(&vec![b'a'; len], 0, class), len);
+        }
+    }
+
+    /// A literal read at compile time is filtered exactly as its text is, in short texts
+    /// (hashed pairs) and by bytes.
+    #[test]
+    fn a_literal_is_filtered_as_its_text_is() {
+        let literals: Vec<&str> = NEEDLES
+            .iter()
+            .map(|n| n.to_ascii_lowercase())
+            .filter(|n| !n.is_empty() && n.len() <= 32 && n.is_ascii())
+            .map(|n| &*n.leak())
+            .collect();
+        assert!(literals.len() > 5);
+        for hay in HAYS {
+            let (pairs, bytes) = (ShortPairs::of(hay), AsciiSet::of(hay));
+            for &text in &literals {
+                let literal = Literal::new(text);
+                assert_eq!(pairs.may_contain_literal(&literal), pairs.may_contain(text), "{text:?} in {hay:?}");
+                assert_eq!(bytes.has_literal(&literal), bytes.has_all(text), "{text:?} in {hay:?}");
+            }
         }
     }
 

@@ -80,7 +80,9 @@ impl JsNormalizer {
     /// JavaScript, `TextEncoder` and a byte copy are native.
     #[wasm_bindgen(js_name = redactTextUtf8)]
     pub fn redact_text_utf8(&self, text: &[u8]) -> Option<JsString> {
-        let text = String::from_utf8_lossy(text);
+        // The encoder's bytes are valid UTF-8: checked by the standard library's reader,
+        // which takes ASCII a word at a time (the lossy one goes a byte at a time).
+        let text = std::str::from_utf8(text).map_or_else(|_| String::from_utf8_lossy(text), std::borrow::Cow::Borrowed);
         let out = self.inner.redact_text(&text);
         (out != *text || text.contains('\u{FFFD}')).then(|| text::to_js(&out))
     }

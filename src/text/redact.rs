@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::ops::Range;
 
-use crate::search::{contains_ignore_ascii_case, AsciiSet, PairSet, ShortPairs};
+use crate::search::{contains_ignore_ascii_case, hints, AsciiSet, Literal, PairSet, ShortPairs};
 use crate::text::custom::CustomRules;
 use crate::text::safe::SafeText;
 use crate::text::scan;
@@ -109,7 +109,7 @@ pub(crate) struct SecretRule {
     pub family: &'static str,
     /// Lowercase literals of which at least one must occur for the rule to run (none: the
     /// rule always runs; its scanner is a single pass anyway).
-    pub hints: &'static [&'static str],
+    pub hints: &'static [Literal],
     /// Finds the secrets (the parts to replace) in a text.
     pub scan: Scan,
 }
@@ -128,7 +128,7 @@ pub(crate) enum Scan {
     /// built-in ones and a policy's), and the stems of which every built-in name the scanner
     /// takes for a secret's holds one: with none of them in the text, the rule has nothing
     /// to find. With a policy's secret names the rule runs whatever its hints and stems.
-    Named(NamedScan, &'static [&'static str]),
+    Named(NamedScan, &'static [Literal]),
     /// Provider tokens of the built-in table and a policy's formats, each with its family.
     Tokens(TokenScan),
 }
@@ -148,7 +148,7 @@ pub(crate) type TokenScan = for<'r> fn(&str, &'r CustomTokens) -> Vec<(Range<usi
 pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule {
         family: "private_key",
-        hints: &[
+        hints: hints![
             "private key-----",
             "private key ----",
             "private key block-----",
@@ -166,40 +166,50 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     },
     SecretRule {
         family: "webhook",
-        hints: &["hooks.slack.com/", r"hooks.slack.com\/", "/api/webhooks/", "webhook"],
+        hints: hints!["hooks.slack.com/", r"hooks.slack.com\/", "/api/webhooks/", "webhook"],
         scan: Scan::Families(scan::webhook_urls),
     },
-    SecretRule { family: "token", hints: &["-us", "q~", ".", "=="], scan: Scan::Families(scan::shaped_tokens) },
+    SecretRule { family: "token", hints: hints!["-us", "q~", ".", "=="], scan: Scan::Families(scan::shaped_tokens) },
     // Bot tokens' secret part starts `AA` in the format Telegram issues.
-    SecretRule { family: "telegram_bot_token", hints: &[":aa"], scan: Scan::Spans(scan::telegram_tokens) },
-    SecretRule { family: "jwt", hints: &["eyj"], scan: Scan::Spans(scan::jwts) },
-    SecretRule { family: "api_key", hints: &[], scan: Scan::Tokens(scan::provider_tokens) },
-    SecretRule { family: "authorization", hints: &["authorization"], scan: Scan::Stemmed(scan::authorization_values) },
-    SecretRule { family: "authorization", hints: &["bearer"], scan: Scan::Stemmed(scan::bearer_tokens) },
-    SecretRule { family: "cookie", hints: &["cookie"], scan: Scan::Spans(scan::cookie_headers) },
-    SecretRule { family: "cookie", hints: &["\ttrue\t", "\tfalse\t"], scan: Scan::Spans(scan::cookie_jar_values) },
-    SecretRule { family: "url_credentials", hints: &["://", r":\/\/"], scan: Scan::Spans(scan::url_credentials) },
+    SecretRule { family: "telegram_bot_token", hints: hints![":aa"], scan: Scan::Spans(scan::telegram_tokens) },
+    SecretRule { family: "jwt", hints: hints!["eyj"], scan: Scan::Spans(scan::jwts) },
+    SecretRule { family: "api_key", hints: hints![], scan: Scan::Tokens(scan::provider_tokens) },
+    SecretRule { family: "authorization", hints: hints!["authorization"], scan: Scan::Stemmed(scan::authorization_values) },
+    SecretRule { family: "authorization", hints: hints!["bearer"], scan: Scan::Stemmed(scan::bearer_tokens) },
+    SecretRule { family: "cookie", hints: hints!["cookie"], scan: Scan::Spans(scan::cookie_headers) },
+    SecretRule { family: "cookie", hints: hints!["\ttrue\t", "\tfalse\t"], scan: Scan::Spans(scan::cookie_jar_values) },
+    SecretRule { family: "url_credentials", hints: hints!["://", r":\/\/"], scan: Scan::Spans(scan::url_credentials) },
     SecretRule {
         family: "url_credentials",
-        hints: &["@tcp(", "@unix(", "@udp(", "sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr "],
+        hints: hints!["@tcp(", "@unix(", "@udp(", "sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr "],
         scan: Scan::Spans(scan::schemeless_dsn),
     },
     SecretRule {
         family: "url_query",
-        hints: &["?", "&", ";", "%3f", "%26"],
-        scan: Scan::Named(scan::secret_query_values, scan::QUERY_NAME_STEMS),
+        hints: hints!["?", "&", ";", "%3f", "%26"],
+        scan: Scan::Named(scan::secret_query_values, &QUERY_NAME_STEM_HINTS),
     },
-    SecretRule { family: "secret_field", hints: &[":", "="], scan: Scan::Named(scan::secret_field_values, SECRET_NAME_STEMS) },
-    SecretRule { family: "secret_field", hints: &["--"], scan: Scan::Named(scan::flag_values, SECRET_NAME_STEMS) },
+    SecretRule { family: "secret_field", hints: hints![":", "="], scan: Scan::Named(scan::secret_field_values, &SECRET_NAME_STEM_HINTS) },
+    SecretRule { family: "secret_field", hints: hints!["--"], scan: Scan::Named(scan::flag_values, &SECRET_NAME_STEM_HINTS) },
     SecretRule {
         family: "secret_field",
-        hints: &["pass", "pwd", "secret", "token", "key", "credential"],
-        scan: Scan::Named(scan::spaced_values, SECRET_NAME_STEMS),
+        hints: hints!["pass", "pwd", "secret", "token", "key", "credential"],
+        scan: Scan::Named(scan::spaced_values, &SECRET_NAME_STEM_HINTS),
     },
-    SecretRule { family: "secret_field", hints: &["\",", "\"]", "',", "']"], scan: Scan::Named(scan::quoted_pairs, SECRET_NAME_STEMS) },
-    SecretRule { family: "secret_field", hints: &["value", "</"], scan: Scan::Named(scan::paired_values, SECRET_NAME_STEMS) },
-    SecretRule { family: "cli_password", hints: &[" -", "\"-", "pass:", "/user:"], scan: Scan::Spans(scan::cli_credentials) },
+    SecretRule {
+        family: "secret_field",
+        hints: hints!["\",", "\"]", "',", "']"],
+        scan: Scan::Named(scan::quoted_pairs, &SECRET_NAME_STEM_HINTS),
+    },
+    SecretRule { family: "secret_field", hints: hints!["value", "</"], scan: Scan::Named(scan::paired_values, &SECRET_NAME_STEM_HINTS) },
+    SecretRule { family: "cli_password", hints: hints![" -", "\"-", "pass:", "/user:"], scan: Scan::Spans(scan::cli_credentials) },
 ];
+
+/// The stems of secret names as hints.
+const SECRET_NAME_STEM_HINTS: [Literal; SECRET_NAME_STEMS.len()] = Literal::all(SECRET_NAME_STEMS);
+
+/// The stems of secret query parameters' names as hints.
+const QUERY_NAME_STEM_HINTS: [Literal; scan::QUERY_NAME_STEMS.len()] = Literal::all(scan::QUERY_NAME_STEMS);
 
 /// The marker that replaces a secret of `family`.
 pub(crate) fn marker(family: &str) -> String {
@@ -482,6 +492,14 @@ impl<'t> Hints<'t> {
             && self.short.as_ref().is_none_or(|p| p.may_contain(literal))
     }
 
+    /// [`Hints::may_occur`] for a hint of a table, read off what was computed of it at
+    /// compile time.
+    pub(crate) fn may_occur_literal(&self, literal: &Literal) -> bool {
+        self.present.has_literal(literal)
+            && self.pairs.as_ref().is_none_or(|p| p.may_contain(literal.text))
+            && self.short.as_ref().is_none_or(|p| p.may_contain_literal(literal))
+    }
+
     /// Whether a built-in provider token's prefix may occur. Only a long text's pairs
     /// are asked (a pass over the table's prefixes costs more than a short text's scan).
     pub(crate) fn may_hold_a_provider_token(&self) -> bool {
@@ -492,7 +510,7 @@ impl<'t> Hints<'t> {
     /// on the first call (and not at all when the text's pairs rule every stem out).
     pub(crate) fn stems(&self) -> &StemStarts {
         self.stems.get_or_init(|| {
-            if SECRET_NAME_STEMS.iter().any(|s| self.may_occur(s)) {
+            if SECRET_NAME_STEM_HINTS.iter().any(|s| self.may_occur_literal(s)) {
                 StemStarts::of(self.text)
             } else {
                 StemStarts::none()
@@ -514,14 +532,15 @@ impl<'t> HintCache<'t> {
     }
 
     /// Whether one of `hints` occurs.
-    fn any(&mut self, hints: &'static [&'static str]) -> bool {
+    fn any(&mut self, hints: &'static [Literal]) -> bool {
         hints.iter().any(|h| self.occurs(h))
     }
 
-    fn occurs(&mut self, hint: &'static str) -> bool {
-        if !self.hints.may_occur(hint) {
+    fn occurs(&mut self, literal: &Literal) -> bool {
+        if !self.hints.may_occur_literal(literal) {
             return false;
         }
+        let hint = literal.text;
         // A stem of secret names, or a literal that starts with one: known from the
         // stems' one pass.
         if SECRET_NAME_STEMS.iter().any(|s| hint.starts_with(s)) {
