@@ -237,7 +237,7 @@ pub(crate) fn clean_kind(raw: &str, custom: &CustomRules) -> Option<SafeText> {
 
 /// Whether a host-supplied kind is well formed: 1 to 64 characters of `[a-z0-9_]`.
 pub(crate) fn is_well_formed(kind: &str) -> bool {
-    (1..=64).contains(&kind.len()) && kind.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    SafeText::is_identifier(kind)
 }
 
 #[cfg(test)]

@@ -37,8 +37,13 @@ impl SafeText {
     /// A checked identifier: 1 to 64 characters of `[a-z0-9_]` (a kind, a redaction
     /// family), which can carry no invisible character and no marker. `None` otherwise.
     pub(crate) fn identifier(text: &str) -> Option<Self> {
-        let ok = (1..=64).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-        ok.then(|| SafeText(text.to_owned()))
+        Self::is_identifier(text).then(|| SafeText(text.to_owned()))
+    }
+
+    /// Whether `text` is an identifier [`SafeText::identifier`] takes: 1 to 64
+    /// characters of `[a-z0-9_]`.
+    pub(crate) fn is_identifier(text: &str) -> bool {
+        (1..=64).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
     }
 
     /// The text without leading and trailing whitespace.
