@@ -15,6 +15,15 @@ let shared;
 const LONG_TEXT = 1024;
 const utf8 = new TextEncoder();
 
+/** `text` redacted by the core normalizer `core`: a long text crosses as its UTF-8 bytes. */
+function redactWith(core, text) {
+  if (typeof text === 'string' && text.length >= LONG_TEXT) {
+    // Encoded natively; the core hands back nothing when the text stays as it is.
+    return core.redactTextUtf8(utf8.encode(text)) ?? text;
+  }
+  return core.redactText(text);
+}
+
 /** The default-policy normalizer, built on first use and reused. */
 function defaults() {
   shared ??= new wasm.Normalizer(undefined);
@@ -89,11 +98,7 @@ export class Normalizer {
 
   /** Sanitized, redacted free text. */
   redactText(text) {
-    if (typeof text === 'string' && text.length >= LONG_TEXT) {
-      // Encoded natively; the core hands back nothing when the text stays as it is.
-      return this.#live.redactTextUtf8(utf8.encode(text)) ?? text;
-    }
-    return this.#live.redactText(text);
+    return redactWith(this.#live, text);
   }
 
   /** A redacted copy of a JSON value. */
@@ -137,7 +142,7 @@ export function toCallError(report, policy) {
 
 /** Sanitized, redacted free text (no cap). */
 export function redactText(text) {
-  return defaults().redactText(text);
+  return redactWith(defaults(), text);
 }
 
 /** A redacted copy of a JSON value: secret-named members replaced, every string redacted. */

@@ -2,6 +2,7 @@
 // typed errors for bad input, and the input caps.
 
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import {
   Normalizer,
@@ -140,12 +141,29 @@ describe('redaction', () => {
     ];
     const long = Array.from({ length: 60 }, (_, i) => lines[i % lines.length]).join('\n');
     assert.ok(long.length >= 2048);
-    const redacted = redactText(long);
-    assert.equal(redacted, long.split('\n').map((line) => redactText(line)).join('\n'));
-    assert.ok(!redacted.includes('ghp_') && !redacted.includes('\uD800') && !redacted.includes('\u202E'));
-    const clean = lines[0].repeat(30);
-    assert.equal(redactText(clean), clean);
-    assert.equal(redactText(`${clean}\uD800`), `${clean}\uFFFD`);
+    // The core the package loads (the CommonJS build under Node), its byte entry counted.
+    const core = createRequire(import.meta.url)('../dist/cjs/binding.js').Normalizer.prototype;
+    const original = core.redactTextUtf8;
+    let crossings = 0;
+    core.redactTextUtf8 = function (bytes) {
+      crossings += 1;
+      return original.call(this, bytes);
+    };
+    try {
+      const redacted = redactText(long);
+      assert.equal(crossings, 1, 'the module-level redactText hands a long text over as bytes');
+      assert.equal(new Normalizer().redactText(long), redacted);
+      assert.equal(crossings, 2, 'so does a Normalizer');
+      assert.equal(redacted, long.split('\n').map((line) => redactText(line)).join('\n'));
+      assert.equal(crossings, 2, 'a short line crosses as a string');
+      assert.ok(!redacted.includes('ghp_') && !redacted.includes('\uD800') && !redacted.includes('\u202E'));
+      const clean = lines[0].repeat(30);
+      assert.equal(redactText(clean), clean);
+      assert.equal(redactText(`${clean}\uD800`), `${clean}\uFFFD`);
+      assert.equal(crossings, 4);
+    } finally {
+      core.redactTextUtf8 = original;
+    }
   });
 
   test('redactJson returns a redacted copy as a value', () => {
