@@ -17,10 +17,35 @@ const SECTION: &str = "target_features";
 /// `module` with `feature` removed from its `target_features` section (unchanged when the
 /// section or the entry is absent). Fails only on bytes that are not a WebAssembly module.
 pub fn without_feature(module: &[u8], feature: &str) -> Result<Vec<u8>> {
+    let mut out = module.get(..8).unwrap_or_default().to_vec();
+    for_each_section(module, |whole, features| {
+        match features {
+            Some(entries) => push_custom_section(&mut out, SECTION, &filtered_entries(entries, feature)?),
+            None => out.extend_from_slice(&module[whole]),
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Whether `module`'s `target_features` section lists `feature` as used.
+pub fn has_feature(module: &[u8], feature: &str) -> Result<bool> {
+    let mut found = false;
+    for_each_section(module, |_, features| {
+        if let Some(entries) = features {
+            found |= filtered_entries(entries, feature)? != entries;
+        }
+        Ok(())
+    })?;
+    Ok(found)
+}
+
+/// Visit each section of `module` in order: its bytes' range, and for the
+/// `target_features` section its entry vector.
+fn for_each_section(module: &[u8], mut visit: impl FnMut(std::ops::Range<usize>, Option<&[u8]>) -> Result) -> Result {
     if module.len() < 8 || &module[..4] != b"\0asm" {
         return Err("not a WebAssembly module (no \\0asm header)".into());
     }
-    let mut out = module[..8].to_vec();
     let mut at = 8;
     while at < module.len() {
         let start = at;
@@ -30,20 +55,19 @@ pub fn without_feature(module: &[u8], feature: &str) -> Result<Vec<u8>> {
         let body = at;
         let end = body.checked_add(len).filter(|&e| e <= module.len()).ok_or("a section runs past the end of the module")?;
         at = end;
+        let mut features = None;
         if id == 0 {
             let section = &module[..end];
             let mut name_at = body;
             let name_len = read_u32(section, &mut name_at)? as usize;
             let name = section.get(name_at..name_at.saturating_add(name_len)).ok_or("a custom section name runs past its section")?;
             if name == SECTION.as_bytes() {
-                let content = filtered_entries(&module[name_at + name_len..end], feature)?;
-                push_custom_section(&mut out, SECTION, &content);
-                continue;
+                features = Some(&module[name_at + name_len..end]);
             }
         }
-        out.extend_from_slice(&module[start..end]);
+        visit(start..end, features)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The section's entry vector (`count`, then a prefix byte and a name per entry) without
@@ -133,6 +157,15 @@ mod tests {
         let before = module(&["bulk-memory", "multivalue", "reference-types"]);
         let after = without_feature(&before, "multivalue").unwrap();
         assert_eq!(after, module(&["bulk-memory", "reference-types"]));
+    }
+
+    #[test]
+    fn tells_whether_a_feature_is_listed() {
+        let m = module(&["bulk-memory", "simd128"]);
+        assert!(has_feature(&m, "simd128").unwrap());
+        assert!(!has_feature(&m, "multivalue").unwrap());
+        assert!(!has_feature(b"\0asm\x01\0\0\0", "simd128").unwrap());
+        assert!(has_feature(b"not wasm", "simd128").is_err());
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::features::without_feature;
+use crate::features::{has_feature, without_feature};
 use crate::util::{ensure_chromium, ensure_npm, ensure_wasm_bindgen, run, Ctx, Result};
 
 const CRATE: &str = "codemode-errors-js";
@@ -49,6 +49,14 @@ fn compile(ctx: &Ctx, features: &str) -> Result<PathBuf> {
     // signature at start-up (see features.rs); without the `multivalue` entry it keeps
     // returning through memory.
     let module = std::fs::read(&built).map_err(|e| format!("could not read {}: {e}", built.display()))?;
+    // The scanners' lanes form needs SIMD; a `RUSTFLAGS` in the environment replaces the
+    // flag `.cargo/config.toml` sets, which would ship the byte-a-step loops unnoticed.
+    if !has_feature(&module, "simd128").map_err(|e| format!("{}: {e}", built.display()))? {
+        return Err(format!(
+            "{} was built without SIMD: RUSTFLAGS in the environment replaces .cargo/config.toml's `-C target-feature=+simd128`; add it to RUSTFLAGS",
+            built.display()
+        ));
+    }
     let module = without_feature(&module, "multivalue").map_err(|e| format!("{}: {e}", built.display()))?;
     let input = ctx.target_dir().join("wasm32-unknown-unknown/wasm-release/bindgen-input");
     std::fs::create_dir_all(&input).map_err(|e| format!("could not create {}: {e}", input.display()))?;
