@@ -782,6 +782,24 @@ proptest! {
         }
     }
 
+    /// `redact_text_if_changed` is `redact_text` that may say "unchanged" instead of
+    /// copying: `None` only where the text comes out as it went in, and otherwise the same
+    /// text `redact_text` gives, with or without secrets, invisible characters or markers.
+    #[test]
+    fn redact_text_if_changed_is_redact_text(
+        (planted, _) in planted_text(),
+        plain in "[ a-z0-9=:/?&._-]{0,120}|\\PC{0,80}",
+    ) {
+        let normalizer = Normalizer::default();
+        for text in [planted.as_str(), plain.as_str()] {
+            let whole = normalizer.redact_text(text);
+            match normalizer.redact_text_if_changed(text) {
+                None => prop_assert_eq!(whole.as_str(), text),
+                Some(changed) => prop_assert_eq!(changed, whole),
+            }
+        }
+    }
+
     /// Arbitrary text never panics the reader or the normalizer: a typed error or an outcome.
     #[test]
     fn arbitrary_text_never_panics(text in "\\PC{0,200}|[\\[\\]{}\",:0-9a-z\\\\ -]{0,200}") {

@@ -83,8 +83,13 @@ impl JsNormalizer {
         // The encoder's bytes are valid UTF-8: checked by the standard library's reader,
         // which takes ASCII a word at a time (the lossy one goes a byte at a time).
         let text = std::str::from_utf8(text).map_or_else(|_| String::from_utf8_lossy(text), std::borrow::Cow::Borrowed);
-        let out = self.inner.redact_text(&text);
-        (out != *text || text.contains('\u{FFFD}')).then(|| text::to_js(&out))
+        match self.inner.redact_text_if_changed(&text) {
+            Some(out) => Some(text::to_js(&out)),
+            // Unchanged; a U+FFFD may stand for a lone surrogate of the caller's string,
+            // which must not come back. (An ASCII text holds none: checked a word a step.)
+            None if !text.is_ascii() && text.contains('\u{FFFD}') => Some(text::to_js(&text)),
+            None => None,
+        }
     }
 
     /// A redacted copy of a JSON value, as compact JSON with sorted keys.

@@ -16,7 +16,7 @@ use crate::rules::recognize::{recognize, status_kind, Recognition, RuleId};
 use crate::rules::recovery::{advice_for, recovery, side_effects, AdviceInput};
 use crate::rules::shrink::fit_to_cap;
 use crate::search;
-use crate::text::{clean_whole, one_line, qualified_label, CustomRules, Redactions, SafeText};
+use crate::text::{clean_whole, clean_whole_if_changed, one_line, qualified_label, CustomRules, Redactions, SafeText};
 use crate::wire::{
     Breaker, CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Outcome, RecoveryAction, SameArguments,
     CONTRACT_VERSION,
@@ -395,6 +395,20 @@ impl Normalizer {
     pub fn redact_text(&self, text: &str) -> String {
         let mut counts = Redactions::default();
         self.redact_text_counted(text, &mut counts)
+    }
+
+    /// [`Normalizer::redact_text`], or `None` when the text comes out exactly as it went in:
+    /// a caller that holds the text keeps it, and a long clean text is neither copied nor
+    /// compared.
+    ///
+    /// ```
+    /// let n = codemode_errors::Normalizer::default();
+    /// assert_eq!(n.redact_text_if_changed("GET /v1/items?page=2 200"), None);
+    /// assert_eq!(n.redact_text_if_changed("password=hunter2").as_deref(), Some("password=[REDACTED:secret_field]"));
+    /// ```
+    pub fn redact_text_if_changed(&self, text: &str) -> Option<String> {
+        let mut counts = Redactions::default();
+        clean_whole_if_changed(text, self.custom(), &mut counts).map(SafeText::into_string)
     }
 
     /// [`Normalizer::redact_text`], counting redactions by family.

@@ -124,7 +124,17 @@ pub(crate) fn clean_text_for_any_policy(text: &str, cap: usize, counts: &mut Red
 /// The whole of a text cleaned, with no cap: for [`redact_text`](crate::redact_text) and
 /// for the texts of an object read back from `Error.message`.
 pub(crate) fn clean_whole(text: &str, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
-    SafeText::from_pipeline(defang_and_redact(&strip_controls(text), custom, counts).into_owned())
+    clean_whole_if_changed(text, custom, counts).unwrap_or_else(|| SafeText::from_pipeline(text.to_owned()))
+}
+
+/// [`clean_whole`], or `None` when no step changed `text` (each handed it on borrowed).
+pub(crate) fn clean_whole_if_changed(text: &str, custom: &CustomRules, counts: &mut Redactions) -> Option<SafeText> {
+    let stripped = strip_controls(text);
+    let cleaned = defang_and_redact(&stripped, custom, counts);
+    match (&stripped, &cleaned) {
+        (Cow::Borrowed(_), Cow::Borrowed(_)) => None,
+        _ => Some(SafeText::from_pipeline(cleaned.into_owned())),
+    }
 }
 
 /// `text` as an identifier (1 to 64 characters of `[a-z0-9_]`, a kind) when the pipeline
