@@ -4,10 +4,12 @@
 //! - the output is the same on a second run (deterministic);
 //! - it holds no character the sanitizer removes and no chat-template marker;
 //! - the peak allocation is at most 4 × the input + 16 MiB;
-//! - idempotence, `redact_text(redact_text(x)) == redact_text(x)`.
+//! - idempotence, `redact_text(redact_text(x)) == redact_text(x)`;
+//! - `redact_text_if_changed` is `None` only where the output is the input, and otherwise
+//!   gives the same output.
 #![no_main]
 
-use codemode_errors::redact_text;
+use codemode_errors::{redact_text, Normalizer};
 use codemode_errors_fuzz as check;
 use libfuzzer_sys::fuzz_target;
 
@@ -17,6 +19,8 @@ fuzz_target!(|data: &[u8]| {
     check::assert_memory_bounded("redact_text", data.len(), peak);
     assert_eq!(once, redact_text(text), "redact_text differs on a second run");
     check::assert_clean("redact_text's output", &once);
+    let if_changed = Normalizer::default().redact_text_if_changed(text);
+    assert_eq!(if_changed.as_deref().unwrap_or(text), once, "redact_text_if_changed disagrees with redact_text");
     let twice = redact_text(&once);
     check::idempotence("redact_text", data, &once, &twice);
 });
