@@ -376,11 +376,35 @@ fn stem_at(bytes: &[u8], at: usize) -> Option<usize> {
     // Bit 5 set maps `A`..`Z` onto `a`..`z` and nothing else onto a letter: the stems'
     // first two letters are compared so, the rest of a stem only where they match.
     let head = [bytes.get(at)? | 0x20, bytes.get(at + 1)? | 0x20];
-    (0..STEM_HEADS.len()).find(|&k| {
+    let mut stems = STEMS_BY_HEAD[head_index(head)];
+    while stems != 0 {
+        let k = stems.trailing_zeros() as usize;
+        stems &= stems - 1;
         let stem = SECRET_NAME_STEMS[k].as_bytes();
-        STEM_HEADS[k] == head && bytes[at..].get(..stem.len()).is_some_and(|w| w.eq_ignore_ascii_case(stem))
-    })
+        if STEM_HEADS[k] == head && bytes[at..].get(..stem.len()).is_some_and(|w| w.eq_ignore_ascii_case(stem)) {
+            return Some(k);
+        }
+    }
+    None
 }
+
+/// A head's slot in [`STEMS_BY_HEAD`]: the low five bits of each byte (several heads share
+/// a slot; only one of them is a stem's, compared after the lookup).
+const fn head_index(head: [u8; 2]) -> usize {
+    ((head[0] & 31) as usize) << 5 | (head[1] & 31) as usize
+}
+
+/// For each slot of [`head_index`], a bit for each stem whose head is in it: a candidate
+/// is compared with these stems only, not with all twelve.
+static STEMS_BY_HEAD: [u16; 1024] = {
+    let mut table = [0u16; 1024];
+    let mut k = 0;
+    while k < STEM_HEADS.len() {
+        table[head_index(STEM_HEADS[k])] |= 1 << k;
+        k += 1;
+    }
+    table
+};
 
 /// A bit for each of the 32 positions of a block at which the first two letters of a stem
 /// stand (bytes folded by setting bit 5): a flag a position compared with every stem's
@@ -809,10 +833,12 @@ mod tests {
         }
         for text in &texts {
             let starts = StemStarts::of(text);
+            let lower = text.to_ascii_lowercase();
+            let stem_here = |i: usize| SECRET_NAME_STEMS.iter().any(|s| lower.as_bytes()[i..].starts_with(s.as_bytes()));
             for from in 0..=text.len() + 1 {
                 assert_eq!(starts.next(from), next_stem(text, from), "from {from} in {text:?}");
+                assert_eq!(next_stem(text, from), (from..text.len()).find(|&i| stem_here(i)), "from {from} in {text:?}");
             }
-            let lower = text.to_ascii_lowercase();
             for literal in SECRET_NAME_STEMS.iter().chain(&["pass:", "password", "authorization", "tokens", "keyk", "sessions"]) {
                 assert_eq!(starts.occurs(text, literal), Some(lower.contains(literal)), "{literal} in {text:?}");
             }
