@@ -377,16 +377,48 @@ fn stem_at(bytes: &[u8], at: usize) -> Option<usize> {
     // first two letters are compared so, the rest of a stem only where they match.
     let head = [bytes.get(at)? | 0x20, bytes.get(at + 1)? | 0x20];
     let mut stems = STEMS_BY_HEAD[head_index(head)];
+    // The four bytes from `at` (a space past the text's end), folded: compared with a
+    // stem's first four letters at once, the rest of a longer stem only where they match.
+    let mut four = [b' '; 4];
+    for (slot, &b) in four.iter_mut().zip(&bytes[at..]) {
+        *slot = b;
+    }
+    let four = u32::from_le_bytes(four) | 0x2020_2020;
     while stems != 0 {
         let k = stems.trailing_zeros() as usize;
         stems &= stems - 1;
+        let (letters, mask) = STEM_WORDS[k];
         let stem = SECRET_NAME_STEMS[k].as_bytes();
-        if STEM_HEADS[k] == head && bytes[at..].get(..stem.len()).is_some_and(|w| w.eq_ignore_ascii_case(stem)) {
+        if four & mask == letters && (stem.len() <= 4 || bytes[at..].get(..stem.len()).is_some_and(|w| w.eq_ignore_ascii_case(stem))) {
             return Some(k);
         }
     }
     None
 }
+
+/// Each stem's first four letters (fewer for a shorter stem) as a little-endian word, and
+/// the mask of the bytes they take.
+const STEM_WORDS: [(u32, u32); SECRET_NAME_STEMS.len()] = {
+    let mut words = [(0u32, 0u32); SECRET_NAME_STEMS.len()];
+    let mut k = 0;
+    while k < words.len() {
+        let stem = SECRET_NAME_STEMS[k].as_bytes();
+        let mut j = 0;
+        while j < stem.len() {
+            // Folding by bit 5 is exact only against lowercase letters.
+            assert!(stem[j].is_ascii_lowercase(), "a stem is lowercase letters");
+            j += 1;
+        }
+        j = 0;
+        while j < stem.len() && j < 4 {
+            words[k].0 |= (stem[j] as u32) << (8 * j);
+            words[k].1 |= 0xff << (8 * j);
+            j += 1;
+        }
+        k += 1;
+    }
+    words
+};
 
 /// A head's slot in [`STEMS_BY_HEAD`]: the low five bits of each byte (several heads share
 /// a slot; only one of them is a stem's, compared after the lookup).
