@@ -202,7 +202,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         scan: Scan::Named(scan::quoted_pairs, &SECRET_NAME_STEM_HINTS),
     },
     SecretRule { family: "secret_field", hints: hints!["value", "</"], scan: Scan::Named(scan::paired_values, &SECRET_NAME_STEM_HINTS) },
-    SecretRule { family: "cli_password", hints: hints![" -", "\"-", "pass:", "/user:"], scan: Scan::Spans(scan::cli_credentials) },
+    SecretRule { family: "cli_password", hints: hints![" -", "\"-", "pass:", "/user:", "/p:"], scan: Scan::Spans(scan::cli_credentials) },
 ];
 
 /// The stems of secret names as hints.
@@ -644,6 +644,18 @@ mod tests {
         ("clientSecret='s3cr3t'", "clientSecret='[REDACTED:secret_field]'", "secret_field"),
         ("$ htpasswd -b -c /etc/web ann Xk9vQ2mLp7", "$ htpasswd -b -c /etc/web ann [REDACTED:cli_password]", "cli_password"),
         ("htpasswd -bB -C 12 web ann Xk9vQ2mLp7 && reload", "htpasswd -bB -C 12 web ann [REDACTED:cli_password] && reload", "cli_password"),
+        // `-n` writes no file: the second operand is the password. A JSON array's `]`
+        // ends the arguments (the `}` after it was once taken for the password).
+        (r#"{"argv": ["htpasswd", "-nbB", "admin", "Xk9vQ2mLp7"]}"#, r#"{"argv": ["htpasswd", "-nbB", "admin", "[REDACTED:cli_password]"]}"#, "cli_password"),
+        ("keytool -importkeystore -srcstorepass Xk9vQ2mLp7 -deststorepass Yk9vQ2mLp8", "keytool -importkeystore -srcstorepass [REDACTED:cli_password] -deststorepass [REDACTED:cli_password]", "cli_password"),
+        ("openssl enc -aes-256-cbc -k Xk9vQ2mLp7 -in f", "openssl enc -aes-256-cbc -k [REDACTED:cli_password] -in f", "cli_password"),
+        ("ssh-keygen -t ed25519 -N Xk9vQ2mLp7 -f k", "ssh-keygen -t ed25519 -N [REDACTED:cli_password] -f k", "cli_password"),
+        ("redis-cli -h db --pass Xk9vQ2mLp7 ping", "redis-cli -h db --pass [REDACTED:cli_password] ping", "cli_password"),
+        ("xfreerdp /v:host /u:admin /p:Xk9vQ2mLp7", "xfreerdp /v:host /u:admin /p:[REDACTED:cli_password]", "cli_password"),
+        ("lftp -u bob,Xk9vQ2mLp7 ftp.example.com", "lftp -u bob,[REDACTED:cli_password] ftp.example.com", "cli_password"),
+        ("http -a admin:Xk9vQ2mLp7 GET example.com", "http -a admin:[REDACTED:cli_password] GET example.com", "cli_password"),
+        ("mosquitto_pub -h b -u bob -P Xk9vQ2mLp7 -t x", "mosquitto_pub -h b -u bob -P [REDACTED:cli_password] -t x", "cli_password"),
+        ("cqlsh -u cassandra -p Xk9vQ2mLp7 db", "cqlsh -u cassandra -p [REDACTED:cli_password] db", "cli_password"),
     ];
 
     #[test]
@@ -658,6 +670,8 @@ mod tests {
     #[test]
     fn allowlisted_and_ordinary_keys_pass() {
         for text in [
+            // A flag that only starts like a password flag names a file.
+            "openssl enc -kfile key.txt -in f",
             "max_tokens=100 token_type=bearer sort_key=name",
             r#"{"author": "ann", "tokens": 5, "key": "value"}"#,
             "Error: file not found",

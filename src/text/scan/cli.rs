@@ -27,6 +27,9 @@ enum Flag {
     /// The argument after one that starts with this literal (`net use \\s\x /user:ann
     /// password`).
     After(&'static str),
+    /// Only the argument after exactly this flag (`keytool -storepass secret`), where a
+    /// longer word starting with it is another flag (`openssl -k secret`, not `-kfile`).
+    Next(&'static str),
 }
 
 /// Commands whose arguments carry credentials, and how.
@@ -45,15 +48,41 @@ const COMMANDS: &[(&str, &[Flag])] = &[
             Flag::Cookies("--cookie"),
         ],
     ),
+    // `-n` prints the entry instead of writing a file: the password is then the second
+    // operand (`htpasswd -nb user password`).
     ("htpasswd", &[Flag::Batch(b'b')]),
     ("net", &[Flag::After("/user:")]),
     ("wget", &[Flag::Value("--password"), Flag::Value("--http-password")]),
-    ("docker", &[Flag::Value("-p")]),
+    ("docker", &[Flag::Value("-p"), Flag::Next("--password")]),
     ("podman", &[Flag::Value("-p")]),
     ("nerdctl", &[Flag::Value("-p")]),
     ("helm", &[Flag::Value("-p")]),
-    ("redis-cli", &[Flag::Value("-a")]),
-    ("openssl", &[Flag::Prefixed("pass:")]),
+    ("redis-cli", &[Flag::Value("-a"), Flag::Next("--pass")]),
+    ("openssl", &[Flag::Prefixed("pass:"), Flag::Next("-k")]),
+    ("ssh-keygen", &[Flag::Next("-N"), Flag::Next("-P")]),
+    (
+        "keytool",
+        &[
+            Flag::Next("-storepass"),
+            Flag::Next("-keypass"),
+            Flag::Next("-srcstorepass"),
+            Flag::Next("-deststorepass"),
+            Flag::Next("-srckeypass"),
+            Flag::Next("-destkeypass"),
+        ],
+    ),
+    ("psexec", &[Flag::Next("-p")]),
+    ("PsExec", &[Flag::Next("-p")]),
+    ("xfreerdp", &[Flag::Prefixed("/p:")]),
+    ("rdesktop", &[Flag::Next("-p")]),
+    ("mosquitto_pub", &[Flag::Next("-P")]),
+    ("mosquitto_sub", &[Flag::Next("-P")]),
+    ("cqlsh", &[Flag::Next("-p"), Flag::Next("--password")]),
+    ("lftp", &[Flag::UserPassword("-u", b',')]),
+    ("vsql", &[Flag::Next("-w")]),
+    // HTTPie's commands.
+    ("http", &[Flag::UserPassword("-a", b':'), Flag::UserPassword("--auth", b':')]),
+    ("https", &[Flag::UserPassword("-a", b':'), Flag::UserPassword("--auth", b':')]),
     ("ldapsearch", &[Flag::Value("-w")]),
     ("ldapmodify", &[Flag::Value("-w")]),
     ("ldapadd", &[Flag::Value("-w")]),
@@ -120,7 +149,7 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
             let args_end = next_marker.min(line_end);
             // `["sshpass", "-p", …]`: the arguments start after the command's closing quote.
             let quoted = at > 0 && matches!(bytes[at - 1], b'"' | b'\'') && bytes.get(end) == Some(&bytes[at - 1]);
-            let args = arguments(bytes, if quoted { end + 1 } else { end }, args_end);
+            let args = arguments(bytes, if quoted { end + 1 } else { end }, args_end, quoted);
             let read = args.last().map_or(0, |a| a.end - end);
             crate::search::work::tally(read);
             budget = budget.saturating_sub(read);
@@ -173,12 +202,15 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
                                 && word.bytes().skip(1).all(|b| b.is_ascii_alphabetic())
                                 && word.as_bytes().contains(&short);
                             if given {
-                                third_operand(text, &args[k + 1..])
+                                // With `-n` no file is named: the password is the second.
+                                let nth = if word.as_bytes().contains(&b'n') { 2 } else { 3 };
+                                nth_operand(text, &args[k + 1..], nth)
                             } else {
                                 None
                             }
                         }
                         Flag::After(p) if word.len() > p.len() && word.to_ascii_lowercase().starts_with(p) => args.get(k + 1).cloned(),
+                        Flag::Next(f) if word == f => args.get(k + 1).cloned(),
                         _ => None,
                     };
                     if let Some(span) = found.filter(|s| s.end > s.start && !is_placeholder(&text[s.clone()])) {
@@ -193,9 +225,9 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
-/// The third of `args` that is no flag nor a flag's value (`-C 10`, `-r 5000`: htpasswd's
+/// The `nth` of `args` that is no flag nor a flag's value (`-C 10`, `-r 5000`: htpasswd's
 /// cost and rounds take one).
-fn third_operand(text: &str, args: &[Range<usize>]) -> Option<Range<usize>> {
+fn nth_operand(text: &str, args: &[Range<usize>], nth: usize) -> Option<Range<usize>> {
     let mut operands = 0;
     let mut valued = false;
     for arg in args {
@@ -208,7 +240,7 @@ fn third_operand(text: &str, args: &[Range<usize>]) -> Option<Range<usize>> {
             continue;
         }
         operands += 1;
-        if operands == 3 {
+        if operands == nth {
             return Some(arg.clone());
         }
     }
@@ -224,12 +256,17 @@ const ARGUMENT_BUDGET: usize = 64 * 1024;
 const MAX_ARGUMENTS: usize = 64;
 
 /// The arguments of a command line between `from` and `to`: words split at blanks, with
-/// their quotes (and a JSON array's commas) left out of each range.
-fn arguments(bytes: &[u8], from: usize, to: usize) -> Vec<Range<usize>> {
+/// their quotes (and a JSON array's commas) left out of each range. For a command named
+/// in quotes (`in_array`: the first element of a JSON array), an unquoted `]` closes the
+/// array and ends the arguments (`["htpasswd", …]}`: the `}` is none).
+fn arguments(bytes: &[u8], from: usize, to: usize, in_array: bool) -> Vec<Range<usize>> {
     let mut args = Vec::new();
     let mut i = from;
     while i < to && args.len() < MAX_ARGUMENTS {
         while i < to && matches!(bytes[i], b' ' | b'\t' | b',' | b']') {
+            if in_array && bytes[i] == b']' {
+                return args;
+            }
             i += 1;
         }
         if i >= to {
@@ -240,7 +277,9 @@ fn arguments(bytes: &[u8], from: usize, to: usize) -> Vec<Range<usize>> {
                 let close = i + 1 + bytes[i + 1..to].iter().position(|&b| b == q).unwrap_or(to - i - 1);
                 (i + 1, close)
             }
-            _ => (i, i + bytes[i..to].iter().position(|&b| matches!(b, b' ' | b'\t' | b',')).unwrap_or(to - i)),
+            // A comma separates an array's elements; on a command line it is part of a
+            // word (`lftp -u bob,password`).
+            _ => (i, i + bytes[i..to].iter().position(|&b| matches!(b, b' ' | b'\t') || (in_array && b == b',')).unwrap_or(to - i)),
         };
         args.push(start..end);
         i = end + 1;
