@@ -646,8 +646,16 @@ mod tests {
         ("htpasswd -bB -C 12 web ann Xk9vQ2mLp7 && reload", "htpasswd -bB -C 12 web ann [REDACTED:cli_password] && reload", "cli_password"),
         // `-n` writes no file: the second operand is the password. A JSON array's `]`
         // ends the arguments (the `}` after it was once taken for the password).
-        (r#"{"argv": ["htpasswd", "-nbB", "admin", "Xk9vQ2mLp7"]}"#, r#"{"argv": ["htpasswd", "-nbB", "admin", "[REDACTED:cli_password]"]}"#, "cli_password"),
-        ("keytool -importkeystore -srcstorepass Xk9vQ2mLp7 -deststorepass Yk9vQ2mLp8", "keytool -importkeystore -srcstorepass [REDACTED:cli_password] -deststorepass [REDACTED:cli_password]", "cli_password"),
+        (
+            r#"{"argv": ["htpasswd", "-nbB", "admin", "Xk9vQ2mLp7"]}"#,
+            r#"{"argv": ["htpasswd", "-nbB", "admin", "[REDACTED:cli_password]"]}"#,
+            "cli_password",
+        ),
+        (
+            "keytool -importkeystore -srcstorepass Xk9vQ2mLp7 -deststorepass Yk9vQ2mLp8",
+            "keytool -importkeystore -srcstorepass [REDACTED:cli_password] -deststorepass [REDACTED:cli_password]",
+            "cli_password",
+        ),
         ("openssl enc -aes-256-cbc -k Xk9vQ2mLp7 -in f", "openssl enc -aes-256-cbc -k [REDACTED:cli_password] -in f", "cli_password"),
         ("ssh-keygen -t ed25519 -N Xk9vQ2mLp7 -f k", "ssh-keygen -t ed25519 -N [REDACTED:cli_password] -f k", "cli_password"),
         ("redis-cli -h db --pass Xk9vQ2mLp7 ping", "redis-cli -h db --pass [REDACTED:cli_password] ping", "cli_password"),
