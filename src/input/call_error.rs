@@ -8,6 +8,7 @@
 //! members masked. None of this changes the core's own output, which reads back byte for
 //! byte (rule 6).
 
+use crate::text::refusal_text;
 use crate::error::{ErrorCode, ReportError};
 use crate::evidence::{render_json, JsonCaps};
 use crate::json::{parse_json, utf16_len, Json};
@@ -84,7 +85,7 @@ pub(crate) fn read_call_error(value: &Json, cap: usize, custom: &CustomRules) ->
 }
 
 fn bad(path: &str, message: impl Into<String>) -> ReportError {
-    ReportError::new(ErrorCode::InvalidCallError, path, message)
+    ReportError::new(ErrorCode::InvalidCallError, refusal_text(path), refusal_text(&message.into()))
 }
 
 fn join(path: &str, key: &str) -> String {

@@ -12,6 +12,7 @@
 //! npm binding, the host) build the same report with the typed constructors below; the
 //! JSON reader is built on those constructors, so both paths check exactly the same rules.
 
+use crate::text::refusal_text;
 use crate::error::{ErrorCode, ReportError};
 use crate::json::{exact_integer, parse_json, write_string, Json, JsonBuilder, JsonText};
 use crate::rules::arguments::{check_arguments, ArgumentProblem};
@@ -451,7 +452,7 @@ impl CallHeader {
 
 /// An `invalid_report` error at `path`.
 pub(crate) fn invalid(path: &str, message: impl Into<String>) -> ReportError {
-    ReportError::new(ErrorCode::InvalidReport, path, message)
+    ReportError::new(ErrorCode::InvalidReport, refusal_text(path), refusal_text(&message.into()))
 }
 
 fn parse_tool(v: &Json) -> Result<Option<ToolName>, ReportError> {
@@ -671,6 +672,22 @@ mod tests {
         assert_eq!(err(r#"{"validation":{}}"#).path(), "validation");
         assert_eq!(err("[]").code(), ErrorCode::InvalidReport);
         assert_eq!(err(r#"{"dispatched":"yes","transport":{"kind":"dns"}}"#).path(), "dispatched");
+    }
+
+    /// A refusal quotes what it refuses; a secret in that is redacted, in the message and
+    /// in the path (an unknown member named by a token).
+    #[test]
+    fn a_refusal_quotes_no_secret() {
+        let token = "ghp_PgzhoXTcU2GVMay54IstgdyRsRXB4O7q71dA";
+        for report in [
+            format!(r#"{{"tool":"{token}","transport":{{"kind":"dns"}}}}"#),
+            format!(r#"{{"bogus_{token}":1,"transport":{{"kind":"dns"}}}}"#),
+            format!(r#"{{"transport":{{"kind":"{token}"}}}}"#),
+            format!(r#"{{"tool":"password={token}x","transport":{{"kind":"dns"}}}}"#),
+        ] {
+            let refusal = err(&report).to_string();
+            assert!(refusal.contains("[REDACTED:") && !refusal.contains("PgzhoXTcU2GVMay54"), "{refusal}");
+        }
     }
 
     #[test]

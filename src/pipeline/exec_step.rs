@@ -19,6 +19,7 @@
 //! A `wrapping` is `{"file", "lines_before", "columns_before", "source_lines"?}` (see
 //! [`Wrapping`]).
 
+use crate::text::refusal_text;
 use crate::error::{ErrorCode, ReportError};
 use crate::input::RunFailure;
 use crate::json::{exact_integer, parse_json, write_string, Json, JsonList};
@@ -280,7 +281,7 @@ pub fn exec_step_json(text: &str) -> Result<String, ReportError> {
 }
 
 fn invalid(path: &str, message: impl Into<String>) -> ReportError {
-    ReportError::new(ErrorCode::InvalidReport, path, message)
+    ReportError::new(ErrorCode::InvalidReport, refusal_text(path), refusal_text(&message.into()))
 }
 
 /// A step's members, read by name.

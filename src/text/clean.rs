@@ -121,6 +121,17 @@ pub(crate) fn clean_text_for_any_policy(text: &str, cap: usize, counts: &mut Red
     SafeText::from_pipeline(ended(kept, "…", none))
 }
 
+/// A refusal's path or message, which may quote the input refused (a token given as the
+/// tool's name, a secret as an unknown member's key), through the pipeline under the
+/// built-in rules (a report is refused before its policy applies) and capped at
+/// [`MAX_REFUSAL_TEXT`] units: [`ReportError`](crate::ReportError) caps it further.
+pub(crate) fn refusal_text(text: &str) -> String {
+    clean_text(text, MAX_REFUSAL_TEXT, CustomRules::none(), &mut Redactions::default()).into_string()
+}
+
+/// The longest refusal path or message read, in UTF-16 units: past a refusal's own caps.
+const MAX_REFUSAL_TEXT: usize = 4096;
+
 /// The whole of a text cleaned, with no cap: for [`redact_text`](crate::redact_text) and
 /// for the texts of an object read back from `Error.message`.
 pub(crate) fn clean_whole(text: &str, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
