@@ -8,12 +8,12 @@
 //! members masked. None of this changes the core's own output, which reads back byte for
 //! byte (rule 6).
 
-use crate::text::refusal_text;
 use crate::error::{ErrorCode, ReportError};
 use crate::evidence::{render_json, JsonCaps};
 use crate::json::{parse_json, utf16_len, Json};
 use crate::rules::kinds::{canonicalize, clean_kind, Kind, MAX_ORIGINAL_KIND};
 use crate::rules::recovery::{advice_for, guidance};
+use crate::text::refusal_text;
 use crate::text::{clean_text, CustomRules, Redactions, SafeText};
 use crate::wire::{
     CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Recovery, RecoveryAction, ResourceBody, Safety,

@@ -12,12 +12,12 @@
 //! npm binding, the host) build the same report with the typed constructors below; the
 //! JSON reader is built on those constructors, so both paths check exactly the same rules.
 
-use crate::text::refusal_text;
 use crate::error::{ErrorCode, ReportError};
 use crate::json::{exact_integer, parse_json, write_string, Json, JsonBuilder, JsonText};
 use crate::rules::arguments::{check_arguments, ArgumentProblem};
 use crate::rules::kinds::{is_well_formed, Kind};
 use crate::search;
+use crate::text::refusal_text;
 use crate::wire::{Origin, Safety, TransportKind};
 
 /// Longest fully-qualified tool name accepted, in UTF-16 code units.

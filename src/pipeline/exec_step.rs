@@ -19,7 +19,6 @@
 //! A `wrapping` is `{"file", "lines_before", "columns_before", "source_lines"?}` (see
 //! [`Wrapping`]).
 
-use crate::text::refusal_text;
 use crate::error::{ErrorCode, ReportError};
 use crate::input::RunFailure;
 use crate::json::{exact_integer, parse_json, write_string, Json, JsonList};
@@ -27,6 +26,7 @@ use crate::pipeline::exec::{
     fit_output, module_access, project_completed, syntax_failure, user_stack, Engine, ExecRequest, Projection, Wrapping,
 };
 use crate::pipeline::run::end_at_step;
+use crate::text::refusal_text;
 use crate::text::SafeText;
 use crate::wire::RunError;
 
