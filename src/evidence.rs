@@ -70,6 +70,86 @@ pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, co
     }
 }
 
+/// The strings of an array read together, as the array's JSON text shows them
+/// (`["mysql", "-u", "root", "-p…"]`), so a secret whose context lies in another item is
+/// found: a command's password after its flag, a key block given a line an item. Each
+/// item such a secret overlaps gets the part it holds replaced by the secret's marker
+/// (counted once in `counts`); `None` for an item left as it is, and for every item when
+/// fewer than two are strings. An item that is no string, or a string longer than
+/// [`ITEM_READ_TOGETHER`], stands in the joint text as `null` and breaks the context.
+fn secrets_across_items(items: &[Json], custom: &CustomRules, counts: &mut Redactions) -> Vec<Option<String>> {
+    fn joinable(item: &Json) -> Option<&str> {
+        match item {
+            Json::String(t) if t.head().len() <= ITEM_READ_TOGETHER && t.is_complete() => Some(t.head()),
+            _ => None,
+        }
+    }
+    if items.iter().filter(|item| joinable(item).is_some()).count() < 2 {
+        return Vec::new();
+    }
+    let mut joint = String::from("[");
+    let mut places = Vec::with_capacity(items.len());
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            joint.push_str(", ");
+        }
+        match joinable(item) {
+            Some(text) => {
+                joint.push('"');
+                places.push(Some(joint.len()..joint.len() + text.len()));
+                joint.push_str(text);
+                joint.push('"');
+            }
+            None => {
+                places.push(None);
+                joint.push_str("null");
+            }
+        }
+    }
+    joint.push(']');
+    let mut scratch = Redactions::default();
+    let spans = secret_spans(&joint, custom, &mut scratch);
+    // The parts of each item the secrets cover, left to right (the spans are sorted).
+    let mut cuts: Vec<Vec<(std::ops::Range<usize>, &Taken)>> = vec![Vec::new(); items.len()];
+    for t in &spans {
+        let mut held = false;
+        for (k, place) in places.iter().enumerate() {
+            let Some(place) = place else { continue };
+            let (start, end) = (t.span.start.max(place.start), t.span.end.min(place.end));
+            if start < end {
+                cuts[k].push((start - place.start..end - place.start, t));
+                held = true;
+            }
+        }
+        if held {
+            t.count_in(counts);
+        }
+    }
+    places
+        .iter()
+        .zip(cuts)
+        .map(|(place, cuts)| {
+            let text = &joint[place.clone()?];
+            if cuts.is_empty() {
+                return None;
+            }
+            let mut out = String::with_capacity(text.len());
+            let mut copied = 0;
+            for (cut, t) in cuts {
+                out.push_str(&text[copied..cut.start]);
+                t.write_marker(&mut out);
+                copied = cut.end;
+            }
+            out.push_str(&text[copied..]);
+            Some(out)
+        })
+        .collect()
+}
+
+/// The longest string of an array read together with the others, in bytes: a command's
+/// argument or a key block's line is far shorter.
+const ITEM_READ_TOGETHER: usize = 4096;
+
 /// How much of each side of a junction between two text blocks is scanned together, in
 /// UTF-16 units: longer than any secret the rules know in one piece.
 const JUNCTION: usize = 512;
@@ -306,13 +386,18 @@ impl Render<'_> {
                 // the cap: read and rendered again, it is the same list (the marker is an item).
                 let cap = caps.items.min(INPUT_LIMITS.array_items);
                 let keep = if list.total() > cap { cap.saturating_sub(1) } else { cap };
-                for item in list.items().iter().take(keep) {
+                let kept = &list.items()[..keep.min(list.items().len())];
+                let mut across = secrets_across_items(kept, custom, counts).into_iter();
+                for item in kept {
                     if *budget < MARKER_RESERVE * 2 {
                         break;
                     }
                     let mut inner = budget.saturating_sub(MARKER_RESERVE);
                     let before = inner;
-                    let rendered = self.render(item, depth + 1, &mut inner, counts);
+                    let rendered = match across.next().flatten() {
+                        Some(text) => self.render(&Json::String(JsonText::whole(text)), depth + 1, &mut inner, counts),
+                        None => self.render(item, depth + 1, &mut inner, counts),
+                    };
                     *budget = budget.saturating_sub(before - inner + 1);
                     items.push(rendered);
                 }
@@ -506,6 +591,33 @@ fn looks_generated(text: &str) -> bool {
 mod tests {
     use super::*;
     use crate::json::parse_json;
+
+    /// An array's strings are read together: a command's password in the item after its
+    /// flag, and a key block given a line an item, are redacted (each item the secret
+    /// covers holds its marker; it is counted once); lists of field names are not.
+    #[test]
+    fn secrets_across_array_items_are_redacted() {
+        let render = |value: &str| {
+            let mut counts = Redactions::default();
+            let json = render_json(&parse_json(value).unwrap(), JsonCaps::unbounded(), CustomRules::none(), &mut counts).to_json();
+            (json, counts)
+        };
+        let (out, counts) = render(r#"["mysql","-u","root","-pNKVBBG_oELym1ki8","-h","db"]"#);
+        assert_eq!(out, r#"["mysql","-u","root","-p[REDACTED:cli_password]","-h","db"]"#);
+        assert_eq!(counts.get("cli_password"), 1);
+        let (out, _) = render(r#"{"argv":["sshpass","-p","NKVBBG_oELym1ki8","ssh","h"]}"#);
+        assert_eq!(out, r#"{"argv":["sshpass","-p","[REDACTED:cli_password]","ssh","h"]}"#);
+        let key = r#"["-----BEGIN PRIVATE KEY-----","MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7","ZwIZRtbRMk+9Sg0kJw6Y","-----END PRIVATE KEY-----","after"]"#;
+        let (out, counts) = render(key);
+        let marker = "\"[REDACTED:private_key]\"";
+        assert_eq!(out, format!("[{marker},{marker},{marker},{marker},\"after\"]"));
+        assert_eq!(counts.get("private_key"), 1);
+        // Read again, the output is the same.
+        assert_eq!(render(&out).0, out);
+        for plain in [r#"["username","password","email"]"#, r#"["key","value"]"#, r#"["--password","--token"]"#, r#"["Authorization","Cookie"]"#] {
+            assert_eq!(render(plain).0, plain);
+        }
+    }
 
     #[test]
     fn binary_blocks_keep_only_descriptors() {
