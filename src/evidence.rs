@@ -614,7 +614,9 @@ mod tests {
         assert_eq!(counts.get("private_key"), 1);
         // Read again, the output is the same.
         assert_eq!(render(&out).0, out);
-        for plain in [r#"["username","password","email"]"#, r#"["key","value"]"#, r#"["--password","--token"]"#, r#"["Authorization","Cookie"]"#] {
+        for plain in
+            [r#"["username","password","email"]"#, r#"["key","value"]"#, r#"["--password","--token"]"#, r#"["Authorization","Cookie"]"#]
+        {
             assert_eq!(render(plain).0, plain);
         }
     }
