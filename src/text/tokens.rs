@@ -65,27 +65,59 @@ pub(crate) struct Token {
     pub(crate) body: Body,
     /// The shortest body a real token has.
     pub(crate) min: usize,
+    /// What a token of a few formats has around its body beyond the run of its alphabet.
+    pub(crate) shape: Shape,
+}
+
+/// The parts of a built-in token outside the run of its body's alphabet, for the few
+/// formats that have them (a policy's formats have none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// The body alone.
+    Body,
+    /// A dot and at least this many hex digits must follow the body: Airtable's personal
+    /// access tokens, `pat<14 letters and digits>.<64 hex>`.
+    DotHex(usize),
+    /// Up to two dot-separated segments of letters and digits may follow the body:
+    /// GitLab's routable tokens, `glpat-<body>.01.<checksum>`.
+    DotSegments,
+    /// One segment of `[A-Za-z0-9_-]` and a dot may come before the body: Doppler's
+    /// service tokens name their config, `dp.st.<config>.<body>`.
+    AfterSegment,
 }
 
 const fn token(prefix: &'static str, family: &'static str, body: Body, min: usize) -> Token {
-    Token { prefix, family, body, min }
+    Token { prefix, family, body, min, shape: Shape::Body }
+}
+
+/// A token with more than its body after the prefix ([`Shape`]).
+const fn shaped(prefix: &'static str, family: &'static str, body: Body, min: usize, shape: Shape) -> Token {
+    Token { prefix, family, body, min, shape }
 }
 
 /// Every token format, grouped by the prefix's first byte (the scanner indexes the groups),
 /// longer prefixes before the shorter ones they start with.
 pub(crate) const TOKENS: &[Token] = &[
-    // A: AWS access key ids, Atlassian API tokens, age secret keys.
+    // A: AWS access key ids, Atlassian API tokens, age secret keys, JFrog API keys.
     token("AKIA", "aws_access_key_id", Body::UpperAlnum, 16),
     token("ASIA", "aws_access_key_id", Body::UpperAlnum, 16),
     token("ABIA", "aws_access_key_id", Body::UpperAlnum, 16),
     token("ACCA", "aws_access_key_id", Body::UpperAlnum, 16),
     token("AIza", "google_api_key", Body::Base64Url, 35),
     token("ATATT", "atlassian_token", Body::Base64UrlEq, 60),
+    token("ATCTT", "atlassian_token", Body::Base64UrlEq, 60),
     token("AGE-SECRET-KEY-1", "age_secret_key", Body::UpperAlnum, 50),
-    // E: Square production access tokens, Facebook access tokens.
+    token("AKCp", "jfrog_key", Body::Alnum, 64),
+    // C: Contentful, CircleCI, Clojars.
+    token("CFPAT-", "contentful_token", Body::Base64Url, 43),
+    token("CCIPAT_", "circleci_token", Body::Word, 60),
+    token("CLOJARS_", "clojars_token", Body::Alnum, 60),
+    // E: Square production access tokens, Facebook access tokens (`EAA`, a letter, a long
+    // base62 body: the shortest of them still runs past a hundred characters).
     token("EAAA", "square_token", Body::Base64Url, 60),
     token("EAAC", "facebook_token", Body::Alnum, 40),
     token("EAAG", "facebook_token", Body::Alnum, 40),
+    token("EAA", "facebook_token", Body::Alnum, 100),
     // F: AWS STS session tokens (the older form, `FwoGZXIvYXdzE`: base64 of their header).
     token("FwoGZXIvYXdzE", "aws_session_token", Body::Base64, 60),
     // G: GitLab runner registration tokens, Google OAuth client secrets.
@@ -95,6 +127,8 @@ pub(crate) const TOKENS: &[Token] = &[
     token("HRKU-AA", "heroku_key", Body::Base64Url, 40),
     // I: AWS STS session tokens (`IQoJb3JpZ2luX2Vj`: base64 of their header).
     token("IQoJb3JpZ2luX2Vj", "aws_session_token", Body::Base64, 60),
+    // L: Alibaba Cloud access key ids.
+    token("LTAI", "alibaba_access_key_id", Body::Alnum, 16),
     // N: New Relic.
     token("NRAK-", "new_relic_key", Body::UpperAlnum, 27),
     token("NRJS-", "new_relic_key", Body::Hex, 19),
@@ -103,23 +137,31 @@ pub(crate) const TOKENS: &[Token] = &[
     token("PMAK-", "postman_key", Body::AlnumDash, 50),
     // S: SendGrid.
     token("SG.", "sendgrid_key", Body::TwoSegments, 16),
-    // a
+    // a: Terraform Cloud, Hugging Face organization tokens.
     token("atlasv1-", "terraform_token", Body::Base64Url, 40),
-    // d: DigitalOcean, Docker Hub, Databricks, Doppler.
+    token("api_org_", "huggingface_token", Body::Alnum, 30),
+    // b: Buildkite.
+    token("bkua_", "buildkite_token", Body::Alnum, 40),
+    // d: DigitalOcean, Docker Hub, Databricks, Doppler, Dynatrace.
     token("dop_v1_", "digitalocean_token", Body::Hex, 64),
     token("doo_v1_", "digitalocean_token", Body::Hex, 64),
     token("dor_v1_", "digitalocean_token", Body::Hex, 64),
     token("dckr_pat_", "docker_token", Body::Base64Url, 24),
     token("dapi", "databricks_token", Body::Hex, 32),
     token("dp.pt.", "doppler_token", Body::Alnum, 40),
-    token("dp.st.", "doppler_token", Body::Alnum, 40),
+    shaped("dp.st.", "doppler_token", Body::Alnum, 40, Shape::AfterSegment),
     token("dp.sa.", "doppler_token", Body::Alnum, 40),
     token("dp.ct.", "doppler_token", Body::Alnum, 40),
     token("dp.scim.", "doppler_token", Body::Alnum, 40),
     token("dp.audit.", "doppler_token", Body::Alnum, 40),
-    // f: Figma, Fly.io.
+    token("dt0c01.", "dynatrace_token", Body::TwoSegments, 24),
+    // f: Figma, Fly.io, Firecrawl.
     token("figd_", "figma_token", Body::Base64Url, 40),
     token("fo1_", "flyio_token", Body::Base64Url, 40),
+    token("fm2_", "flyio_token", Body::Base64, 100),
+    token("fm1a_", "flyio_token", Body::Base64, 100),
+    token("fm1r_", "flyio_token", Body::Base64, 100),
+    token("fc-", "firecrawl_key", Body::Hex, 32),
     // g: GitHub, GitLab, Grafana, Groq.
     token("github_pat_", "github_token", Body::Word, 22),
     token("ghp_", "github_token", Body::Alnum, 36),
@@ -127,16 +169,19 @@ pub(crate) const TOKENS: &[Token] = &[
     token("ghu_", "github_token", Body::Alnum, 36),
     token("ghs_", "github_token", Body::Alnum, 36),
     token("ghr_", "github_token", Body::Alnum, 36),
-    token("glpat-", "gitlab_token", Body::Base64Url, 20),
-    token("glrt-", "gitlab_token", Body::Base64Url, 20),
-    token("gldt-", "gitlab_token", Body::Base64Url, 20),
+    shaped("glpat-", "gitlab_token", Body::Base64Url, 20, Shape::DotSegments),
+    shaped("glrt-", "gitlab_token", Body::Base64Url, 20, Shape::DotSegments),
+    shaped("gldt-", "gitlab_token", Body::Base64Url, 20, Shape::DotSegments),
     token("glptt-", "gitlab_token", Body::Hex, 40),
-    token("glcbt-", "gitlab_token", Body::Base64Url, 20),
-    token("glimt-", "gitlab_token", Body::Base64Url, 20),
-    token("gloas-", "gitlab_token", Body::Base64Url, 20),
+    shaped("glcbt-", "gitlab_token", Body::Base64Url, 20, Shape::DotSegments),
+    shaped("glimt-", "gitlab_token", Body::Base64Url, 20, Shape::DotSegments),
+    shaped("gloas-", "gitlab_token", Body::Base64Url, 20, Shape::DotSegments),
+    shaped("glagent-", "gitlab_token", Body::Base64Url, 50, Shape::DotSegments),
+    shaped("glsoat-", "gitlab_token", Body::Base64Url, 20, Shape::DotSegments),
+    shaped("glffct-", "gitlab_token", Body::Base64Url, 20, Shape::DotSegments),
     token("glsa_", "grafana_token", Body::Word, 32),
     token("glc_", "grafana_token", Body::Base64, 32),
-    token("glft-", "gitlab_token", Body::Base64Url, 20),
+    shaped("glft-", "gitlab_token", Body::Base64Url, 20, Shape::DotSegments),
     token("gsk_", "groq_key", Body::Alnum, 40),
     // h: Hugging Face, HashiCorp Vault.
     token("hf_", "huggingface_token", Body::Alnum, 30),
@@ -145,45 +190,67 @@ pub(crate) const TOKENS: &[Token] = &[
     token("hvr.", "vault_token", Body::Base64Url, 24),
     // k: Mailgun.
     token("key-", "mailgun_key", Body::Hex, 32),
-    // l: Linear.
+    // l: Linear, LangSmith.
     token("lin_api_", "linear_key", Body::Alnum, 40),
-    // n: npm, Notion.
+    token("lsv2_pt_", "langsmith_key", Body::Word, 43),
+    token("lsv2_sk_", "langsmith_key", Body::Word, 43),
+    // n: npm, Notion, NVIDIA, Netlify.
     token("npm_", "npm_token", Body::Alnum, 36),
     token("ntn_", "notion_token", Body::Alnum, 40),
-    // o: NuGet.
+    token("nvapi-", "nvidia_key", Body::Base64Url, 64),
+    token("nfp_", "netlify_token", Body::Word, 36),
+    // o: NuGet, 1Password service accounts.
     token("oy2", "nuget_key", Body::Alnum, 43),
-    // p: PyPI, PlanetScale, Perplexity, Pulumi.
+    token("ops_eyJ", "onepassword_token", Body::Base64, 200),
+    // p: PyPI, PlanetScale, Perplexity, Pulumi, PostHog, Airtable.
     token("pypi-", "pypi_token", Body::Base64Url, 50),
     token("pscale_tkn_", "planetscale_token", Body::Base64Url, 32),
     token("pscale_oauth_", "planetscale_token", Body::Base64Url, 32),
     token("pscale_pw_", "planetscale_token", Body::Base64Url, 32),
     token("pplx-", "perplexity_key", Body::Alnum, 40),
     token("pul-", "pulumi_token", Body::Hex, 40),
-    // r: Stripe restricted keys, Replicate, RubyGems.
+    token("phx_", "posthog_key", Body::Word, 43),
+    // `pat` is a word: only its exact shape, `pat`, 14 letters and digits, `.`, 64 hex.
+    shaped("pat", "airtable_token", Body::Alnum, 14, Shape::DotHex(64)),
+    // r: Stripe restricted keys, Replicate, RubyGems, Render.
     token("rk_live_", "stripe_key", Body::Alnum, 16),
     token("rk_test_", "stripe_key", Body::Alnum, 16),
     token("r8_", "replicate_token", Body::Alnum, 30),
     token("rubygems_", "rubygems_key", Body::Hex, 48),
-    // s: Anthropic, OpenAI (and the keys in its format), Stripe, Shopify, Sentry, Supabase.
+    token("rnd_", "render_key", Body::Alnum, 24),
+    // s: Anthropic, OpenAI (and the keys in its format), Stripe, Shopify, Sentry, Supabase,
+    // Mapbox, Dropbox, Sourcegraph.
     token("sk-ant-", "anthropic_key", Body::Base64Url, 32),
     token("sk-or-v1-", "openrouter_key", Body::Hex, 64),
+    token("sk-lf-", "langfuse_key", Body::AlnumDash, 32),
     token("sk-", "openai_key", Body::Base64Url, 20),
     token("sk_live_", "stripe_key", Body::Alnum, 16),
     token("sk_test_", "stripe_key", Body::Alnum, 16),
+    token("sk.eyJ", "mapbox_token", Body::TwoSegments, 20),
     token("shpat_", "shopify_token", Body::Hex, 32),
     token("shpca_", "shopify_token", Body::Hex, 32),
     token("shppa_", "shopify_token", Body::Hex, 32),
     token("shpss_", "shopify_token", Body::Hex, 32),
-    token("sntrys_", "sentry_token", Body::Base64UrlDot, 60),
+    // Sentry organization tokens: base64 of their claims (`+`, `/`, `=`), `_`, a secret.
+    token("sntrys_", "sentry_token", Body::Base64, 60),
     token("sntryu_", "sentry_token", Body::Hex, 64),
     token("sbp_", "supabase_token", Body::Hex, 40),
+    token("sb_secret_", "supabase_token", Body::Base64Url, 24),
     // Notion's integration tokens before `ntn_`: `secret_` and 43 letters and digits.
     token("secret_", "notion_token", Body::Alnum, 43),
     token("sq0atp-", "square_token", Body::Base64Url, 22),
     token("sq0csp-", "square_token", Body::Base64Url, 40),
+    token("sgp_", "sourcegraph_token", Body::Word, 40),
+    // Dropbox short-lived access tokens: `sl.` (or `sl.u.`) and 130 or more characters.
+    token("sl.u.", "dropbox_token", Body::Base64Url, 130),
+    token("sl.", "dropbox_token", Body::Base64Url, 130),
+    // t: Tailscale (`tskey-auth-`, `tskey-api-`, `tskey-client-`, ...), Tavily.
+    token("tskey-", "tailscale_key", Body::Base64Url, 30),
+    token("tvly-", "tavily_key", Body::AlnumDash, 30),
     // w: Stripe webhook signing secrets.
     token("whsec_", "stripe_webhook_secret", Body::Base64Url, 24),
-    // x: Slack, xAI.
+    // x: Slack (`xoxd-` is the `d` cookie of a browser session, URL-encoded base64), xAI,
+    // Brevo.
     token("xoxa-", "slack_token", Body::AlnumDash, 10),
     token("xoxb-", "slack_token", Body::AlnumDash, 10),
     token("xoxp-", "slack_token", Body::AlnumDash, 10),
@@ -191,9 +258,13 @@ pub(crate) const TOKENS: &[Token] = &[
     token("xoxr-", "slack_token", Body::AlnumDash, 10),
     token("xoxs-", "slack_token", Body::AlnumDash, 10),
     token("xoxe-", "slack_token", Body::AlnumDash, 10),
+    token("xoxc-", "slack_token", Body::AlnumDash, 10),
+    token("xoxd-", "slack_token", Body::Base64, 40),
     token("xoxe.xox", "slack_token", Body::AlnumDash, 10),
     token("xapp-", "slack_token", Body::AlnumDash, 10),
     token("xai-", "xai_key", Body::Alnum, 40),
+    token("xkeysib-", "brevo_key", Body::AlnumDash, 80),
+    token("xsmtpsib-", "brevo_key", Body::AlnumDash, 80),
     // 1: Google OAuth refresh tokens.
     token("1//0", "google_oauth_token", Body::Base64Url, 40),
     // y: Google OAuth access tokens.

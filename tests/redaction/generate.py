@@ -368,6 +368,18 @@ def token_cases(g, make, what, env_names, yaml_key="credential", extra=(), split
 
 FAMILIES = []
 
+# Cases added to a family after its first ones, drawn from a random source of their own
+# (`Gen(name + "/more")`), so the family's earlier cases stay as they were.
+MORE = {}
+
+
+def more(name):
+    def register(fn):
+        MORE[name] = fn
+        return fn
+
+    return register
+
 
 def family(name, source):
     def register(fn):
@@ -628,7 +640,7 @@ def _(g):
     return token_cases(g, lambda: github_style(g, "gho_"), "OAuth token", ["GH_OAUTH", "GITHUB_OAUTH_TOKEN"], "oauth", extra, split=False, structured=False)
 
 
-@family("gitlab_token", "GitLab: token overview (glpat- personal, project and group access tokens)")
+@family("gitlab_token", "GitLab: token overview (glpat- personal, project and group access tokens, also routable ones with their .<version>.<checksum> suffix)")
 def _(g):
     a, b = "glpat-" + g.s(B64URL, 20), "glpat-" + g.s(B64URL, 20)
     extra = [
@@ -653,7 +665,7 @@ def _(g):
     return token_cases(g, lambda: "gldt-" + g.s(B64URL, 20), "deploy token", ["DEPLOY_TOKEN", "GL_DEPLOY"], "deploy", extra, split=False, structured=False)
 
 
-@family("gitlab_other_token", "GitLab: token overview (glptt- trigger, glcbt- CI job, glft- feed, gloas- OAuth application secret)")
+@family("gitlab_other_token", "GitLab: token overview (glptt- trigger, glcbt- CI job, glft- feed, gloas- OAuth application secret, glagent- agent for Kubernetes, glsoat- SCIM, glffct- feature flags client)")
 def _(g):
     def make():
         kind = g.pick(["glptt-", "glcbt-", "glft-", "gloas-"])
@@ -668,7 +680,7 @@ def _(g):
     return token_cases(g, make, "trigger token", ["TRIGGER", "GL_FEED"], "trigger", split=False, structured=False)
 
 
-@family("atlassian_api_token", "Atlassian: manage API tokens (ATATT prefix)")
+@family("atlassian_api_token", "Atlassian: manage API tokens (ATATT prefix) and organization API keys (ATCTT prefix)")
 def _(g):
     make = lambda: "ATATT3xFfGF0" + g.s(B64URL, 166) + "=" + g.s(HEX.upper(), 8)
     return token_cases(g, make, "API token", ["JIRA_API_TOKEN", "CONFLUENCE"], "apiToken", split=False, structured=False)
@@ -677,7 +689,7 @@ def _(g):
 # --- chat -------------------------------------------------------------------------------
 
 
-@family("slack_token", "Slack: token types (xoxb- bot, xoxp- user, xapp- app-level, xoxe. configuration tokens)")
+@family("slack_token", "Slack: token types (xoxb- bot, xoxp- user, xapp- app-level, xoxe. configuration tokens); browser session xoxc- tokens and xoxd- d cookies as secret scanners describe them")
 def _(g):
     a, b = slack_app(g), slack_config(g)
     extra = [
@@ -829,7 +841,7 @@ def _(g):
     return token_cases(g, lambda: anthropic_key(g), "API key", ["ANTHROPIC_API_KEY", "CLAUDE_KEY", "ANTHROPIC"], "apiKey", extra)
 
 
-@family("huggingface_token", "Hugging Face Hub docs: user access tokens (hf_ prefix)")
+@family("huggingface_token", "Hugging Face Hub docs: user access tokens (hf_ prefix) and organization API tokens (api_org_)")
 def _(g):
     return token_cases(g, lambda: "hf_" + g.s(UPPER + LOWER, 34), "access token", ["HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HF"], "token", split=False)
 
@@ -1016,13 +1028,13 @@ def _(g):
     return token_cases(g, make, "service account token", ["GRAFANA_TOKEN", "GRAFANA"], "token", split=False, structured=False)
 
 
-@family("sentry_token", "Sentry docs: auth tokens (sntryu_ user tokens)")
+@family("sentry_token", "Sentry docs: auth tokens (sntryu_ user tokens, sntrys_ organization tokens: base64 claims, then a secret)")
 def _(g):
     make = lambda: "sntryu_" + g.s(HEX, 64)
     return token_cases(g, make, "auth token", ["SENTRY_AUTH_TOKEN", "SENTRY"], "authToken", split=False, structured=False)
 
 
-@family("doppler_token", "Doppler docs: service and personal tokens (dp.st., dp.pt.)")
+@family("doppler_token", "Doppler docs: service and personal tokens (dp.st., dp.st.<config>., dp.pt.)")
 def _(g):
     make = lambda: g.pick(["dp.st.", "dp.pt.", "dp.sa."]) + g.s(ALNUM, 43)
     return token_cases(g, make, "service token", ["DOPPLER_TOKEN", "DOPPLER"], "token", split=False, structured=False)
@@ -1074,16 +1086,271 @@ def _(g):
     return token_cases(g, make, "service token", ["PLANETSCALE_TOKEN", "PSCALE"], "token", split=False, structured=False)
 
 
-@family("facebook_token", "Meta for Developers: access tokens (EAA... page and user tokens)")
+@family("facebook_token", "Meta for Developers: access tokens (EAA and a letter: EAAB, EAAC, EAAG, EAAJ... page, user and app tokens)")
 def _(g):
     make = lambda: "EAAC" + g.s(ALNUM, 140)
     return token_cases(g, make, "page access token", ["FB_PAGE_TOKEN", "FACEBOOK"], "access_token", split=False, structured=False)
 
 
+# --- formats added after the first corpus -------------------------------------------------
+# Each family below, and each `@more` block, plants formats a leak test found passing
+# through redaction.
+
+
+def token_places(g, make, what, env_name):
+    """A few placements for a format added to an existing family."""
+    a, b, c, d = make(), make(), make(), make()
+    return [
+        T("prose", prose(g, a, what), [a]),
+        T("env_assignment", f"{env_name}={b}", [b]),
+        T("json_text", json.dumps({"provider": what, "value": c}), [c]),
+        T("log_line", log_line(g, d, what), [d]),
+    ]
+
+
+@more("slack_token")
+def _(g):
+    client = lambda: f"xoxc-{g.s(DIGITS, 11)}-{g.s(DIGITS, 12)}-{g.s(DIGITS, 13)}-{g.s(HEX, 64)}"
+    cookie = lambda: "xoxd-" + urllib.parse.quote(g.b64(120), safe="")
+    return token_places(g, client, "client token", "SLACK_XOXC") + token_places(g, cookie, "d cookie", "SLACK_XOXD")
+
+
+@more("gitlab_token")
+def _(g):
+    make = lambda: "glpat-" + g.s(B64URL, 27) + ".01." + g.s(LOWER + DIGITS, 9)
+    return token_places(g, make, "routable access token", "GITLAB_TOKEN")
+
+
+@more("gitlab_other_token")
+def _(g):
+    make = lambda: g.pick(["glagent-" + g.s(B64URL, 50), "glsoat-" + g.s(B64URL, 20), "glffct-" + g.s(B64URL, 20)])
+    return token_places(g, make, "agent token", "GITLAB_AGENT_TOKEN")
+
+
+@more("atlassian_api_token")
+def _(g):
+    make = lambda: "ATCTT3xFfGN0" + g.s(B64URL, 166) + "=" + g.s(HEX.upper(), 8)
+    return token_places(g, make, "organization API key", "ATLASSIAN_ADMIN_KEY")
+
+
+@more("huggingface_token")
+def _(g):
+    make = lambda: "api_org_" + g.s(UPPER + LOWER, 34)
+    return token_places(g, make, "organization token", "HF_ORG_TOKEN")
+
+
+@more("sentry_token")
+def _(g):
+    def make():
+        claims = {"iat": 1716000000 + g.int(0, 10**6), "url": "https://sentry.io", "region_url": "https://us.sentry.io", "org": "acme-" + g.s(LOWER, g.int(1, 6))}
+        return "sntrys_" + base64.b64encode(json.dumps(claims, separators=(",", ":")).encode()).decode() + "_" + g.s(ALNUM + "+/", 43)
+
+    return token_places(g, make, "organization auth token", "SENTRY_AUTH_TOKEN")
+
+
+@more("doppler_token")
+def _(g):
+    make = lambda: "dp.st." + g.pick(["dev", "stg", "prd", "dev_personal", "ci-e2e"]) + "." + g.s(ALNUM, 43)
+    return token_places(g, make, "service token", "DOPPLER_TOKEN")
+
+
+@more("facebook_token")
+def _(g):
+    make = lambda: "EAA" + g.pick("BGIJMd") + g.s(ALNUM, g.int(150, 220))
+    return token_places(g, make, "user access token", "FB_ACCESS_TOKEN")
+
+
+def jwe(g, direct=False):
+    alg = "dir" if direct else "RSA-OAEP-256"
+    header = b64u(json.dumps({"alg": alg, "enc": "A256GCM", "kid": g.s(B64URL, 8)}, separators=(",", ":")).encode())
+    key = "" if direct else b64u(g.raw(256))
+    return ".".join([header, key, b64u(g.raw(12)), b64u(g.raw(g.int(40, 200))), b64u(g.raw(16))])
+
+
+def padded_jwt(g):
+    """A JWT whose encoder kept base64's `=` padding on each segment."""
+    while True:
+        header = json.dumps({"alg": "HS256", "typ": "JWT", "kid": g.s(ALNUM, g.int(1, 9))}, separators=(",", ":")).encode()
+        claims = json.dumps({"sub": str(g.int(10**5, 10**9)), "name": g.s(LOWER, g.int(3, 12))}, separators=(",", ":")).encode()
+        if len(header) % 3 and len(claims) % 3:
+            break
+    pad = lambda data: base64.urlsafe_b64encode(data).decode()
+    return f"{pad(header)}.{pad(claims)}.{pad(g.raw(32))}"
+
+
+@more("jwt")
+def _(g):
+    a, b, c, d = jwe(g), jwe(g, direct=True), padded_jwt(g), padded_jwt(g)
+    return [
+        T("prose", f"The encrypted token {a} could not be decrypted.", [a], "a JWE: five segments"),
+        T("json_text", json.dumps({"id_token": b, "token_type": "Bearer"}), [b], "a JWE under direct encryption: its encrypted key is empty"),
+        T("header", f"Authorization: Bearer {c}", [c], "a JWT whose segments keep their = padding"),
+        T("log_line", log_line(g, d, "jwt"), [d], "a JWT whose segments keep their = padding"),
+    ]
+
+
+def few_cases(g, make, what, env_names, yaml_key="token"):
+    return token_cases(g, make, what, env_names, yaml_key, split=False, structured=False)
+
+
+@family("tailscale_key", "Tailscale docs: auth keys and API access tokens (tskey-auth-, tskey-api-, tskey-client- and other tskey- kinds)")
+def _(g):
+    make = lambda: "tskey-" + g.pick(["auth", "api", "client", "scim", "webhook"]) + "-k" + g.s(ALNUM, 10) + "CNTRL-" + g.s(ALNUM, 33)
+    return few_cases(g, make, "auth key", ["TS_AUTHKEY", "TAILSCALE_API_KEY"], "authKey")
+
+
+@family("airtable_pat", "Airtable: personal access tokens (pat, a 14-character id, a dot, 64 hex)")
+def _(g):
+    make = lambda: "pat" + g.s(ALNUM, 14) + "." + g.s(HEX, 64)
+    return few_cases(g, make, "personal access token", ["AIRTABLE_TOKEN", "AIRTABLE_API_KEY"])
+
+
+@family("dynatrace_token", "Dynatrace docs: access tokens (dt0c01.<24-character public part>.<64-character secret>)")
+def _(g):
+    make = lambda: "dt0c01." + g.s(UPPER + DIGITS, 24) + "." + g.s(UPPER + DIGITS, 64)
+    return few_cases(g, make, "API token", ["DT_API_TOKEN", "DYNATRACE_TOKEN"], "apiToken")
+
+
+@family("nvidia_key", "NVIDIA API catalog: API keys (nvapi- prefix)")
+def _(g):
+    make = lambda: "nvapi-" + g.s(B64URL, 64)
+    return few_cases(g, make, "API key", ["NVIDIA_API_KEY", "NGC_API_KEY"], "apiKey")
+
+
+@family("langsmith_key", "LangSmith docs: API keys (lsv2_pt_ personal access tokens, lsv2_sk_ service keys)")
+def _(g):
+    make = lambda: g.pick(["lsv2_pt_", "lsv2_sk_"]) + g.s(HEX, 32) + "_" + g.s(HEX, 10)
+    return few_cases(g, make, "API key", ["LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"], "apiKey")
+
+
+@family("tavily_key", "Tavily docs: API keys (tvly- prefix)")
+def _(g):
+    make = lambda: g.pick(["tvly-", "tvly-dev-"]) + g.s(ALNUM, 32)
+    return few_cases(g, make, "API key", ["TAVILY_API_KEY", "TAVILY"], "apiKey")
+
+
+@family("firecrawl_key", "Firecrawl docs: API keys (fc- and 32 hex)")
+def _(g):
+    make = lambda: "fc-" + g.s(HEX, 32)
+    return few_cases(g, make, "API key", ["FIRECRAWL_API_KEY", "FIRECRAWL"], "apiKey")
+
+
+@family("langfuse_key", "Langfuse docs: API keys (sk-lf- secret keys)")
+def _(g):
+    make = lambda: "sk-lf-" + g.uuid()
+    return few_cases(g, make, "secret key", ["LANGFUSE_SECRET_KEY", "LANGFUSE"], "secretKey")
+
+
+@family("posthog_key", "PostHog docs: personal API keys (phx_ prefix)")
+def _(g):
+    make = lambda: "phx_" + g.s(ALNUM, 47)
+    return few_cases(g, make, "personal API key", ["POSTHOG_PERSONAL_API_KEY", "POSTHOG"], "apiKey")
+
+
+@family("dropbox_token", "Dropbox developers: short-lived access tokens (sl. and sl.u. prefixes)")
+def _(g):
+    make = lambda: g.pick(["sl.", "sl.u."]) + g.s(B64URL, g.int(135, 180))
+    return few_cases(g, make, "access token", ["DROPBOX_ACCESS_TOKEN", "DROPBOX"], "accessToken")
+
+
+@family("mapbox_secret_token", "Mapbox docs: access tokens (sk. secret tokens; pk. public ones are meant to be shown)")
+def _(g):
+    def make():
+        claims = b64u(json.dumps({"u": "acme" + g.s(LOWER, 4), "a": g.s(LOWER + DIGITS, 25)}, separators=(",", ":")).encode())
+        return "sk." + claims + "." + g.s(B64URL, 22)
+
+    return few_cases(g, make, "secret token", ["MAPBOX_SECRET_TOKEN", "MAPBOX_DOWNLOADS_TOKEN"], "accessToken")
+
+
+@family("contentful_token", "Contentful docs: personal access tokens (CFPAT- prefix)")
+def _(g):
+    make = lambda: "CFPAT-" + g.s(B64URL, 43)
+    return few_cases(g, make, "management token", ["CONTENTFUL_MANAGEMENT_TOKEN", "CONTENTFUL"], "managementToken")
+
+
+@family("alibaba_access_key_id", "Alibaba Cloud docs: AccessKey pairs (LTAI access key ids)")
+def _(g):
+    make = lambda: "LTAI" + g.s(ALNUM, 20)
+    return few_cases(g, make, "AccessKey id", ["ALIBABA_CLOUD_ACCESS_KEY_ID", "ALICLOUD_ACCESS_KEY"], "accessKeyId")
+
+
+@family("buildkite_token", "Buildkite docs: API access tokens (bkua_ prefix)")
+def _(g):
+    make = lambda: "bkua_" + g.s(LOWER + DIGITS, 40)
+    return few_cases(g, make, "API access token", ["BUILDKITE_API_TOKEN", "BUILDKITE"], "token")
+
+
+@family("circleci_token", "CircleCI docs: personal API tokens (CCIPAT_ prefix)")
+def _(g):
+    make = lambda: "CCIPAT_" + g.s(ALNUM, 22) + "_" + g.s(HEX, 40)
+    return few_cases(g, make, "personal API token", ["CIRCLECI_TOKEN", "CIRCLE_TOKEN"], "token")
+
+
+@family("netlify_token", "Netlify docs: personal access tokens (nfp_ prefix)")
+def _(g):
+    make = lambda: "nfp_" + g.s(ALNUM, 36)
+    return few_cases(g, make, "personal access token", ["NETLIFY_AUTH_TOKEN", "NETLIFY"], "token")
+
+
+@family("render_key", "Render docs: API keys (rnd_ prefix)")
+def _(g):
+    make = lambda: "rnd_" + g.s(ALNUM, 24)
+    return few_cases(g, make, "API key", ["RENDER_API_KEY", "RENDER"], "apiKey")
+
+
+@family("supabase_secret_key", "Supabase docs: API keys (sb_secret_ secret keys; sb_publishable_ keys are public)")
+def _(g):
+    make = lambda: "sb_secret_" + g.s(B64URL, 31)
+    return few_cases(g, make, "secret key", ["SUPABASE_SECRET_KEY", "SUPABASE"], "secretKey")
+
+
+@family("sourcegraph_token", "Sourcegraph docs: access tokens (sgp_ prefix)")
+def _(g):
+    make = lambda: "sgp_" + g.pick([g.s(HEX, 16) + "_", "local_", ""]) + g.s(HEX, 40)
+    return few_cases(g, make, "access token", ["SRC_ACCESS_TOKEN", "SOURCEGRAPH"], "token")
+
+
+@family("jfrog_key", "JFrog Artifactory docs: API keys (AKCp prefix)")
+def _(g):
+    make = lambda: "AKCp" + g.s(ALNUM, 69)
+    return few_cases(g, make, "API key", ["ARTIFACTORY_API_KEY", "JFROG"], "apiKey")
+
+
+@family("brevo_key", "Brevo (Sendinblue) docs: API keys (xkeysib- and xsmtpsib- prefixes)")
+def _(g):
+    make = lambda: g.pick(["xkeysib-", "xsmtpsib-"]) + g.s(HEX, 64) + "-" + g.s(ALNUM, 16)
+    return few_cases(g, make, "API key", ["BREVO_API_KEY", "SENDINBLUE_API_KEY"], "apiKey")
+
+
+@family("clojars_token", "Clojars: deploy tokens (CLOJARS_ prefix)")
+def _(g):
+    make = lambda: "CLOJARS_" + g.s(LOWER + DIGITS, 60)
+    return few_cases(g, make, "deploy token", ["CLOJARS_PASSWORD", "CLOJARS"], "password")
+
+
+@family("onepassword_token", "1Password developer docs: service account tokens (ops_ and base64 of their JSON)")
+def _(g):
+    def make():
+        claims = {"signInAddress": "my.1password.com", "userAuth": {"method": "SRPg-4096", "alg": "PBES2g-HS256", "iterations": 650000, "salt": g.s(B64URL, 22)}, "email": g.s(LOWER, 12) + "@1passwordserviceaccounts.com", "srpX": g.s(HEX, 64), "muk": {"alg": "A256GCM", "ext": True, "k": g.s(B64URL, 43), "key_ops": ["encrypt", "decrypt"], "kty": "oct", "kid": "mp"}, "secretKey": "A3-" + g.s(UPPER + DIGITS, 26), "throttleSecret": {"seed": g.s(HEX, 64), "uuid": g.s(UPPER + DIGITS, 26)}, "deviceUuid": g.s(LOWER + DIGITS, 26)}
+        return "ops_" + base64.b64encode(json.dumps(claims, separators=(",", ":")).encode()).decode()
+
+    return few_cases(g, make, "service account token", ["OP_SERVICE_ACCOUNT_TOKEN", "ONEPASSWORD"], "token")
+
+
+@family("flyio_token", "Fly.io docs: access tokens (FlyV1 fm2_ macaroons, comma-separated)")
+def _(g):
+    def make():
+        return "fm2_" + base64.b64encode(g.raw(g.int(120, 300))).decode()
+
+    a, b = make(), make()
+    extra = [T("header", f"Authorization: FlyV1 {a},{b}", [a, b], "a token of two macaroons")]
+    return token_cases(g, make, "deploy token", ["FLY_API_TOKEN", "FLY_ACCESS_TOKEN"], "token", extra, split=False, structured=False)
+
+
 # --- JWTs and private keys --------------------------------------------------------------
 
 
-@family("jwt", "RFC 7519 (JSON Web Token) and RFC 7515 (JWS compact serialization)")
+@family("jwt", "RFC 7519 (JSON Web Token), RFC 7515 (JWS compact serialization) and RFC 7516 (JWE compact serialization: five segments)")
 def _(g):
     cases = []
     t = jwt(g)
@@ -2216,7 +2483,8 @@ def build():
     positives = []
     for name, source, fn in FAMILIES:
         g = Gen(name)
-        for n, case in enumerate(fn(g), 1):
+        cases = fn(g) + (MORE[name](Gen(name + "/more")) if name in MORE else [])
+        for n, case in enumerate(cases, 1):
             if not case["secrets"]:
                 raise SystemExit(f"{name} case {n} plants no secret")
             positives.append({"id": f"{name}/{n:02d}", "family": name, **case})

@@ -5,7 +5,9 @@ use std::ops::Range;
 
 use super::*;
 use crate::text::redact::Family;
-use crate::text::tokens::{in_token_run, starting_with, starts_some_prefix, CustomTokens, TokenAlphabet, FIRST_BYTES, MAX_NESTED_PREFIXES};
+use crate::text::tokens::{
+    in_token_run, starting_with, starts_some_prefix, CustomTokens, Shape, Token, TokenAlphabet, FIRST_BYTES, MAX_NESTED_PREFIXES,
+};
 
 /// Whole private-key blocks of every armour, across lines (also inside JSON-escaped
 /// text); an unterminated block runs to the end: PEM and OpenSSH (`-----BEGIN … PRIVATE
@@ -320,7 +322,10 @@ pub(crate) fn telegram_tokens(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
-/// JSON Web Tokens: three base64url segments, the first starting `eyJ`.
+/// JSON Web Tokens: three base64url segments, the first starting `eyJ` (JWS compact
+/// serialization), or five (JWE compact serialization: header, encrypted key, which is
+/// empty under direct encryption, IV, ciphertext, tag). A segment may carry base64's `=`
+/// padding, as some encoders write it.
 pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
@@ -330,23 +335,59 @@ pub(crate) fn jwts(text: &str) -> Vec<Range<usize>> {
         if start < resume || !boundary_before(bytes, start) || text[..start].ends_with("pk.") {
             continue;
         }
-        let first = run_end(bytes, start, base64url);
+        let first = jwt_segment_end(bytes, start);
         if first - start < 11 || bytes.get(first) != Some(&b'.') {
             // Every `eyJ` inside this run ends where it does: none can be a token either.
             resume = first;
             continue;
         }
-        let second = run_end(bytes, first + 1, base64url);
+        let second = jwt_segment_end(bytes, first + 1);
         if second - first - 1 < 8 {
-            resume = second;
+            // A JWE under direct encryption has no encrypted key: `header..iv.ciphertext.tag`.
+            if let Some(end) = (second == first + 1).then(|| jwe_rest(bytes, second)).flatten() {
+                spans.push(start..end);
+                resume = end;
+            } else {
+                resume = second;
+            }
             continue;
         }
         // The signature may be cut off (or absent): header and payload are enough.
-        let end = if bytes.get(second) == Some(&b'.') { run_end(bytes, second + 1, base64url) } else { second };
+        let mut end = if bytes.get(second) == Some(&b'.') { jwt_segment_end(bytes, second + 1) } else { second };
+        // A JWE's ciphertext and tag follow its IV.
+        if end > second + 1 {
+            if let Some(jwe_end) = jwe_rest(bytes, second) {
+                end = jwe_end;
+            }
+        }
         spans.push(start..end);
         resume = end;
     }
     spans
+}
+
+/// The end of a JWT segment from `start`: base64url, then at most two `=` of padding.
+fn jwt_segment_end(bytes: &[u8], start: usize) -> usize {
+    let end = run_end(bytes, start, base64url);
+    let padded = bytes[end..].iter().take(2).take_while(|&&b| b == b'=').count();
+    end + padded
+}
+
+/// The end of a JWE's last three segments (IV, ciphertext, tag), none empty, when `dot`
+/// is the dot before them; `None` when they are not all there.
+fn jwe_rest(bytes: &[u8], dot: usize) -> Option<usize> {
+    let mut end = dot;
+    for _ in 0..3 {
+        if bytes.get(end) != Some(&b'.') {
+            return None;
+        }
+        let segment = jwt_segment_end(bytes, end + 1);
+        if segment == end + 1 {
+            return None;
+        }
+        end = segment;
+    }
+    Some(end)
 }
 
 /// Provider tokens from [`TOKENS`](crate::text::tokens::TOKENS) and a policy's formats
@@ -397,7 +438,9 @@ const TOKEN_RUN: [bool; 256] = {
 };
 
 /// The provider tokens that start in `text[start..end]`, a run of token bytes; with
-/// `POLICY`, a policy's formats too.
+/// `POLICY`, a policy's formats too. Out of line: the probing loop that finds the runs
+/// stays small whatever this function grows to.
+#[inline(never)]
 fn tokens_in_run<'r, const POLICY: bool>(
     text: &str,
     start: usize,
@@ -444,7 +487,9 @@ fn tokens_in_run<'r, const POLICY: bool>(
             if !(at_boundary || distinctive(t.prefix)) {
                 continue;
             }
-            if let Some(token_end) = token_end(bytes, i + t.prefix.len(), t.body, t.min) {
+            let body = i + t.prefix.len();
+            let found = builtin_token_end(bytes, body, t);
+            if let Some(token_end) = found {
                 if !is_placeholder(&text[i..token_end]) {
                     spans.push((i..token_end, Family::Builtin(t.family)));
                 }
@@ -502,6 +547,50 @@ fn body_end(bytes: &[u8], start: usize, body: TokenAlphabet, min: usize, bodies:
     };
     (end - start >= min).then_some(end)
 }
+
+/// End of a built-in token whose body starts at `start`, when it is there ([`Shape`]).
+/// Out of line: a matching prefix is rare, and the loop that looks for one stays small.
+#[inline(never)]
+fn builtin_token_end(bytes: &[u8], start: usize, t: &Token) -> Option<usize> {
+    match t.shape {
+        Shape::Body => token_end(bytes, start, t.body, t.min),
+        Shape::DotHex(digits) => {
+            let end = token_end(bytes, start, t.body, t.min)?;
+            if bytes.get(end) != Some(&b'.') {
+                return None;
+            }
+            let hex = run_end(bytes, end + 1, |b| b.is_ascii_hexdigit());
+            // The hex part is the whole of what follows: not the start of a longer word.
+            (hex - end > digits && !bytes.get(hex).is_some_and(|&b| base64url(b))).then_some(hex)
+        }
+        Shape::DotSegments => {
+            let mut end = token_end(bytes, start, t.body, t.min)?;
+            for _ in 0..2 {
+                if bytes.get(end) != Some(&b'.') {
+                    break;
+                }
+                let segment = run_end(bytes, end + 1, |b| b.is_ascii_alphanumeric());
+                if segment == end + 1 {
+                    break;
+                }
+                end = segment;
+            }
+            Some(end)
+        }
+        Shape::AfterSegment => token_end(bytes, start, t.body, t.min).or_else(|| {
+            let segment = run_end(bytes, start, base64url);
+            let named = segment > start && segment - start <= MAX_SEGMENT && bytes.get(segment) == Some(&b'.');
+            if named {
+                token_end(bytes, segment + 1, t.body, t.min)
+            } else {
+                None
+            }
+        }),
+    }
+}
+
+/// The longest segment before a body ([`Shape::AfterSegment`]): Doppler's config names.
+const MAX_SEGMENT: usize = 64;
 
 /// End of a provider token body starting at `start`, when it is long enough.
 fn token_end(bytes: &[u8], start: usize, body: TokenAlphabet, min: usize) -> Option<usize> {
@@ -598,5 +687,111 @@ mod tests {
         assert!(tokens > 500, "only {tokens} tokens in the generated texts");
         let token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GZ8kpA.abcdefghijklmnopqrstuvwxyz0";
         assert_eq!(shaped_tokens(token, &Hints::of(token)), vec![(0..token.len(), "discord_bot_token")]);
+    }
+
+    fn builtin(text: &str) -> Vec<(&str, &str)> {
+        provider_tokens(text, &CustomTokens::NONE)
+            .into_iter()
+            .map(|(span, family)| {
+                let family = match family {
+                    Family::Builtin(f) => f,
+                    _ => "",
+                };
+                (&text[span], family)
+            })
+            .collect()
+    }
+
+    /// Formats whose tokens a leak test found passing through: each found whole, under its
+    /// family, and what only looks like them left alone.
+    #[test]
+    fn newer_provider_formats_are_found_whole() {
+        let hex64 = "cacf836e".repeat(8);
+        let alnum = |n: usize| "aB3dE6gH9k".chars().cycle().take(n).collect::<String>();
+        let cases = [
+            (format!("xoxc-1234567890-1234567890123-1234567890123-{hex64}"), "slack_token"),
+            (format!("xoxd-{}%2F{}%2B{}%3D", alnum(40), alnum(30), alnum(20)), "slack_token"),
+            (format!("tskey-auth-k{}CNTRL-{}", alnum(10), alnum(33)), "tailscale_key"),
+            (format!("tskey-api-k{}CNTRL-{}", alnum(10), alnum(33)), "tailscale_key"),
+            (format!("patt58EmNu7CzgRqx.{hex64}"), "airtable_token"),
+            (
+                format!("dt0c01.{}.{}", "ST2EY72KQINMH574WMNVI7YN", "G3DFPBEJYMODIDAEX454M7YWBUVEFOWKPRVMWFASS64NFH52PX6BNDVFFM572RZM"),
+                "dynatrace_token",
+            ),
+            (format!("EAAB{}", alnum(150)), "facebook_token"),
+            (format!("EAAJ{}", alnum(180)), "facebook_token"),
+            (format!("nvapi-{}", alnum(64)), "nvidia_key"),
+            (format!("lsv2_pt_{}_{}", &hex64[..32], &hex64[..10]), "langsmith_key"),
+            (format!("lsv2_sk_{}_{}", &hex64[..32], &hex64[..10]), "langsmith_key"),
+            (format!("tvly-{}", alnum(32)), "tavily_key"),
+            (format!("tvly-dev-{}", alnum(32)), "tavily_key"),
+            (format!("fc-{}", &hex64[..32]), "firecrawl_key"),
+            ("sk-lf-3f2a9c1e-7b4d-4e8a-9c0f-1a2b3c4d5e6f".to_string(), "langfuse_key"),
+            (format!("phx_{}", alnum(43)), "posthog_key"),
+            (format!("sl.{}", alnum(140)), "dropbox_token"),
+            (format!("sl.u.{}", alnum(160)), "dropbox_token"),
+            (format!("sk.eyJ1IjoiYWNtZSIsImEiOiJjbHh4eHh4eHgwMDAwMmtxcGV4YW1wbGUifQ.{}", alnum(22)), "mapbox_token"),
+            (format!("CFPAT-{}", alnum(43)), "contentful_token"),
+            (format!("LTAI{}", alnum(20)), "alibaba_access_key_id"),
+            (format!("bkua_{}", &hex64[..40]), "buildkite_token"),
+            (format!("CCIPAT_{}_{}", alnum(22), &hex64[..40]), "circleci_token"),
+            (format!("nfp_{}", alnum(36)), "netlify_token"),
+            (format!("rnd_{}", alnum(24)), "render_key"),
+            (format!("sb_secret_{}", alnum(31)), "supabase_token"),
+            (format!("sgp_{}_{}", &hex64[..16], &hex64[..40]), "sourcegraph_token"),
+            (format!("AKCp{}", alnum(69)), "jfrog_key"),
+            (format!("xkeysib-{hex64}-{}", alnum(16)), "brevo_key"),
+            (format!("CLOJARS_{}", alnum(60)), "clojars_token"),
+            (format!("ops_eyJ{}+/{}==", alnum(200), alnum(60)), "onepassword_token"),
+            (format!("glagent-{}", alnum(50)), "gitlab_token"),
+            (format!("glsoat-{}", alnum(20)), "gitlab_token"),
+            (format!("glffct-{}", alnum(20)), "gitlab_token"),
+            (format!("api_org_{}", alnum(34)), "huggingface_token"),
+            (format!("fm2_{}+/{}=", alnum(120), alnum(40)), "flyio_token"),
+            (format!("ATCTT3xFfGN0{}={}", alnum(180), "A1B2C3D4"), "atlassian_token"),
+            // Bodies that ran past the old alphabets: base64 claims, a config, a routing suffix.
+            (format!("sntrys_eyJpYXQiOjE3MTYwMDAwMDAuMCwidXJsIjoi+/aHR0cHM6Ly9zZW50cnkuaW8i=={}_{}", alnum(20), alnum(43)), "sentry_token"),
+            (format!("dp.st.dev.{}", alnum(43)), "doppler_token"),
+            (format!("dp.st.dev_personal.{}", alnum(43)), "doppler_token"),
+            (format!("glpat-{}.01.{}", alnum(27), "1k2m3n4p5"), "gitlab_token"),
+        ];
+        for (token, family) in &cases {
+            for text in [format!("token {token} rejected"), format!("KEY={token}"), format!("{{\"v\": \"{token}\"}}")] {
+                assert_eq!(builtin(&text), vec![(token.as_str(), *family)], "{text}");
+            }
+        }
+        // Short words and shapes that are not the tokens.
+        for text in [
+            "the patient record patt58EmNu7CzgRqx was moved",
+            "patt58EmNu7CzgRqx.cacf836e and pattern_matching_enabled.configuration_value_x",
+            "patch_request_handler.handle_incoming_request_for_the_user",
+            "sl.example.com and sl.short",
+            "EAAB0123456789abcdefghij",
+            "the tskey-auth flag and tvly-demo keys",
+            "fc-barcelona fc-0123",
+            "LTAIR rnd_seed_value_for_tests phx_dashboard sgp_ nfp_",
+            "glpat-. dp.st. sk.eyJ",
+        ] {
+            assert_eq!(builtin(text), vec![], "{text}");
+        }
+        // A sentence's full stop after a GitLab token stays.
+        let text = format!("use glpat-{}. Then retry", alnum(20));
+        assert_eq!(builtin(&text), vec![(&text[4..30], "gitlab_token")]);
+    }
+
+    #[test]
+    fn jwts_with_padding_and_jwes_are_found_whole() {
+        let found = |text: &str| jwts(text).into_iter().map(|r| text[r].to_string()).collect::<Vec<_>>();
+        let padded = "eyJhbGciOiJIUzI1NiJ9==.eyJzdWIiOiIxMjM0NTY3ODkwIn0=.c2lnbmF0dXJlLXNpZ25hdHVyZQ";
+        assert_eq!(found(&format!("token {padded} ok")), vec![padded]);
+        let jwe = "eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.OKOawDo13gRp2ojaHV7LFpZcgV7T6DVZKTyKOMTYUmKoTCVJRgckCL9kiMT03JGe.48V1_ALb6US04U3b.5eym8TW_c8SuK0ltJ3rpYIzOeDQz7TALvtu6UG9oMo4vpzs9tX_EFShS8iB7j6ji.XFBoMYUZodetZdvTiFvSkQ";
+        assert_eq!(found(&format!("payload {jwe} sent")), vec![jwe]);
+        let direct =
+            "eyJhbGciOiJkaXIiLCJlbmMiOiJBMTI4R0NNIn0..48V1_ALb6US04U3b.5eym8TW_c8SuK0ltJ3rpYIzOeDQz7TALvtu6UG9oMo4.XFBoMYUZodetZdvTiFvSkQ";
+        assert_eq!(found(&format!("payload {direct} sent")), vec![direct]);
+        // Four segments are no JWE: the JWS in them is found as before.
+        let four = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig.json";
+        assert_eq!(found(four), vec!["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"]);
+        assert!(found("eyJhbGciOiJIUzI1NiJ9..x").is_empty());
     }
 }
