@@ -680,6 +680,11 @@ mod tests {
         for text in [
             // A flag that only starts like a password flag names a file.
             "openssl enc -kfile key.txt -in f",
+            // A source file and line in a stack frame is no secret name and value.
+            "at com.example.auth.TokenService.refresh(TokenService.java:42)",
+            "    at Object.<anonymous> (/srv/app/secretManager.js:10:5)",
+            "panic at pkg/auth/token.go:57 +0x1d",
+            "  at KeyStoreLoader.load (KeyStoreLoader.kt:120)",
             "max_tokens=100 token_type=bearer sort_key=name",
             r#"{"author": "ann", "tokens": 5, "key": "value"}"#,
             "Error: file not found",

@@ -526,7 +526,7 @@ fn next_stem_start(bytes: &[u8], from: usize) -> Option<usize> {
 /// Whether a key name (any case style: `apiKey`, `API_KEY`, `x-api-key`) names a secret,
 /// by the built-in names alone (a policy's names: [`KeyNames::is_secret`]).
 pub(crate) fn is_secret_key(key: &str) -> bool {
-    if !holds_a_stem(key) {
+    if !holds_a_stem(key) || names_a_source_file(key) {
         return false;
     }
     let words = key_words(key);
@@ -547,6 +547,21 @@ pub(crate) fn is_secret_key(key: &str) -> bool {
         || words.windows(2).any(|p| SECRET_KEY_PAIRS.contains(&(p[0], p[1])))
         || (words.len() > 1 && *last == "key" && !PLAIN_KEY_QUALIFIERS.contains(&words[words.len() - 2]))
 }
+
+/// Whether `key` is a source file's name (`TokenService.java`, `token.go`): in a stack
+/// frame, `TokenService.java:42` is a place in the code, and its line number no secret.
+fn names_a_source_file(key: &str) -> bool {
+    key.rsplit_once('.')
+        .is_some_and(|(name, extension)| !name.is_empty() && SOURCE_FILE_EXTENSIONS.iter().any(|e| extension.eq_ignore_ascii_case(e)))
+}
+
+/// The extensions of source files whose names stack frames and compiler messages show
+/// before a line number.
+const SOURCE_FILE_EXTENSIONS: &[&str] = &[
+    "java", "kt", "kts", "scala", "groovy", "clj", "py", "rb", "php", "pl", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go",
+    "rs", "c", "cc", "cpp", "cxx", "h", "hpp", "cs", "fs", "vb", "swift", "m", "mm", "dart", "lua", "ex", "exs", "erl", "hs", "ml", "zig",
+    "nim", "cr", "jl", "r", "sh", "ps1", "vue", "svelte",
+];
 
 /// Plurals as their singular (`api_keys`, `passwords`), except `tokens`, which is nearly
 /// always a count; `pass` and `access` are no plurals.
