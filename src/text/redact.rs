@@ -641,6 +641,8 @@ mod tests {
         (r#"{"password": "hunter2", "user": "bob"}"#, r#"{"password": "[REDACTED:secret_field]", "user": "bob"}"#, "secret_field"),
         ("Error: password: swordfish", "Error: password: [REDACTED:secret_field]", "secret_field"),
         ("DB_PASSWORD=abc API_KEY=xyz", "DB_PASSWORD=[REDACTED:secret_field] API_KEY=[REDACTED:secret_field]", "secret_field"),
+        ("DB_CREDS=tMvJbB9fyaODg4uIxWuVD7Xd3 next", "DB_CREDS=[REDACTED:secret_field] next", "secret_field"),
+        (r#"{"creds": "tMvJbB9fyaODg4uIxWuVD7Xd3"}"#, r#"{"creds": "[REDACTED:secret_field]"}"#, "secret_field"),
         ("clientSecret='s3cr3t'", "clientSecret='[REDACTED:secret_field]'", "secret_field"),
         ("$ htpasswd -b -c /etc/web ann Xk9vQ2mLp7", "$ htpasswd -b -c /etc/web ann [REDACTED:cli_password]", "cli_password"),
         ("htpasswd -bB -C 12 web ann Xk9vQ2mLp7 && reload", "htpasswd -bB -C 12 web ann [REDACTED:cli_password] && reload", "cli_password"),

@@ -20,6 +20,9 @@ const SECRET_KEY_WORDS: &[&str] = &[
     "token",
     "apikey",
     "credential",
+    // `creds`, `db_creds`: the short form, kept plural (`cred` alone would be a stem that
+    // passes the hints of nearly every English text).
+    "creds",
     "cookie",
     "authorization",
     "auth",
@@ -208,7 +211,7 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
 /// secret words and pairs, the trailing words, the weak names and a `…_key` name. Most
 /// keys hold none, and a text without any has no built-in secret name to judge.
 pub(crate) const SECRET_NAME_STEMS: &[&str] =
-    &["pass", "pw", "pin", "secret", "token", "key", "credential", "cookie", "auth", "bearer", "session", "signature"];
+    &["pass", "pw", "pin", "secret", "token", "key", "credential", "creds", "cookie", "auth", "bearer", "session", "signature"];
 
 /// Whether `key` holds one of [`SECRET_NAME_STEMS`] (either case).
 fn holds_a_stem(key: &str) -> bool {
@@ -564,12 +567,12 @@ const SOURCE_FILE_EXTENSIONS: &[&str] = &[
 ];
 
 /// Plurals as their singular (`api_keys`, `passwords`), except `tokens`, which is nearly
-/// always a count; `pass` and `access` are no plurals.
+/// always a count, and `creds`, a name of its own; `pass` and `access` are no plurals.
 fn singular(words: &[String]) -> Vec<&str> {
     words
         .iter()
         .map(|w| match w.strip_suffix('s') {
-            Some(stem) if w.len() > 3 && !w.ends_with("ss") && w != "tokens" => stem,
+            Some(stem) if w.len() > 3 && !w.ends_with("ss") && w != "tokens" && w != "creds" => stem,
             _ => w.as_str(),
         })
         .collect()

@@ -75,9 +75,6 @@ pub(crate) struct Token {
 pub(crate) enum Shape {
     /// The body alone.
     Body,
-    /// A dot and at least this many hex digits must follow the body: Airtable's personal
-    /// access tokens, `pat<14 letters and digits>.<64 hex>`.
-    DotHex(usize),
     /// Up to two dot-separated segments of letters and digits may follow the body:
     /// GitLab's routable tokens, `glpat-<body>.01.<checksum>`.
     DotSegments,
@@ -210,8 +207,6 @@ pub(crate) const TOKENS: &[Token] = &[
     token("pplx-", "perplexity_key", Body::Alnum, 40),
     token("pul-", "pulumi_token", Body::Hex, 40),
     token("phx_", "posthog_key", Body::Word, 43),
-    // `pat` is a word: only its exact shape, `pat`, 14 letters and digits, `.`, 64 hex.
-    shaped("pat", "airtable_token", Body::Alnum, 14, Shape::DotHex(64)),
     // r: Stripe restricted keys, Replicate, RubyGems, Render.
     token("rk_live_", "stripe_key", Body::Alnum, 16),
     token("rk_test_", "stripe_key", Body::Alnum, 16),

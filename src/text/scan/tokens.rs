@@ -233,6 +233,14 @@ pub(crate) fn shaped_tokens(text: &str, hints: &Hints) -> Vec<(Range<usize>, &'s
     // Discord bot tokens lie in a run of base64url bytes and dots at least as long as the
     // shortest of them: only the dots of such runs are looked at.
     runs_at_least(bytes, DISCORD_SHORTEST, discord_byte, |run_start, run_end| {
+        // Airtable's personal access tokens lie in such runs too.
+        let mut from = run_start;
+        while let Some(at) = find_from(&text[..run_end], "pat", from) {
+            if let Some(end) = airtable_token_at(bytes, at) {
+                spans.push((at..end, "airtable_token"));
+            }
+            from = at + 1;
+        }
         let mut dot = run_start;
         while let Some(at) = bytes[dot..run_end].iter().position(|&b| b == b'.') {
             dot += at;
@@ -245,6 +253,23 @@ pub(crate) fn shaped_tokens(text: &str, hints: &Hints) -> Vec<(Range<usize>, &'s
     spans.sort_unstable_by_key(|(s, _)| s.start);
     spans.dedup_by(|b, a| b.0.start < a.0.end);
     spans
+}
+
+/// The Airtable personal access token at `at`, where `pat` stands: `pat`, 14 letters and
+/// digits or more, a dot, 64 hex digits or more, the whole a word of its own (`pat` is a
+/// common word's start: only the exact shape is taken). Looked for in the long runs of
+/// [`shaped_tokens`], not among the provider prefixes, whose filter `pat` would pass in
+/// nearly every text.
+fn airtable_token_at(bytes: &[u8], at: usize) -> Option<usize> {
+    if !boundary_before(bytes, at) {
+        return None;
+    }
+    let body = run_end(bytes, at + 3, |b| b.is_ascii_alphanumeric());
+    if body - at - 3 < 14 || bytes.get(body) != Some(&b'.') {
+        return None;
+    }
+    let hex = run_end(bytes, body + 1, |b| b.is_ascii_hexdigit());
+    (hex - body > 64 && !bytes.get(hex).is_some_and(|&b| base64url(b))).then_some(hex)
 }
 
 /// The shortest Discord bot token: a user id of 23 characters, a dot, a stamp of 6, a dot,
@@ -554,15 +579,6 @@ fn body_end(bytes: &[u8], start: usize, body: TokenAlphabet, min: usize, bodies:
 fn builtin_token_end(bytes: &[u8], start: usize, t: &Token) -> Option<usize> {
     match t.shape {
         Shape::Body => token_end(bytes, start, t.body, t.min),
-        Shape::DotHex(digits) => {
-            let end = token_end(bytes, start, t.body, t.min)?;
-            if bytes.get(end) != Some(&b'.') {
-                return None;
-            }
-            let hex = run_end(bytes, end + 1, |b| b.is_ascii_hexdigit());
-            // The hex part is the whole of what follows: not the start of a longer word.
-            (hex - end > digits && !bytes.get(hex).is_some_and(|&b| base64url(b))).then_some(hex)
-        }
         Shape::DotSegments => {
             let mut end = token_end(bytes, start, t.body, t.min)?;
             for _ in 0..2 {
@@ -713,7 +729,6 @@ mod tests {
             (format!("xoxd-{}%2F{}%2B{}%3D", alnum(40), alnum(30), alnum(20)), "slack_token"),
             (format!("tskey-auth-k{}CNTRL-{}", alnum(10), alnum(33)), "tailscale_key"),
             (format!("tskey-api-k{}CNTRL-{}", alnum(10), alnum(33)), "tailscale_key"),
-            (format!("patt58EmNu7CzgRqx.{hex64}"), "airtable_token"),
             (
                 format!("dt0c01.{}.{}", "ST2EY72KQINMH574WMNVI7YN", "G3DFPBEJYMODIDAEX454M7YWBUVEFOWKPRVMWFASS64NFH52PX6BNDVFFM572RZM"),
                 "dynatrace_token",
@@ -773,6 +788,20 @@ mod tests {
             "glpat-. dp.st. sk.eyJ",
         ] {
             assert_eq!(builtin(text), vec![], "{text}");
+        }
+        // Airtable's tokens are found by their shape among the long runs, not by prefix.
+        let airtable = format!("patt58EmNu7CzgRqx.{hex64}");
+        for text in [format!("token {airtable} rejected"), format!("KEY={airtable}"), format!("{{\"v\": \"{airtable}\"}}")] {
+            let found: Vec<_> = shaped_tokens(&text, &Hints::of(&text)).into_iter().map(|(span, f)| (&text[span], f)).collect();
+            assert_eq!(found, vec![(airtable.as_str(), "airtable_token")], "{text}");
+        }
+        for text in [
+            "the patient record patt58EmNu7CzgRqx was moved",
+            "patt58EmNu7CzgRqx.cacf836e and pattern_matching_enabled.configuration_value_x",
+            &format!("xpatt58EmNu7CzgRqx.{hex64}"),
+            &format!("patt58EmNu7CzgRqx.{hex64}g"),
+        ] {
+            assert!(shaped_tokens(text, &Hints::of(text)).is_empty(), "{text}");
         }
         // A sentence's full stop after a GitLab token stays.
         let text = format!("use glpat-{}. Then retry", alnum(20));
