@@ -56,7 +56,44 @@ byte_class!(
     NotPlainAscii = |b| !(b.within(b' ', b'~') | b.is(b'\t') | b.is(b'\n'))
 );
 
-/// Remove every stripped character from `text`.
+/// The characters of `text` that stay, with their offsets: what [`is_stripped`] names goes,
+/// and so does a whole ANSI control sequence (`ESC [ 0 m`, the colours of a terminal's
+/// output), whose printable tail would otherwise stay and split a token in two.
+fn kept_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut chars = text.char_indices();
+    std::iter::from_fn(move || loop {
+        let (i, c) = chars.next()?;
+        if c == '\u{1b}' {
+            if let Some(len) = control_sequence_len(&text.as_bytes()[i..]) {
+                // The sequence is ASCII: a character a byte.
+                for _ in 1..len {
+                    chars.next();
+                }
+                continue;
+            }
+        }
+        if !is_stripped(c) {
+            return Some((i, c));
+        }
+    })
+}
+
+/// The length of the ANSI control sequence (CSI) `bytes` starts with: `ESC [`, parameter
+/// and intermediate bytes, a final byte; at most [`MAX_CONTROL_SEQUENCE`] bytes. `None`
+/// when it starts none (its `ESC` alone is then stripped).
+fn control_sequence_len(bytes: &[u8]) -> Option<usize> {
+    if bytes.get(1) != Some(&b'[') {
+        return None;
+    }
+    let body = bytes[2..].iter().take(MAX_CONTROL_SEQUENCE - 3).take_while(|b| (0x20..=0x3F).contains(*b)).count();
+    bytes.get(2 + body).is_some_and(|b| (0x40..=0x7E).contains(b)).then_some(3 + body)
+}
+
+/// The longest ANSI control sequence stripped whole, in bytes: colours and cursor moves
+/// take a few parameters.
+const MAX_CONTROL_SEQUENCE: usize = 32;
+
+/// Remove every stripped character (and ANSI control sequence) from `text`.
 pub(crate) fn strip_controls(text: &str) -> Cow<'_, str> {
     // Printable ASCII, tab and newline are never stripped: the common case is one byte scan.
     let bytes = text.as_bytes();
@@ -64,7 +101,7 @@ pub(crate) fn strip_controls(text: &str) -> Cow<'_, str> {
     if plain_ascii || text.chars().all(is_plain) {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(text.chars().filter(|c| !is_stripped(*c)).map(folded).collect())
+    Cow::Owned(kept_chars(text).map(|(_, c)| folded(c)).collect())
 }
 
 /// Strip like [`strip_controls`], but keep at most `max_units` UTF-16 units of output.
@@ -75,17 +112,14 @@ pub(crate) fn strip_controls_prefix(text: &str, max_units: usize) -> (Cow<'_, st
     // Printable ASCII needs no stripping and counts one unit a byte: borrow it whole.
     let limit = text.len().min(max_units);
     if text.as_bytes()[..limit].iter().all(|&b| (0x20..0x7F).contains(&b) || b == b'\t' || b == b'\n') {
-        let whole = limit == text.len() || text[limit..].chars().all(is_stripped);
+        let whole = limit == text.len() || kept_chars(&text[limit..]).next().is_none();
         return (Cow::Borrowed(&text[..limit]), whole);
     }
     let mut out = String::with_capacity(text.len().min(max_units.saturating_mul(2)));
     let mut units = 0;
-    for (i, c) in text.char_indices() {
-        if is_stripped(c) {
-            continue;
-        }
+    for (i, c) in kept_chars(text) {
         if units + c.len_utf16() > max_units {
-            return (Cow::Owned(out), text[i..].chars().all(is_stripped));
+            return (Cow::Owned(out), kept_chars(&text[i..]).next().is_none());
         }
         let c = folded(c);
         units += c.len_utf16();
@@ -385,6 +419,11 @@ mod tests {
         let hiding = "pa\u{AD}ss\u{34F}wo\u{180E}rd\u{3164}\u{115F}\u{FFF9}\u{FE0F}\u{E0100}\u{E0020}";
         assert_eq!(strip_controls(hiding), "password");
         assert_eq!(strip_controls("line\u{2028}break"), "line\nbreak");
+        // A terminal's colours go whole, so no `[0m` splits a token; a lone or unended
+        // escape loses only its ESC.
+        assert_eq!(strip_controls("\u{1b}[31mERROR\u{1b}[0m: ghp_abcd\u{1b}[1;4mefgh"), "ERROR: ghp_abcdefgh");
+        assert_eq!(strip_controls("a\u{1b}xb \u{1b}(B \u{1b}[12"), "axb (B [12");
+        assert_eq!(strip_controls_prefix("\u{1b}[0mabc\u{1b}[0m", 3), (Cow::Owned("abc".to_owned()), true));
     }
 
     #[test]
