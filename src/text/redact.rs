@@ -181,7 +181,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "url_credentials", hints: hints!["://", r":\/\/"], scan: Scan::Spans(scan::url_credentials) },
     SecretRule {
         family: "url_credentials",
-        hints: hints!["@tcp(", "@unix(", "@udp(", "sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr "],
+        hints: hints!["@tcp(", "@unix(", "@udp(", "sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr ", "jdbc:oracle:"],
         scan: Scan::Spans(scan::schemeless_dsn),
     },
     SecretRule {
@@ -631,6 +631,11 @@ mod tests {
         (
             "postgres://app:MQTPMOqfk@db.internal:5432/prod.n@\u{1a1e}d",
             "postgres://[REDACTED:url_credentials]@db.internal:5432/prod.n@\u{1a1e}d",
+            "url_credentials",
+        ),
+        (
+            "url=jdbc:oracle:thin:scott/UEDTtoY!rGUcsDju@//db:1521/ORCL failed",
+            "url=jdbc:oracle:thin:[REDACTED:url_credentials]@//db:1521/ORCL failed",
             "url_credentials",
         ),
         (

@@ -106,7 +106,8 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
             }
         }
     }
-    for tool in ["sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr "] {
+    // Oracle's tools and its JDBC URLs take `user/password@connect`.
+    for tool in ["sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr ", "jdbc:oracle:thin:", "jdbc:oracle:oci:"] {
         for at in positions(text, tool) {
             let start = skip_blanks(bytes, at + tool.len());
             let end = run_end(bytes, start, |b| !b.is_ascii_whitespace() && b != b'@');
