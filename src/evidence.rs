@@ -9,7 +9,7 @@ use crate::json::{write_json, ByteCount, Json, JsonList, JsonText, INPUT_LIMITS}
 use crate::rules::policy::Policy;
 use crate::search;
 use crate::text::redact::{secret_spans, Taken};
-use crate::text::{capped_text, label, looks_random, marker, CappedText, CustomRules, Redactions, SafeJson};
+use crate::text::{capped_text, label, looks_random, marker, CappedText, CustomRules, KeyNames, Redactions, SafeJson};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
 /// Longest URI kept, in UTF-16 code units.
@@ -417,11 +417,16 @@ impl Render<'_> {
                 sorted.sort_unstable_by(|a, b| (priority(&a.0), &a.0).cmp(&(priority(&b.0), &b.0)));
                 let mut members = Vec::new();
                 *budget = budget.saturating_sub(2);
-                // `{"name": "X-Api-Key", "value": "…"}`: the sibling says what the value is.
-                let named_secret = list
-                    .items()
-                    .iter()
-                    .any(|(k, v)| (k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key")) && self.names_a_secret(v));
+                // `{"name": "X-Api-Key", "value": "…"}`: the sibling says what the value is;
+                // a short name (`{"name": "session", …}`) says so when the value looks
+                // generated, as the same name as a member's key does.
+                let sibling = |judge: fn(&KeyNames, &str) -> bool| {
+                    list.items()
+                        .iter()
+                        .any(|(k, v)| (k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key")) && self.names_by(v, judge))
+                };
+                let named_secret = sibling(KeyNames::names_its_value);
+                let named_weak = sibling(KeyNames::is_weak);
                 // As for lists: a cut object keeps one member fewer, so with its marker member
                 // it is no larger than the cap and reads back the same.
                 let cap = caps.items.min(INPUT_LIMITS.object_members);
@@ -440,10 +445,11 @@ impl Render<'_> {
                     let key_cost = clean_key.len() + 4;
                     let mut inner = budget.saturating_sub(MARKER_RESERVE + key_cost);
                     let before = inner;
-                    let named = custom.keys.is_secret(&clean_key) || (named_secret && clean_key.eq_ignore_ascii_case("value"));
-                    let masked = ((named && !describes_a_secret(member))
-                        || (!named && custom.keys.is_weak(&clean_key) && holds_generated(member)))
-                        && !allowed(member, custom);
+                    let is_value = clean_key.eq_ignore_ascii_case("value");
+                    let named = custom.keys.is_secret(&clean_key) || (named_secret && is_value);
+                    let weak = custom.keys.is_weak(&clean_key) || (named_weak && is_value);
+                    let masked =
+                        ((named && !describes_a_secret(member)) || (!named && weak && holds_generated(member))) && !allowed(member, custom);
                     let rendered = if masked {
                         counts.add("secret_field");
                         let v = Json::String(JsonText::whole(marker("secret_field")));
@@ -480,11 +486,12 @@ impl Render<'_> {
 }
 
 impl Render<'_> {
-    /// Whether `value`, a `name` or `key` member beside a `value`, is a secret's name
-    /// (`"X-Api-Key"`). It is judged as it will be rendered (cleaned, redacted), so the
+    /// Whether `value`, a `name` or `key` member beside a `value`, is a name `judge` takes
+    /// (a secret's name, `"X-Api-Key"`; or a short one, `"session"`). It is judged as it
+    /// will be rendered (cleaned, redacted), so the
     /// rendered object, read again, is judged the same: a name is short and shown whole,
     /// and a marker the redactor left in it (`[REDACTED:cli_password]`) names no key.
-    fn names_a_secret(&self, value: &Json) -> bool {
+    fn names_by(&self, value: &Json, judge: fn(&KeyNames, &str) -> bool) -> bool {
         let Json::String(text) = value else { return false };
         if !text.is_complete() || text.total_utf16() > MAX_KEY {
             return false;
@@ -493,7 +500,7 @@ impl Render<'_> {
         let name = name.as_str();
         crate::json::utf16_len(name) <= NAME_CHARS.min(self.caps.string_chars)
             && !name.ends_with("…[TRUNCATED]")
-            && self.custom.keys.names_its_value(name)
+            && judge(&self.custom.keys, name)
     }
 }
 
@@ -619,6 +626,25 @@ mod tests {
         {
             assert_eq!(render(plain).0, plain);
         }
+    }
+
+    /// A short name beside a value (`{"name": "session", "value": …}`) masks the value
+    /// when it looks generated, as the same name as the member's key does; a written
+    /// value beside it stays.
+    #[test]
+    fn a_short_name_beside_a_generated_value_masks_it() {
+        let render = |value: &str| {
+            let mut counts = Redactions::default();
+            render_json(&parse_json(value).unwrap(), JsonCaps::unbounded(), CustomRules::none(), &mut counts).to_json()
+        };
+        let out = render(r#"{"env":[{"name":"session","value":"N0oW9695MP4qr6GsxK7I0daq8"},{"name":"pass","value":"x9Kq2LmP7vR4tY8w"}]}"#);
+        assert_eq!(
+            out,
+            r#"{"env":[{"name":"session","value":"[REDACTED:secret_field]"},{"name":"pass","value":"[REDACTED:secret_field]"}]}"#
+        );
+        assert_eq!(render(&out), out);
+        let plain = r#"{"env":[{"name":"session","value":"enabled"},{"name":"key","value":"user_id"}]}"#;
+        assert_eq!(render(plain), plain);
     }
 
     #[test]
