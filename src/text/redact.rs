@@ -202,7 +202,11 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         scan: Scan::Named(scan::quoted_pairs, &SECRET_NAME_STEM_HINTS),
     },
     SecretRule { family: "secret_field", hints: hints!["value", "</"], scan: Scan::Named(scan::paired_values, &SECRET_NAME_STEM_HINTS) },
-    SecretRule { family: "cli_password", hints: hints![" -", "\"-", "pass:", "/user:", "freerdp"], scan: Scan::Spans(scan::cli_credentials) },
+    SecretRule {
+        family: "cli_password",
+        hints: hints![" -", "\"-", "pass:", "/user:", "freerdp"],
+        scan: Scan::Spans(scan::cli_credentials),
+    },
 ];
 
 /// The stems of secret names as hints.
