@@ -9,7 +9,7 @@ use crate::json::{write_json, ByteCount, Json, JsonList, JsonText, INPUT_LIMITS}
 use crate::rules::policy::Policy;
 use crate::search;
 use crate::text::redact::{secret_spans, Taken};
-use crate::text::{capped_text, label, looks_random, marker, CappedText, CustomRules, KeyNames, Redactions, SafeJson};
+use crate::text::{capped_text, label, looks_random, marker, CappedText, CustomRules, Redactions, SafeJson, SafeText};
 use crate::wire::{ContentDescriptor, ResourceBody, ShownText};
 
 /// Longest URI kept, in UTF-16 code units.
@@ -78,22 +78,23 @@ pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, co
 /// fewer than two are strings. An item that is no string, or a string longer than
 /// [`ITEM_READ_TOGETHER`], stands in the joint text as `null` and breaks the context.
 fn secrets_across_items(items: &[Json], custom: &CustomRules, counts: &mut Redactions) -> Vec<Option<String>> {
-    fn joinable(item: &Json) -> Option<&str> {
-        match item {
+    let texts: Vec<Option<&str>> = items
+        .iter()
+        .map(|item| match item {
             Json::String(t) if t.head().len() <= ITEM_READ_TOGETHER && t.is_complete() => Some(t.head()),
             _ => None,
-        }
-    }
-    if items.iter().filter(|item| joinable(item).is_some()).count() < 2 {
+        })
+        .collect();
+    if texts.iter().flatten().count() < 2 {
         return Vec::new();
     }
     let mut joint = String::from("[");
     let mut places = Vec::with_capacity(items.len());
-    for (k, item) in items.iter().enumerate() {
+    for (k, text) in texts.into_iter().enumerate() {
         if k > 0 {
             joint.push_str(", ");
         }
-        match joinable(item) {
+        match text {
             Some(text) => {
                 joint.push('"');
                 places.push(Some(joint.len()..joint.len() + text.len()));
@@ -420,13 +421,14 @@ impl Render<'_> {
                 // `{"name": "X-Api-Key", "value": "…"}`: the sibling says what the value is;
                 // a short name (`{"name": "session", …}`) says so when the value looks
                 // generated, as the same name as a member's key does.
-                let sibling = |judge: fn(&KeyNames, &str) -> bool| {
-                    list.items()
-                        .iter()
-                        .any(|(k, v)| (k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key")) && self.names_by(v, judge))
-                };
-                let named_secret = sibling(KeyNames::names_its_value);
-                let named_weak = sibling(KeyNames::is_weak);
+                let names: Vec<SafeText> = list
+                    .items()
+                    .iter()
+                    .filter(|(k, _)| k.eq_ignore_ascii_case("name") || k.eq_ignore_ascii_case("key"))
+                    .filter_map(|(_, v)| self.sibling_name(v))
+                    .collect();
+                let named_secret = names.iter().any(|n| custom.keys.names_its_value(n.as_str()));
+                let named_weak = names.iter().any(|n| custom.keys.is_weak(n.as_str()));
                 // As for lists: a cut object keeps one member fewer, so with its marker member
                 // it is no larger than the cap and reads back the same.
                 let cap = caps.items.min(INPUT_LIMITS.object_members);
@@ -486,21 +488,20 @@ impl Render<'_> {
 }
 
 impl Render<'_> {
-    /// Whether `value`, a `name` or `key` member beside a `value`, is a name `judge` takes
-    /// (a secret's name, `"X-Api-Key"`; or a short one, `"session"`). It is judged as it
-    /// will be rendered (cleaned, redacted), so the
-    /// rendered object, read again, is judged the same: a name is short and shown whole,
-    /// and a marker the redactor left in it (`[REDACTED:cli_password]`) names no key.
-    fn names_by(&self, value: &Json, judge: fn(&KeyNames, &str) -> bool) -> bool {
-        let Json::String(text) = value else { return false };
+    /// `value`, a `name` or `key` member beside a `value`, as the name the value is judged
+    /// by (`"X-Api-Key"`, `"session"`), when it can be one. It is taken as it will be
+    /// rendered (cleaned, redacted), so the rendered object, read again, is judged the
+    /// same: a name is short and shown whole, and a marker the redactor left in it
+    /// (`[REDACTED:cli_password]`) names no key.
+    fn sibling_name(&self, value: &Json) -> Option<SafeText> {
+        let Json::String(text) = value else { return None };
         if !text.is_complete() || text.total_utf16() > MAX_KEY {
-            return false;
+            return None;
         }
         let name = label(text.head(), MAX_KEY, self.custom, &mut Redactions::default());
-        let name = name.as_str();
-        crate::json::utf16_len(name) <= NAME_CHARS.min(self.caps.string_chars)
-            && !name.ends_with("…[TRUNCATED]")
-            && judge(&self.custom.keys, name)
+        let shown_whole =
+            crate::json::utf16_len(name.as_str()) <= NAME_CHARS.min(self.caps.string_chars) && !name.as_str().ends_with("…[TRUNCATED]");
+        shown_whole.then_some(name)
     }
 }
 

@@ -13,7 +13,7 @@ use crate::evidence::{render_json, JsonCaps};
 use crate::json::{parse_json, utf16_len, Json};
 use crate::rules::kinds::{canonicalize, clean_kind, Kind, MAX_ORIGINAL_KIND};
 use crate::rules::recovery::{advice_for, guidance};
-use crate::text::refusal_text;
+use crate::text::refusal;
 use crate::text::{clean_text, CustomRules, Redactions, SafeText};
 use crate::wire::{
     CodeModeCallError, ContentDescriptor, Evidence, InvalidArgument, KindSource, Origin, Recovery, RecoveryAction, ResourceBody, Safety,
@@ -85,7 +85,7 @@ pub(crate) fn read_call_error(value: &Json, cap: usize, custom: &CustomRules) ->
 }
 
 fn bad(path: &str, message: impl Into<String>) -> ReportError {
-    ReportError::new(ErrorCode::InvalidCallError, refusal_text(path), refusal_text(&message.into()))
+    refusal(ErrorCode::InvalidCallError, path, message)
 }
 
 fn join(path: &str, key: &str) -> String {

@@ -17,7 +17,7 @@ use crate::json::{exact_integer, parse_json, write_string, Json, JsonBuilder, Js
 use crate::rules::arguments::{check_arguments, ArgumentProblem};
 use crate::rules::kinds::{is_well_formed, Kind};
 use crate::search;
-use crate::text::refusal_text;
+use crate::text::refusal;
 use crate::wire::{Origin, Safety, TransportKind};
 
 /// Longest fully-qualified tool name accepted, in UTF-16 code units.
@@ -452,7 +452,7 @@ impl CallHeader {
 
 /// An `invalid_report` error at `path`.
 pub(crate) fn invalid(path: &str, message: impl Into<String>) -> ReportError {
-    ReportError::new(ErrorCode::InvalidReport, refusal_text(path), refusal_text(&message.into()))
+    refusal(ErrorCode::InvalidReport, path, message)
 }
 
 fn parse_tool(v: &Json) -> Result<Option<ToolName>, ReportError> {

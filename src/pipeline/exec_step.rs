@@ -26,7 +26,7 @@ use crate::pipeline::exec::{
     fit_output, module_access, project_completed, syntax_failure, user_stack, Engine, ExecRequest, Projection, Wrapping,
 };
 use crate::pipeline::run::end_at_step;
-use crate::text::refusal_text;
+use crate::text::refusal;
 use crate::text::SafeText;
 use crate::wire::RunError;
 
@@ -281,7 +281,7 @@ pub fn exec_step_json(text: &str) -> Result<String, ReportError> {
 }
 
 fn invalid(path: &str, message: impl Into<String>) -> ReportError {
-    ReportError::new(ErrorCode::InvalidReport, refusal_text(path), refusal_text(&message.into()))
+    refusal(ErrorCode::InvalidReport, path, message)
 }
 
 /// A step's members, read by name.

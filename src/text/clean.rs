@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use crate::error::{ErrorCode, ReportError};
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::search;
 use crate::text::custom::CustomRules;
@@ -121,12 +122,13 @@ pub(crate) fn clean_text_for_any_policy(text: &str, cap: usize, counts: &mut Red
     SafeText::from_pipeline(ended(kept, "…", none))
 }
 
-/// A refusal's path or message, which may quote the input refused (a token given as the
-/// tool's name, a secret as an unknown member's key), through the pipeline under the
-/// built-in rules (a report is refused before its policy applies) and capped at
-/// [`MAX_REFUSAL_TEXT`] units: [`ReportError`](crate::ReportError) caps it further.
-pub(crate) fn refusal_text(text: &str) -> String {
-    clean_text(text, MAX_REFUSAL_TEXT, CustomRules::none(), &mut Redactions::default()).into_string()
+/// A refusal of an input, whose path and message may quote it (a token given as the tool's
+/// name, a secret as an unknown member's key): both go through the pipeline under the
+/// built-in rules (an input is refused before its policy applies), capped at
+/// [`MAX_REFUSAL_TEXT`] units ([`ReportError`] caps them further).
+pub(crate) fn refusal(code: ErrorCode, path: &str, message: impl Into<String>) -> ReportError {
+    let clean = |text: &str| clean_text(text, MAX_REFUSAL_TEXT, CustomRules::none(), &mut Redactions::default()).into_string();
+    ReportError::new(code, clean(path), clean(&message.into()))
 }
 
 /// The longest refusal path or message read, in UTF-16 units: past a refusal's own caps.

@@ -12,7 +12,7 @@ pub(crate) mod tokens;
 
 pub(crate) use clean::{
     capped_str, capped_text, clean_identifier, clean_text, clean_text_for_any_policy, clean_whole, clean_whole_if_changed, cut_safe, label,
-    one_line, qualified_label, refusal_text, CappedText,
+    one_line, qualified_label, refusal, CappedText,
 };
 pub(crate) use custom::CustomRules;
 pub use redact::Redactions;

@@ -80,9 +80,8 @@ const COMMANDS: &[(&str, &[Flag])] = &[
     ("cqlsh", &[Flag::Next("-p"), Flag::Next("--password")]),
     ("lftp", &[Flag::UserPassword("-u", b',')]),
     ("vsql", &[Flag::Next("-w")]),
-    // HTTPie's commands.
-    ("http", &[Flag::UserPassword("-a", b':'), Flag::UserPassword("--auth", b':')]),
-    ("https", &[Flag::UserPassword("-a", b':'), Flag::UserPassword("--auth", b':')]),
+    ("http", HTTPIE),
+    ("https", HTTPIE),
     ("ldapsearch", &[Flag::Value("-w")]),
     ("ldapmodify", &[Flag::Value("-w")]),
     ("ldapadd", &[Flag::Value("-w")]),
@@ -98,6 +97,9 @@ const COMMANDS: &[(&str, &[Flag])] = &[
     ("mongo", &[Flag::Value("-p")]),
     ("mongodump", &[Flag::Value("-p")]),
 ];
+
+/// The flags of HTTPie's two commands.
+const HTTPIE: &[Flag] = &[Flag::UserPassword("-a", b':'), Flag::UserPassword("--auth", b':')];
 
 /// The longest command line read after a command's name, in bytes.
 const MAX_COMMAND_LINE: usize = 2048;
