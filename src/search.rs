@@ -279,7 +279,7 @@ fn any_in_block(block: &[u8; 32], class: impl Fn(u8) -> bool) -> bool {
 
 /// The first position at or after `from` holding `byte`, eight bytes a step: a zero byte
 /// of `word ^ pattern` marks a match, and the lowest flagged byte is always a true one.
-fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
+pub(crate) fn find_byte(hay: &[u8], from: usize, byte: u8) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let pattern = ONES * u64::from(byte);
@@ -745,6 +745,8 @@ pub(crate) struct PairSet {
 enum PairFlags {
     Bits(Box<[u64; 1 << 10]>),
     Bytes(Box<[u8; 1 << 16]>),
+    /// The number (from 1) of the last block a pair occurs in: [`PairSet::by_blocks`].
+    Stamps(Box<[u16; 1 << 16]>),
 }
 
 /// The length from which a pair set keeps a byte a pair: zeroing its table costs less
@@ -757,7 +759,7 @@ const fn fold(b: u8) -> u8 {
 }
 
 /// The index of a pair of bytes in a pair set.
-const fn pair_index(first: u8, second: u8) -> usize {
+pub(crate) const fn pair_index(first: u8, second: u8) -> usize {
     fold(first) as usize | (fold(second) as usize) << 8
 }
 
@@ -806,10 +808,44 @@ impl PairSet {
         PairSet { flags, first: input.first().map(|&b| fold(b)) }
     }
 
+    /// The pairs of `text`, and a mark for each block of `block` bytes (more for a text
+    /// of more than 65 534 such blocks: [`PairSet::block_size`]): what `mark` makes of
+    /// the block's own pairs, asked as soon as they are known. A block's pairs are those
+    /// that start in it or in the [`BLOCK_OVERLAP`] bytes after it, so a literal that
+    /// starts in a block has all its pairs there (a hint is at most that long). The text
+    /// is still read once: each pair's flag is the number of the last block it was seen
+    /// in, and a block's own pairs are those flagged with its number.
+    ///
+    /// ```ignore
+    /// let (pairs, marks) = PairSet::by_blocks(text, 4096, |block| block.may_contain("eyj"));
+    /// ```
+    pub(crate) fn by_blocks<M>(text: &str, block: usize, mut mark: impl FnMut(&BlockPairs) -> M) -> (Self, Vec<M>) {
+        let input = text.as_bytes();
+        let block = Self::block_size(input.len(), block);
+        let mut stamps: Box<[u16; 1 << 16]> = vec![0u16; 1 << 16].into_boxed_slice().try_into().unwrap_or_else(|_| Box::new([0; 1 << 16]));
+        let mut marks = Vec::with_capacity(input.len().div_ceil(block));
+        for (n, start) in (0..input.len()).step_by(block).enumerate() {
+            // At most 65 534 blocks: the number fits, and 0 stays "never seen".
+            let stamp = u16::try_from(n + 1).unwrap_or(u16::MAX);
+            let end = input.len().min(start + block + BLOCK_OVERLAP);
+            each_pair(&input[start..end], |i| stamps[i] = stamp);
+            marks.push(mark(&BlockPairs { stamps: &stamps, stamp }));
+        }
+        work::tally(input.len() / 8);
+        (PairSet { flags: PairFlags::Stamps(stamps), first: input.first().map(|&b| fold(b)) }, marks)
+    }
+
+    /// The size of the blocks [`PairSet::by_blocks`] marks in a text of `len` bytes when
+    /// asked for `block`: larger when the text would have more blocks than a stamp can count.
+    pub(crate) fn block_size(len: usize, block: usize) -> usize {
+        block.max(len.div_ceil(usize::from(u16::MAX) - 1)).max(1)
+    }
+
     fn has(&self, index: usize) -> bool {
         match &self.flags {
             PairFlags::Bits(bits) => bits[(index >> 6) & 1023] & (1 << (index & 63)) != 0,
             PairFlags::Bytes(bytes) => bytes[index & 0xffff] != 0,
+            PairFlags::Stamps(stamps) => stamps[index & 0xffff] != 0,
         }
     }
 
@@ -819,6 +855,7 @@ impl PairSet {
         match &self.flags {
             PairFlags::Bits(bits) => bits[row >> 6..(row >> 6) + 4].iter().any(|&w| w != 0),
             PairFlags::Bytes(bytes) => bytes[row..row + 256].iter().fold(0u8, |any, &f| any | f) != 0,
+            PairFlags::Stamps(stamps) => stamps[row..row + 256].iter().fold(0u16, |any, &f| any | f) != 0,
         }
     }
 
@@ -849,6 +886,31 @@ impl PairSet {
     /// occur, ASCII case-insensitively.
     pub(crate) fn may_contain(&self, needle: &str) -> bool {
         needle.as_bytes().windows(2).all(|w| self.has(pair_index(w[0], w[1])))
+    }
+}
+
+/// How far past its end a block's pairs are collected ([`PairSet::by_blocks`]): the
+/// longest hint, so a hint that starts in a block is seen whole in it.
+pub(crate) const BLOCK_OVERLAP: usize = MAX_LITERAL;
+
+/// The pairs of one block of a text, as [`PairSet::by_blocks`] asks about them.
+pub(crate) struct BlockPairs<'s> {
+    stamps: &'s [u16; 1 << 16],
+    stamp: u16,
+}
+
+impl BlockPairs<'_> {
+    /// Whether every pair of adjacent bytes of `needle` occurs in the block, ASCII
+    /// case-insensitively: necessary for `needle` to start in it. A one-byte needle has
+    /// no pair: it may always occur.
+    pub(crate) fn may_contain(&self, needle: &str) -> bool {
+        needle.as_bytes().windows(2).all(|w| self.stamps[pair_index(w[0], w[1])] == self.stamp)
+    }
+
+    /// Whether the pair of [`pair_index`] `index` occurs in the block.
+    #[inline(always)]
+    pub(crate) fn has_pair_index(&self, index: u16) -> bool {
+        self.stamps[usize::from(index)] == self.stamp
     }
 }
 

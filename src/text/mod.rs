@@ -81,6 +81,9 @@ mod linear_time {
             let small = work_for(pattern, 32 * 1024, CustomRules::none());
             let large = work_for(pattern, 128 * 1024, CustomRules::none());
             assert!(large <= small * 9 / 2 + 4096, "{pattern:?}: {small} steps for 32 KiB, {large} for 128 KiB");
+            // Both long enough to be read by blocks and lines.
+            let (long, longer) = (work_for(pattern, 80 * 1024, CustomRules::none()), work_for(pattern, 320 * 1024, CustomRules::none()));
+            assert!(longer <= long * 9 / 2 + 4096, "{pattern:?}: {long} steps for 80 KiB, {longer} for 320 KiB");
         }
     }
 

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::ops::Range;
 
-use crate::search::{contains_ignore_ascii_case, hints, AsciiSet, Literal, PairSet, ShortPairs};
+use crate::search::{contains_ignore_ascii_case, find_byte, hints, pair_index, AsciiSet, BlockPairs, Literal, PairSet, ShortPairs};
 use crate::text::custom::CustomRules;
 use crate::text::safe::SafeText;
 use crate::text::scan;
@@ -112,6 +112,26 @@ pub(crate) struct SecretRule {
     pub hints: &'static [Literal],
     /// Finds the secrets (the parts to replace) in a text.
     pub scan: Scan,
+    /// Where in a long text the rule's secrets lie: `Some` when each lies on a line where
+    /// the anchor starts (and the rule reads nothing beyond that line to judge it), so the
+    /// rule reads only the lines of the blocks where the anchor may start ([`Hints::lines`]);
+    /// `None` for a rule that reads across lines or finds secrets away from its hints.
+    pub lines: Option<Anchor>,
+}
+
+/// What starts on every line that holds a rule's secret ([`SecretRule::lines`]), as the
+/// pairs of one block of a text tell it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Anchor {
+    /// One of the rule's hints (each two bytes or more: checked when the table is compiled).
+    Hints,
+    /// One of these literals (each two bytes or more).
+    Literals(&'static [Literal]),
+    /// A stem of a secret query parameter's name, or a percent escape (a name is compared
+    /// decoded).
+    QueryNames,
+    /// A built-in token format's prefix.
+    TokenPrefixes,
 }
 
 /// How a rule finds its secrets.
@@ -163,49 +183,79 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
             "b3blbnnzac1rzxktdjeaaaaa",
         ],
         scan: Scan::Spans(scan::private_keys),
+        lines: None,
     },
     SecretRule {
         family: "webhook",
         hints: hints!["hooks.slack.com/", r"hooks.slack.com\/", "/api/webhooks/", "webhook"],
         scan: Scan::Families(scan::webhook_urls),
+        lines: Some(Anchor::Hints),
     },
-    SecretRule { family: "token", hints: hints!["-us", "q~", ".", "=="], scan: Scan::Families(scan::shaped_tokens) },
+    SecretRule {
+        family: "token",
+        // A dot stands in nearly every text: found at once, it lets the rule run; the
+        // literals the shapes are found from anchor its lines.
+        hints: hints!["-us", "q~", ".", "=="],
+        scan: Scan::Families(scan::shaped_tokens),
+        lines: Some(Anchor::Literals(hints!["-us", "q~", ".atlasv1.", "==", "s."])),
+    },
+    SecretRule { family: "token", hints: hints!["."], scan: Scan::Families(scan::dotted_tokens), lines: None },
     // Bot tokens' secret part starts `AA` in the format Telegram issues.
-    SecretRule { family: "telegram_bot_token", hints: hints![":aa"], scan: Scan::Spans(scan::telegram_tokens) },
-    SecretRule { family: "jwt", hints: hints!["eyj"], scan: Scan::Spans(scan::jwts) },
-    SecretRule { family: "api_key", hints: hints![], scan: Scan::Tokens(scan::provider_tokens) },
-    SecretRule { family: "authorization", hints: hints!["authorization"], scan: Scan::Stemmed(scan::authorization_values) },
-    SecretRule { family: "authorization", hints: hints!["bearer"], scan: Scan::Stemmed(scan::bearer_tokens) },
-    SecretRule { family: "cookie", hints: hints!["cookie"], scan: Scan::Spans(scan::cookie_headers) },
-    SecretRule { family: "cookie", hints: hints!["\ttrue\t", "\tfalse\t"], scan: Scan::Spans(scan::cookie_jar_values) },
-    SecretRule { family: "url_credentials", hints: hints!["://", r":\/\/"], scan: Scan::Spans(scan::url_credentials) },
+    SecretRule { family: "telegram_bot_token", hints: hints![":aa"], scan: Scan::Spans(scan::telegram_tokens), lines: None },
+    SecretRule { family: "jwt", hints: hints!["eyj"], scan: Scan::Spans(scan::jwts), lines: Some(Anchor::Hints) },
+    SecretRule { family: "api_key", hints: hints![], scan: Scan::Tokens(scan::provider_tokens), lines: Some(Anchor::TokenPrefixes) },
+    SecretRule { family: "authorization", hints: hints!["authorization"], scan: Scan::Stemmed(scan::authorization_values), lines: None },
+    SecretRule { family: "authorization", hints: hints!["bearer"], scan: Scan::Stemmed(scan::bearer_tokens), lines: None },
+    SecretRule { family: "cookie", hints: hints!["cookie"], scan: Scan::Spans(scan::cookie_headers), lines: None },
+    SecretRule { family: "cookie", hints: hints!["\ttrue\t", "\tfalse\t"], scan: Scan::Spans(scan::cookie_jar_values), lines: None },
+    SecretRule {
+        family: "url_credentials",
+        hints: hints!["://", r":\/\/"],
+        scan: Scan::Spans(scan::url_credentials),
+        lines: Some(Anchor::Hints),
+    },
     SecretRule {
         family: "url_credentials",
         hints: hints!["@tcp(", "@unix(", "@udp(", "sqlplus ", "rman ", "expdp ", "impdp ", "sqlldr ", "jdbc:oracle:"],
         scan: Scan::Spans(scan::schemeless_dsn),
+        lines: None,
     },
     SecretRule {
         family: "url_query",
         hints: hints!["?", "&", ";", "%3f", "%26"],
         scan: Scan::Named(scan::secret_query_values, &QUERY_NAME_STEM_HINTS),
+        lines: Some(Anchor::QueryNames),
     },
-    SecretRule { family: "secret_field", hints: hints![":", "="], scan: Scan::Named(scan::secret_field_values, &SECRET_NAME_STEM_HINTS) },
-    SecretRule { family: "secret_field", hints: hints!["--"], scan: Scan::Named(scan::flag_values, &SECRET_NAME_STEM_HINTS) },
+    SecretRule {
+        family: "secret_field",
+        hints: hints![":", "="],
+        scan: Scan::Named(scan::secret_field_values, &SECRET_NAME_STEM_HINTS),
+        lines: None,
+    },
+    SecretRule { family: "secret_field", hints: hints!["--"], scan: Scan::Named(scan::flag_values, &SECRET_NAME_STEM_HINTS), lines: None },
     SecretRule {
         family: "secret_field",
         hints: hints!["pass", "pwd", "secret", "token", "key", "credential"],
         scan: Scan::Named(scan::spaced_values, &SECRET_NAME_STEM_HINTS),
+        lines: None,
     },
     SecretRule {
         family: "secret_field",
         hints: hints!["\",", "\"]", "',", "']"],
         scan: Scan::Named(scan::quoted_pairs, &SECRET_NAME_STEM_HINTS),
+        lines: None,
     },
-    SecretRule { family: "secret_field", hints: hints!["value", "</"], scan: Scan::Named(scan::paired_values, &SECRET_NAME_STEM_HINTS) },
+    SecretRule {
+        family: "secret_field",
+        hints: hints!["value", "</"],
+        scan: Scan::Named(scan::paired_values, &SECRET_NAME_STEM_HINTS),
+        lines: None,
+    },
     SecretRule {
         family: "cli_password",
         hints: hints![" -", "\"-", "pass:", "/user:", "freerdp"],
         scan: Scan::Spans(scan::cli_credentials),
+        lines: None,
     },
 ];
 
@@ -359,11 +409,15 @@ fn around(text: &str, markers: &[Range<usize>]) -> Vec<Range<usize>> {
 /// The secrets [`redact_secrets`] replaces in `text`, sorted and disjoint, each counted in
 /// `counts`: for a caller that must write only some of them.
 pub(crate) fn secret_spans<'r>(text: &str, custom: &'r CustomRules, counts: &mut Redactions) -> Vec<Taken<'r>> {
-    let mut hints = HintCache::of(text);
+    spans_with(HintCache::of(text), custom, counts)
+}
+
+/// [`secret_spans`] of the text `hints` are of.
+fn spans_with<'r>(mut hints: HintCache<'_>, custom: &'r CustomRules, counts: &mut Redactions) -> Vec<Taken<'r>> {
+    let text = hints.hints.text;
     let mut taken: Vec<Taken> = Vec::new();
-    let mut take_span = |span: Range<usize>, family| take(&mut taken, text, span, family, custom, counts);
     let adds_names = custom.keys.adds_secret_names();
-    for rule in SECRET_RULES {
+    for (k, rule) in SECRET_RULES.iter().enumerate() {
         let runs = match rule.scan {
             Scan::Named(_, stems) => adds_names || (hints.any(rule.hints) && hints.any(stems)),
             // A policy's formats are looked for everywhere; the built-in ones where one of
@@ -374,19 +428,46 @@ pub(crate) fn secret_spans<'r>(text: &str, custom: &'r CustomRules, counts: &mut
         if !runs {
             continue;
         }
-        match rule.scan {
-            Scan::Spans(scan) => scan(text).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
-            Scan::Stemmed(scan) => scan(text, &hints.hints).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
-            Scan::Families(scan) => {
-                scan(text, &hints.hints).into_iter().for_each(|(span, family)| take_span(span, Family::Builtin(family)))
+        // A policy's names and formats hold no anchor: with them, the rules that read
+        // them read the whole text.
+        let anywhere = match rule.scan {
+            Scan::Named(..) => adds_names,
+            Scan::Tokens(_) => custom.tokens.adds_formats(),
+            _ => false,
+        };
+        match rule.lines.filter(|_| !anywhere).and_then(|_| hints.hints.lines(k)) {
+            None => scan_part(rule, text, 0..text.len(), &hints.hints, custom, &mut taken, counts),
+            Some(lines) => {
+                for line in lines {
+                    let part_hints = hints.hints.of_part(&text[line.clone()]);
+                    scan_part(rule, text, line, &part_hints, custom, &mut taken, counts);
+                }
             }
-            Scan::Named(scan, _) => {
-                scan(text, &custom.keys, &hints.hints).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family)))
-            }
-            Scan::Tokens(scan) => scan(text, &custom.tokens).into_iter().for_each(|(span, family)| take_span(span, family)),
         }
     }
     taken
+}
+
+/// Run `rule` on `part` of `text` (what `hints` tell of), taking the spans it finds.
+#[inline(always)]
+fn scan_part<'r>(
+    rule: &SecretRule,
+    text: &str,
+    part: Range<usize>,
+    hints: &Hints<'_>,
+    custom: &'r CustomRules,
+    taken: &mut Vec<Taken<'r>>,
+    counts: &mut Redactions,
+) {
+    let (at, part) = (part.start, &text[part]);
+    let mut take_span = |span: Range<usize>, family| take(taken, text, at + span.start..at + span.end, family, custom, counts);
+    match rule.scan {
+        Scan::Spans(scan) => scan(part).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
+        Scan::Stemmed(scan) => scan(part, hints).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
+        Scan::Families(scan) => scan(part, hints).into_iter().for_each(|(span, family)| take_span(span, Family::Builtin(family))),
+        Scan::Named(scan, _) => scan(part, &custom.keys, hints).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
+        Scan::Tokens(scan) => scan(part, &custom.tokens).into_iter().for_each(|(span, family)| take_span(span, family)),
+    }
 }
 
 /// A span the engine will replace, with the family its marker names.
@@ -461,6 +542,8 @@ pub(crate) struct Hints<'t> {
     /// A short text's pairs, hashed.
     short: Option<ShortPairs>,
     stems: OnceCell<StemStarts>,
+    /// A long text's blocks, each with what may start in it.
+    blocks: Option<Blocks>,
 }
 
 /// The length from which a text's pairs are collected in a [`PairSet`]: below it, its
@@ -474,18 +557,207 @@ const BYTES_FROM_PAIRS: usize = 4096;
 /// prefixes may occur: the prefixes' test costs about what scanning 4 KiB does.
 const PROVIDER_PREFIXES_FROM: usize = 4096;
 
+/// The length from which a text's pairs are also told block by block ([`Blocks`]), and a
+/// rule with [`SecretRule::lines`] reads only the lines where its anchor may start.
+const BLOCKS_FROM: usize = 64 * 1024;
+
+/// The size of those blocks: telling which anchors may start in one costs a few
+/// hundred lookups.
+const BLOCK: usize = 4096;
+
+/// What may start in each block of a long text: a bit for each rule of [`SECRET_RULES`]
+/// whose [`SecretRule::lines`] anchor may, and [`STEMS_MARK`] where a stem of secret
+/// names may.
+struct Blocks {
+    size: usize,
+    marks: Vec<u32>,
+}
+
+/// The mark of a block where a stem of secret names may start.
+const STEMS_MARK: u32 = 1 << 31;
+
+/// Every anchor's literals ([`SecretRule::lines`], and the stems of secret names), each
+/// with its mark and its first two pairs ([`pair_index`]; a two-byte literal's one pair
+/// twice); the table's first `.1` entries are used. A block is marked for a literal's
+/// anchor when the literal's first two pairs occur in it (two lookups, no branch), and
+/// then all its pairs.
+const ANCHOR_HEADS: (Heads, usize) = {
+    let mut heads = ([Head { first: 0, second: 0, mark: 0, literal: "" }; MAX_HEADS], 0usize);
+    let mut k = 0;
+    while k < SECRET_NAME_STEMS.len() {
+        heads = with_head(heads, SECRET_NAME_STEMS[k], STEMS_MARK);
+        k += 1;
+    }
+    let mut r = 0;
+    while r < SECRET_RULES.len() {
+        let rule = &SECRET_RULES[r];
+        let mark = 1 << r;
+        match rule.lines {
+            None => {}
+            Some(Anchor::Hints) => {
+                let mut h = 0;
+                while h < rule.hints.len() {
+                    heads = with_head(heads, rule.hints[h].text, mark);
+                    h += 1;
+                }
+            }
+            Some(Anchor::Literals(literals)) => {
+                let mut h = 0;
+                while h < literals.len() {
+                    heads = with_head(heads, literals[h].text, mark);
+                    h += 1;
+                }
+            }
+            Some(Anchor::QueryNames) => {
+                let mut q = 0;
+                while q < scan::QUERY_NAME_STEMS.len() {
+                    // `%`: a name compared decoded; any escape may spell a stem.
+                    if scan::QUERY_NAME_STEMS[q].len() > 1 {
+                        heads = with_head(heads, scan::QUERY_NAME_STEMS[q], mark);
+                    }
+                    q += 1;
+                }
+                let mut x = 0;
+                while x < PERCENT_ESCAPES.len() {
+                    heads = with_head(heads, PERCENT_ESCAPES[x], mark);
+                    x += 1;
+                }
+            }
+            Some(Anchor::TokenPrefixes) => {
+                let mut t = 0;
+                while t < TOKENS.len() {
+                    heads = with_head(heads, TOKENS[t].prefix, mark);
+                    t += 1;
+                }
+            }
+        }
+        r += 1;
+    }
+    // In order of first pair, so a block looks each first pair up once.
+    let mut i = 1;
+    while i < heads.1 {
+        let mut j = i;
+        while j > 0 && heads.0[j - 1].first > heads.0[j].first {
+            let swap = heads.0[j - 1];
+            heads.0[j - 1] = heads.0[j];
+            heads.0[j] = swap;
+            j -= 1;
+        }
+        i += 1;
+    }
+    heads
+};
+
+/// The runs of [`ANCHOR_HEADS`] that share a first pair: the pair, and where the run
+/// starts and ends in the table; the first `.1` runs are used.
+const HEAD_RUNS: ([(u16, u8, u8); MAX_HEADS], usize) = {
+    let (heads, n) = ANCHOR_HEADS;
+    let mut runs = ([(0u16, 0u8, 0u8); MAX_HEADS], 0usize);
+    let mut k = 0;
+    while k < n {
+        if runs.1 == 0 || runs.0[runs.1 - 1].0 != heads[k].first {
+            runs.0[runs.1] = (heads[k].first, k as u8, k as u8);
+            runs.1 += 1;
+        }
+        runs.0[runs.1 - 1].2 = (k + 1) as u8;
+        k += 1;
+    }
+    runs
+};
+
+/// How every percent escape starts (the pairs fold case).
+const PERCENT_ESCAPES: [&str; 16] = ["%0", "%1", "%2", "%3", "%4", "%5", "%6", "%7", "%8", "%9", "%a", "%b", "%c", "%d", "%e", "%f"];
+
+/// Room for the anchors' literals (a run's ends are kept in a byte).
+const MAX_HEADS: usize = 255;
+
+/// An anchor's literal, its first two pairs and its anchor's mark.
+#[derive(Clone, Copy)]
+struct Head {
+    first: u16,
+    second: u16,
+    mark: u32,
+    literal: &'static str,
+}
+
+/// The anchors' literals.
+type Heads = [Head; MAX_HEADS];
+
+/// `heads` with `literal` (two bytes or more) marked `mark` too.
+const fn with_head(mut heads: (Heads, usize), literal: &'static str, mark: u32) -> (Heads, usize) {
+    let bytes = literal.as_bytes();
+    assert!(bytes.len() >= 2, "a literal that anchors lines has a pair");
+    let first = pair_index(bytes[0], bytes[1]) as u16;
+    let second = if bytes.len() > 2 { pair_index(bytes[1], bytes[2]) as u16 } else { first };
+    assert!(heads.1 < MAX_HEADS, "room for every anchor's literal");
+    heads.0[heads.1] = Head { first, second, mark, literal };
+    heads.1 += 1;
+    heads
+}
+
+const _: () = assert!(SECRET_RULES.len() < 31, "a block's marks keep a bit a rule and one for the stems");
+
+impl Blocks {
+    /// What may start in `block`, by the anchors' literals ([`ANCHOR_HEADS`]): each first
+    /// pair looked up once ([`HEAD_RUNS`]), and only the literals of a pair that occurs
+    /// (whose mark is not yet made) by their second pair, then all.
+    fn mark(block: &BlockPairs) -> u32 {
+        let mut marks = 0;
+        for &(first, start, end) in &HEAD_RUNS.0[..HEAD_RUNS.1] {
+            if !block.has_pair_index(first) {
+                continue;
+            }
+            for head in &ANCHOR_HEADS.0[usize::from(start)..usize::from(end)] {
+                if head.mark & !marks != 0 && block.has_pair_index(head.second) && block.may_contain(head.literal) {
+                    marks |= head.mark;
+                }
+            }
+        }
+        marks
+    }
+
+    /// The ranges of consecutive blocks of a `len`-byte text marked `mark`, in order.
+    fn marked(&self, len: usize, mark: u32) -> impl Iterator<Item = Range<usize>> + '_ {
+        let mut n = 0;
+        std::iter::from_fn(move || {
+            let first = n + self.marks[n..].iter().position(|m| m & mark != 0)?;
+            let last = first + self.marks[first..].iter().take_while(|m| *m & mark != 0).count();
+            n = last;
+            Some(first * self.size..len.min(last * self.size))
+        })
+    }
+}
+
 impl<'t> Hints<'t> {
     /// The bytes (and pairs) of `text`.
     pub(crate) fn of(text: &'t str) -> Self {
+        Self::by_blocks(text, (text.len() >= BLOCKS_FROM).then_some(BLOCK))
+    }
+
+    /// The bytes (and pairs) of `text`, told by blocks of `block` bytes when asked for
+    /// (a short text's pairs are hashed unless it is).
+    fn by_blocks(text: &'t str, block: Option<usize>) -> Self {
         let stems = OnceCell::new();
-        if text.len() < PAIRS_FROM {
-            return Hints { text, present: AsciiSet::of(text), pairs: None, short: Some(ShortPairs::of(text)), stems };
+        if text.len() < PAIRS_FROM && block.is_none() {
+            return Hints { text, present: AsciiSet::of(text), pairs: None, short: Some(ShortPairs::of(text)), stems, blocks: None };
         }
-        let pairs = PairSet::of(text);
+        let (pairs, blocks) = match block {
+            None => (PairSet::of(text), None),
+            Some(block) => {
+                let (pairs, marks) = PairSet::by_blocks(text, block, Blocks::mark);
+                (pairs, Some(Blocks { size: PairSet::block_size(text.len(), block), marks }))
+            }
+        };
         // Reading the bytes off the pairs costs a fixed few thousand steps, a second pass
         // over the text its length: the pass only for texts shorter than that.
         let present = if text.len() < BYTES_FROM_PAIRS { AsciiSet::of(text) } else { pairs.bytes() };
-        Hints { text, present, pairs: Some(pairs), short: None, stems }
+        Hints { text, present, pairs: Some(pairs), short: None, stems, blocks }
+    }
+
+    /// What these tell of `part`, a part of the text: only what may occur anywhere in the
+    /// text, so no more than a filter (and its stems found anew, when asked).
+    fn of_part(&self, part: &'t str) -> Hints<'t> {
+        Hints { text: part, present: self.present, pairs: None, short: None, stems: OnceCell::new(), blocks: None }
     }
 
     /// Whether `literal` may occur, ASCII case-insensitively (so also where it is
@@ -511,15 +783,47 @@ impl<'t> Hints<'t> {
     }
 
     /// Where the stems of secret names start in the text ([`SECRET_NAME_STEMS`]), found
-    /// on the first call (and not at all when the text's pairs rule every stem out).
+    /// on the first call (and not at all when the text's pairs rule every stem out; in a
+    /// long text, only in the blocks where one may start).
     pub(crate) fn stems(&self) -> &StemStarts {
         self.stems.get_or_init(|| {
-            if SECRET_NAME_STEM_HINTS.iter().any(|s| self.may_occur_literal(s)) {
-                StemStarts::of(self.text)
-            } else {
+            if !SECRET_NAME_STEM_HINTS.iter().any(|s| self.may_occur_literal(s)) {
                 StemStarts::none()
+            } else if let Some(blocks) = &self.blocks {
+                StemStarts::within(self.text, blocks.marked(self.text.len(), STEMS_MARK))
+            } else {
+                StemStarts::of(self.text)
             }
         })
+    }
+
+    /// The lines where the anchor of the `k`th rule of [`SECRET_RULES`] may start, in
+    /// order and disjoint, each ending after its line break (or at the text's end); `None`
+    /// for a text too short to be told by blocks. A line runs from a block
+    /// back to the line break before it, and from the block's last byte to the next one;
+    /// lines that meet are one range, and each byte is read at most once looking for a
+    /// break.
+    fn lines(&self, k: usize) -> Option<Vec<Range<usize>>> {
+        let blocks = self.blocks.as_ref()?;
+        let bytes = self.text.as_bytes();
+        let mut lines: Vec<Range<usize>> = Vec::new();
+        for marked in blocks.marked(bytes.len(), 1 << k) {
+            let end = match find_byte(bytes, marked.end.max(lines.last().map_or(0, |l| l.end)).saturating_sub(1), b'\n') {
+                Some(line_break) => line_break + 1,
+                None => bytes.len(),
+            };
+            match lines.last_mut() {
+                Some(last) if marked.start < last.end => last.end = last.end.max(end),
+                last => {
+                    let floor = last.map_or(0, |l| l.end);
+                    let start = bytes[floor..marked.start].iter().rposition(|&b| b == b'\n').map_or(floor, |at| floor + at + 1);
+                    lines.push(start..end);
+                }
+            }
+            let start = lines.last().map_or(0, |l| l.start);
+            crate::search::work::tally(marked.start.saturating_sub(start) + (end.saturating_sub(marked.end)) / 8 + 1);
+        }
+        Some(lines)
     }
 }
 
@@ -836,6 +1140,79 @@ mod tests {
     }
 
     const TOKEN: &str = "acme_0123456789abcdefghijklmn";
+
+    /// The spans and families found in `text` with its blocks of `block` bytes told, or
+    /// none.
+    fn spans_by_blocks(text: &str, custom: &CustomRules, block: Option<usize>) -> Vec<(Range<usize>, String)> {
+        let hints = HintCache { hints: Hints::by_blocks(text, block), known: Vec::new() };
+        spans_with(hints, custom, &mut Redactions::default()).into_iter().map(|t| (t.span, t.family.name().to_owned())).collect()
+    }
+
+    /// Reading only the lines where an anchor may start finds what reading the whole text
+    /// finds: every text of the redaction corpus (secrets and negatives) set in long texts
+    /// at every kind of place (a line of its own, glued to the line before, across a
+    /// block's edge, in one long line), with and without a policy's names and formats.
+    #[test]
+    fn lines_by_blocks_find_what_the_whole_text_holds() {
+        let corpus: Vec<String> =
+            [include_str!("../../tests/redaction/positives.jsonl"), include_str!("../../tests/redaction/negatives.jsonl")]
+                .iter()
+                .flat_map(|file| file.lines())
+                .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok()?.get("text")?.as_str().map(str::to_owned))
+                .chain(
+                    // A URL's user info cut off at a text's end counts, at a line's end not: a
+                    // line read alone must end where the text does not.
+                    ["fetch https://bob:s3cretpass\nnext", "proxy http://:Xk9vQ2mLp7\r\n", "https://ann:pw@host\nhttps://ann:Xk9vQ2"]
+                        .map(str::to_owned),
+                )
+                .collect();
+        assert!(corpus.len() > 1300, "{} texts", corpus.len());
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let filler = "2026-12-01T14:03:22.114Z INFO worker-3 GET /v1/items?page=2 status=200 in 14 ms (cache hit)";
+        let policy = custom();
+        let mut texts = 0;
+        let mut found = 0;
+        let mut pieces = corpus.iter().cycle();
+        while texts < 24 {
+            // Half the texts in one long line (no line break but the corpus's own).
+            let one_line = texts % 2 == 1;
+            let mut text = String::new();
+            while text.len() < BLOCKS_FROM + 32 * 1024 {
+                let fill = next(BLOCK);
+                let pad = &filler[..next(filler.len())];
+                text.push_str(&filler.repeat(fill / filler.len()));
+                text.push_str(pad);
+                text.push_str(if one_line || next(4) == 0 { " " } else { "\n" });
+                for _ in 0..=next(5) {
+                    text.push_str(pieces.next().map_or("", String::as_str));
+                    text.push_str(if one_line { " " } else { ["\n", " ", "\r\n", "\t"][next(4)] });
+                }
+            }
+            for rules in [CustomRules::none(), &policy] {
+                let whole = spans_by_blocks(&text, rules, None);
+                assert_eq!(spans_by_blocks(&text, rules, Some(BLOCK)), whole, "text {texts}");
+                found += whole.len();
+            }
+            texts += 1;
+        }
+        assert!(found > 4000, "only {found} secrets found in the long texts");
+        // Small blocks put an edge at every kind of place in every text of the corpus.
+        let mut short_found = 0;
+        for text in &corpus {
+            let whole = spans_by_blocks(text, CustomRules::none(), None);
+            for block in [5, 16, 37, 64] {
+                assert_eq!(spans_by_blocks(text, CustomRules::none(), Some(block)), whole, "blocks of {block}: {text:?}");
+            }
+            short_found += whole.len();
+        }
+        assert!(short_found > 1100, "only {short_found} secrets found in the corpus");
+    }
 
     #[test]
     fn a_policys_rules_redact_and_count_like_the_built_in_ones() {

@@ -1,6 +1,8 @@
 //! Key names that name a secret (`apiKey`, `API_KEY`, `x-api-key`, `client_secret`):
 //! the values of such members are never shown, whatever they look like.
 
+use std::ops::Range;
+
 use crate::search::AsciiSet;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use crate::search::Bytes;
@@ -242,13 +244,12 @@ static STEM_PAIRS: [u64; 1024] = {
 /// `text` (either case). Every occurrence is found, overlapping ones too, so a key that
 /// holds a stem holds a position this gives.
 pub(crate) fn next_stem(text: &str, from: usize) -> Option<usize> {
-    next_stem_and_index(text, from).map(|(at, _)| at)
+    next_stem_and_index(text.as_bytes(), from).map(|(at, _)| at)
 }
 
 /// [`next_stem`], and the index in [`SECRET_NAME_STEMS`] of the stem that starts there
 /// (one at most: no stem is the start of another).
-fn next_stem_and_index(text: &str, from: usize) -> Option<(usize, usize)> {
-    let bytes = text.as_bytes();
+fn next_stem_and_index(bytes: &[u8], from: usize) -> Option<(usize, usize)> {
     let mut at = from;
     while let Some(candidate) = next_stem_start(bytes, at) {
         if let Some(k) = stem_at(bytes, candidate) {
@@ -272,35 +273,67 @@ pub(crate) struct StemStarts {
 
 const _: () = assert!(SECRET_NAME_STEMS.len() <= 16, "StemStarts keeps a bit a stem in a u16");
 
+/// The longest stem, in bytes.
+const MAX_STEM: usize = {
+    let mut longest = 0;
+    let mut k = 0;
+    while k < SECRET_NAME_STEMS.len() {
+        if SECRET_NAME_STEMS[k].len() > longest {
+            longest = SECRET_NAME_STEMS[k].len();
+        }
+        k += 1;
+    }
+    longest
+};
+
 impl StemStarts {
     /// The stems' starts in `text`. Where the compiler has vector registers, 32 positions
     /// are compared with the stems' first two letters a step (16 in WebAssembly with
     /// SIMD), and only the positions that pass are compared with the stems; the rest of
     /// the text (and all of it elsewhere) goes through [`next_stem_and_index`].
     pub(crate) fn of(text: &str) -> Self {
+        Self::within(text, std::iter::once(0..text.len()))
+    }
+
+    /// The stems' starts in `text` that lie in `ranges` (in order, disjoint), and perhaps
+    /// a few more: a range is read in whole steps, so up to a step past its end. For a
+    /// caller that knows where no stem can start ([`PairSet::by_blocks`]): the starts are
+    /// then all of [`StemStarts::of`] the whole text.
+    ///
+    /// [`PairSet::by_blocks`]: crate::search::PairSet::by_blocks
+    pub(crate) fn within(text: &str, ranges: impl IntoIterator<Item = Range<usize>>) -> Self {
         let mut set = StemStarts { starts: vec![0u64; text.len().div_ceil(64)], found: 0 };
-        #[cfg_attr(
-            not(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128"))),
-            allow(unused_mut)
-        )]
-        let mut from = 0;
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
         let bytes = text.as_bytes();
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        while let (Some(firsts), Some(seconds)) = (crate::search::block_at(bytes, from), crate::search::block_at(bytes, from + 1)) {
-            set.add_candidates(bytes, from, head_mask(firsts, seconds));
-            from += 32;
+        let mut read = 0;
+        for range in ranges {
+            #[cfg_attr(
+                not(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128"))),
+                allow(unused_mut)
+            )]
+            let mut from = range.start.max(read);
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            while let (true, Some(firsts), Some(seconds)) =
+                (from < range.end, crate::search::block_at(bytes, from), crate::search::block_at(bytes, from + 1))
+            {
+                set.add_candidates(bytes, from, head_mask(firsts, seconds));
+                from += 32;
+            }
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            while let (true, Some(firsts), Some(seconds)) = (from < range.end, Lanes::at(bytes, from), Lanes::at(bytes, from + 1)) {
+                set.add_candidates(bytes, from, at_stem_head(firsts, seconds).bits());
+                from += 16;
+            }
+            // What the steps leave of the range (its end, or the text's last bytes), read
+            // to the range's end and as far past it as the longest stem reaches.
+            let reach = &text.as_bytes()[..text.len().min(range.end + MAX_STEM)];
+            while let Some((at, k)) = next_stem_and_index(reach, from).filter(|&(at, _)| at < range.end) {
+                set.add(at, k);
+                from = at + 1;
+            }
+            crate::search::work::tally((from.max(range.end) - range.start.min(from)) / 8 + 1);
+            read = from.max(range.end);
         }
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        while let (Some(firsts), Some(seconds)) = (Lanes::at(bytes, from), Lanes::at(bytes, from + 1)) {
-            set.add_candidates(bytes, from, at_stem_head(firsts, seconds).bits());
-            from += 16;
-        }
-        while let Some((at, k)) = next_stem_and_index(text, from) {
-            set.add(at, k);
-            from = at + 1;
-        }
-        crate::search::work::tally(text.len() / 8 + 1);
         set
     }
 

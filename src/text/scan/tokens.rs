@@ -164,10 +164,10 @@ fn found<'a>(text: &'a str, hints: &Hints, literal: &'a str) -> impl Iterator<It
     hints.may_occur(literal).then(|| positions(text, literal)).into_iter().flatten()
 }
 
-/// Tokens known by their shape rather than a prefix, each with its family: Mailchimp API
-/// keys (`<32 hex>-us<N>`), Microsoft Entra client secrets (`<3 chars><digit>Q~<31+
-/// chars>`), Terraform Cloud tokens (`<14>.atlasv1.<60+>`) and Discord bot tokens
-/// (`<base64 user id>.<6>.<27+>`).
+/// Tokens known by their shape rather than a prefix and found from a literal in them,
+/// each with its family: Mailchimp API keys (`<32 hex>-us<N>`), Microsoft Entra client
+/// secrets (`<3 chars><digit>Q~<31+ chars>`), Terraform Cloud tokens
+/// (`<14>.atlasv1.<60+>`), Azure storage account keys and old HashiCorp Vault tokens.
 pub(crate) fn shaped_tokens(text: &str, hints: &Hints) -> Vec<(Range<usize>, &'static str)> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
@@ -230,6 +230,18 @@ pub(crate) fn shaped_tokens(text: &str, hints: &Hints) -> Vec<(Range<usize>, &'s
             spans.push((at..end, "vault_token"));
         }
     }
+    spans.sort_unstable_by_key(|(s, _)| s.start);
+    spans.dedup_by(|b, a| b.0.start < a.0.end);
+    spans
+}
+
+/// Tokens known by their shape that lie in long runs of base64url bytes and dots, each
+/// with its family: Discord bot tokens (`<base64 user id>.<6>.<27+>`) and Airtable
+/// personal access tokens. No literal anchors them (a dot is in every line), so they are
+/// looked for in the whole text, and only where such a run is long enough.
+pub(crate) fn dotted_tokens(text: &str, _: &Hints) -> Vec<(Range<usize>, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
     // Discord bot tokens lie in a run of base64url bytes and dots at least as long as the
     // shortest of them: only the dots of such runs are looked at.
     runs_at_least(bytes, DISCORD_SHORTEST, discord_byte, |run_start, run_end| {
@@ -692,7 +704,7 @@ mod tests {
             let bytes = text.as_bytes();
             let every_dot: Vec<Range<usize>> =
                 (0..bytes.len()).filter(|&i| bytes[i] == b'.').filter_map(|dot| discord_token_at(bytes, dot)).collect();
-            let found: Vec<Range<usize>> = shaped_tokens(&text, &Hints::of(&text))
+            let found: Vec<Range<usize>> = dotted_tokens(&text, &Hints::of(&text))
                 .into_iter()
                 .filter(|(_, family)| *family == "discord_bot_token")
                 .map(|(span, _)| span)
@@ -702,7 +714,7 @@ mod tests {
         }
         assert!(tokens > 500, "only {tokens} tokens in the generated texts");
         let token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GZ8kpA.abcdefghijklmnopqrstuvwxyz0";
-        assert_eq!(shaped_tokens(token, &Hints::of(token)), vec![(0..token.len(), "discord_bot_token")]);
+        assert_eq!(dotted_tokens(token, &Hints::of(token)), vec![(0..token.len(), "discord_bot_token")]);
     }
 
     fn builtin(text: &str) -> Vec<(&str, &str)> {
@@ -792,7 +804,7 @@ mod tests {
         // Airtable's tokens are found by their shape among the long runs, not by prefix.
         let airtable = format!("patt58EmNu7CzgRqx.{hex64}");
         for text in [format!("token {airtable} rejected"), format!("KEY={airtable}"), format!("{{\"v\": \"{airtable}\"}}")] {
-            let found: Vec<_> = shaped_tokens(&text, &Hints::of(&text)).into_iter().map(|(span, f)| (&text[span], f)).collect();
+            let found: Vec<_> = dotted_tokens(&text, &Hints::of(&text)).into_iter().map(|(span, f)| (&text[span], f)).collect();
             assert_eq!(found, vec![(airtable.as_str(), "airtable_token")], "{text}");
         }
         for text in [
@@ -801,7 +813,7 @@ mod tests {
             &format!("xpatt58EmNu7CzgRqx.{hex64}"),
             &format!("patt58EmNu7CzgRqx.{hex64}g"),
         ] {
-            assert!(shaped_tokens(text, &Hints::of(text)).is_empty(), "{text}");
+            assert!(dotted_tokens(text, &Hints::of(text)).is_empty(), "{text}");
         }
         // A sentence's full stop after a GitLab token stays.
         let text = format!("use glpat-{}. Then retry", alnum(20));
