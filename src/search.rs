@@ -339,6 +339,42 @@ pub(crate) fn next_in_class<C: ByteClass>(hay: &[u8], from: usize, _: C) -> usiz
     i
 }
 
+/// The start of the first block of sixteen bytes, at `from` or `step` bytes after it
+/// again and again (`from` and `step` multiples of sixteen), whose bytes are all in
+/// `class`. A run of `step + 15` bytes or more of the class holds such a block whole, so
+/// a scan for long runs looks only where one is. Where the compiler has vector registers
+/// a block is one test (in WebAssembly with SIMD, one lanes test); elsewhere its bytes
+/// are tested until one is not in the class.
+///
+/// ```ignore
+/// byte_class!(Letter = |b| b.within(b'a', b'z'));
+/// assert_eq!(next_block_all_in(&[b"is it".repeat(4), [b'x'; 16].to_vec()].concat(), 0, 16, Letter), Some(32));
+/// ```
+#[inline(always)]
+pub(crate) fn next_block_all_in<C: ByteClass>(hay: &[u8], from: usize, step: usize, _: C) -> Option<usize> {
+    let mut i = from;
+    while let Some(block) = hay.get(i..i.checked_add(16)?) {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        let all = {
+            let mut outside = 0u8;
+            for &b in block {
+                outside |= u8::from(!C::test(b));
+            }
+            outside == 0
+        };
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let all = Lanes::at(hay, i).is_some_and(|lanes| C::test(lanes).bits() == 0xffff);
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128"))))]
+        let all = block.iter().all(|&b| C::test(b));
+        work::tally(1);
+        if all {
+            return Some(i);
+        }
+        i += step;
+    }
+    None
+}
+
 /// The first position at or after `from` whose byte and the byte after it (0 past the end)
 /// are in `class`, or the end of `hay`: [`next_in_class`] for a class that looks at the
 /// next byte too, 32 positions a step where the compiler has vector registers.

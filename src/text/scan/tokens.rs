@@ -244,7 +244,7 @@ pub(crate) fn dotted_tokens(text: &str, _: &Hints) -> Vec<(Range<usize>, &'stati
     let mut spans = Vec::new();
     // Discord bot tokens lie in a run of base64url bytes and dots at least as long as the
     // shortest of them: only the dots of such runs are looked at.
-    runs_at_least(bytes, DISCORD_SHORTEST, discord_byte, |run_start, run_end| {
+    runs_by_blocks(bytes, DISCORD_SHORTEST, DiscordByte, |run_start, run_end| {
         // Airtable's personal access tokens lie in such runs too.
         let mut from = run_start;
         while let Some(at) = find_from(&text[..run_end], "pat", from) {
@@ -288,11 +288,6 @@ fn airtable_token_at(bytes: &[u8], at: usize) -> Option<usize> {
 /// an HMAC of 27.
 const DISCORD_SHORTEST: usize = 23 + 1 + 6 + 1 + 27;
 
-/// The bytes a Discord bot token is made of.
-fn discord_byte(b: u8) -> bool {
-    base64url(b) || b == b'.'
-}
-
 /// The Discord bot token whose first dot is at `dot` (`<base64 user id>.<6>.<27+>`, the id
 /// starting with `M`, `N` or `O`, 23 to 28 characters long).
 fn discord_token_at(bytes: &[u8], dot: usize) -> Option<Range<usize>> {
@@ -311,6 +306,36 @@ fn discord_token_at(bytes: &[u8], dot: usize) -> Option<Range<usize>> {
     let end = run_end(bytes, stamp + 1, base64url);
     // The HMAC part: 27 characters or more after the stamp's dot.
     (end - (stamp + 1) >= 27).then_some(start..end)
+}
+
+byte_class!(
+    /// The bytes a Discord bot token is made of: base64url and the dot.
+    DiscordByte = |b| b.within(b'a', b'z') | b.within(b'A', b'Z') | b.within(b'0', b'9') | b.is(b'_') | b.is(b'-') | b.is(b'.')
+);
+
+/// Visit every run of `class` bytes at least `shortest` long (31 or more), left to right,
+/// as `(start, end)`. Such a run holds `k = (shortest - 15) / 16` whole blocks of sixteen
+/// bytes at multiples of sixteen in a row, so one of them at a multiple of `16 k`
+/// ([`next_block_all_in`]): only the blocks there are tested, and only a block all of
+/// the class is read on, back to its run's start and on to its end. A text of short
+/// words is read a test every `16 k` bytes.
+fn runs_by_blocks<C: ByteClass + Copy>(bytes: &[u8], shortest: usize, class: C, mut visit: impl FnMut(usize, usize)) {
+    debug_assert!(shortest >= 31, "a run this long holds a whole block");
+    let step = 16 * ((shortest - 15) / 16).max(1);
+    let test = |b: u8| C::test(b);
+    let mut from = 0;
+    while let Some(block) = crate::search::next_block_all_in(bytes, from, step, class) {
+        let mut start = block;
+        while start > 0 && test(bytes[start - 1]) {
+            start -= 1;
+        }
+        let end = run_end(bytes, block + 16, test);
+        crate::search::work::tally((end - start) / 8 + 1);
+        if end - start >= shortest {
+            visit(start, end);
+        }
+        from = (end / step + 1) * step;
+    }
 }
 
 /// Visit every run of `class` bytes at least `shortest` long, left to right, as
