@@ -363,7 +363,7 @@ pub(crate) fn next_block_all_in<C: ByteClass>(hay: &[u8], from: usize, step: usi
             outside == 0
         };
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        let all = Lanes::at(hay, i).is_some_and(|lanes| C::test(lanes).bits() == 0xffff);
+        let all = Lanes::at(block, 0).is_some_and(|lanes| C::test(lanes).bits() == 0xffff);
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128"))))]
         let all = block.iter().all(|&b| C::test(b));
         work::tally(1);
