@@ -751,6 +751,12 @@ impl AsciiSet {
         self.0[0] & other.0[0] == other.0[0] && self.0[1] & other.0[1] == other.0[1]
     }
 
+    /// Whether `b` occurs (ASCII case-insensitively).
+    pub(crate) fn has_byte(self, b: u8) -> bool {
+        let b = b.to_ascii_lowercase();
+        b.is_ascii() && self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+
     /// Whether every byte of `literal` occurs.
     pub(crate) fn has_literal(self, literal: &Literal) -> bool {
         self.includes(literal.bytes)

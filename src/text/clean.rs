@@ -11,7 +11,7 @@ use crate::error::{ErrorCode, ReportError};
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::search;
 use crate::text::custom::CustomRules;
-use crate::text::redact::{redact_secrets, Redactions, MARKER_PREFIX};
+use crate::text::redact::{redact_secrets, redact_secrets_with, Redactions, TextHints, MARKER_PREFIX};
 use crate::text::safe::{SafeText, SafeTextBuilder};
 use crate::text::sanitize::{defang_chat_markers, strip_controls, strip_controls_prefix};
 
@@ -170,9 +170,22 @@ const ROUNDS_AFTER_A_REDACTION: usize = 2;
 /// (a few rounds at most: each only ever replaces more). A text without secrets pays for
 /// one pass of each.
 fn defang_and_redact<'a>(text: &'a str, custom: &CustomRules, counts: &mut Redactions) -> Cow<'a, str> {
-    let defanged = defang_chat_markers(text, counts);
-    let mut clean = match redact_secrets(&defanged, custom, counts) {
-        Cow::Borrowed(_) => return defanged,
+    // The text's hints tell whether it may hold a chat marker at all; unchanged by the
+    // defanging, the redaction reads the same hints.
+    let hints = TextHints::of(text);
+    let redacted = if hints.may_hold_a_chat_marker() {
+        match defang_chat_markers(text, counts) {
+            Cow::Borrowed(_) => redact_secrets_with(hints, custom, counts),
+            Cow::Owned(defanged) => match redact_secrets(&defanged, custom, counts) {
+                Cow::Borrowed(_) => return Cow::Owned(defanged),
+                Cow::Owned(redacted) => Cow::Owned(redacted),
+            },
+        }
+    } else {
+        redact_secrets_with(hints, custom, counts)
+    };
+    let mut clean = match redacted {
+        Cow::Borrowed(_) => return Cow::Borrowed(text),
         Cow::Owned(redacted) => redacted,
     };
     for _ in 0..ROUNDS_AFTER_A_REDACTION {

@@ -21,6 +21,7 @@ use std::ops::Range;
 use crate::search::{contains_ignore_ascii_case, find_byte, hints, pair_index, AsciiSet, BlockPairs, Literal, PairSet, ShortPairs};
 use crate::text::custom::CustomRules;
 use crate::text::safe::SafeText;
+use crate::text::sanitize::ROLE_LINES;
 use crate::text::scan;
 use crate::text::secret_names::{KeyNames, StemStarts, SECRET_NAME_STEMS};
 use crate::text::tokens::{CustomTokens, TOKENS};
@@ -289,7 +290,38 @@ pub(crate) const MARKER_PREFIX: &str = "[REDACTED:";
 /// counts, as it would have been made first). A span that is exactly one of `custom`'s
 /// allowed values is not taken.
 pub(crate) fn redact_secrets<'a>(text: &'a str, custom: &CustomRules, counts: &mut Redactions) -> Cow<'a, str> {
-    let taken = secret_spans(text, custom, counts);
+    redact_secrets_with(TextHints::of(text), custom, counts)
+}
+
+/// What one pass over a text tells, for both steps of cleaning it: whether it may hold a
+/// chat marker for the defanging to look for, and the hints its redaction reads.
+pub(crate) struct TextHints<'t>(HintCache<'t>);
+
+impl<'t> TextHints<'t> {
+    /// The hints of `text`.
+    pub(crate) fn of(text: &'t str) -> Self {
+        TextHints(HintCache::of(text))
+    }
+
+    /// Whether the text may hold a chat marker or a role line ([`defang_chat_markers`]):
+    /// a `<`, `[` or `!`, or a role's label. Told by the pairs of a text long enough to
+    /// have them; a shorter one may always hold one (its scan costs less than asking).
+    ///
+    /// [`defang_chat_markers`]: crate::text::sanitize::defang_chat_markers
+    pub(crate) fn may_hold_a_chat_marker(&self) -> bool {
+        let hints = &self.0.hints;
+        let Some(pairs) = &hints.pairs else {
+            return true;
+        };
+        b"<[!".iter().any(|&b| hints.present.has_byte(b) && hints.text.as_bytes().contains(&b))
+            || ROLE_LINES.iter().any(|role| pairs.may_contain(role))
+    }
+}
+
+/// [`redact_secrets`] of the text `hints` were read from.
+pub(crate) fn redact_secrets_with<'a>(hints: TextHints<'a>, custom: &CustomRules, counts: &mut Redactions) -> Cow<'a, str> {
+    let text = hints.0.hints.text;
+    let taken = spans_with(hints.0, custom, counts);
     if taken.is_empty() {
         return Cow::Borrowed(text);
     }
@@ -563,7 +595,7 @@ const BLOCKS_FROM: usize = 64 * 1024;
 
 /// The size of those blocks: telling which anchors may start in one costs a few
 /// hundred lookups.
-const BLOCK: usize = 4096;
+const BLOCK: usize = 2048;
 
 /// What may start in each block of a long text: a bit for each rule of [`SECRET_RULES`]
 /// whose [`SecretRule::lines`] anchor may, and [`STEMS_MARK`] where a stem of secret
@@ -1140,6 +1172,36 @@ mod tests {
     }
 
     const TOKEN: &str = "acme_0123456789abcdefghijklmn";
+
+    /// A text its hints say holds no chat marker is one the defanging leaves as it is; the
+    /// markers and role lines it defangs are never ruled out.
+    #[test]
+    fn a_text_ruled_free_of_chat_markers_is_one_defanging_leaves() {
+        let pad = "status=200 path=/srv/data/file.txt in 14 ms\n".repeat(16);
+        let corpus = include_str!("../../tests/redaction/positives.jsonl")
+            .lines()
+            .chain(include_str!("../../tests/redaction/negatives.jsonl").lines());
+        let mut ruled_out = 0;
+        for text in corpus.filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok()?.get("text")?.as_str().map(str::to_owned))
+        {
+            let text = format!("{pad}{text}");
+            if !TextHints::of(&text).may_hold_a_chat_marker() {
+                ruled_out += 1;
+                assert!(
+                    matches!(crate::text::sanitize::defang_chat_markers(&text, &mut Redactions::default()), Cow::Borrowed(_)),
+                    "{text}"
+                );
+            }
+        }
+        assert!(ruled_out > 500, "only {ruled_out} texts ruled out");
+        for marker in
+            ["<|im_start|>", "[INST]", "<<SYS>>", "![x](https://h/p.png)", "\nHuman: hi", "\n  Assistant: ok", "User: x", "<think>"]
+        {
+            let text = format!("{pad}{marker}\n{pad}");
+            assert!(TextHints::of(&text).may_hold_a_chat_marker(), "{marker}");
+            assert!(matches!(crate::text::sanitize::defang_chat_markers(&text, &mut Redactions::default()), Cow::Owned(_)), "{marker}");
+        }
+    }
 
     /// The spans and families found in `text` with its blocks of `block` bytes told, or
     /// none.

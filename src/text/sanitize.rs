@@ -173,7 +173,7 @@ const TAG_MARKERS: &[&str] = &[
 ];
 
 /// Speaker labels that start a turn in role-line templates (`Human:` ... `Assistant:`).
-const ROLE_LINES: &[&str] = &["Human:", "Assistant:", "System:", "User:"];
+pub(crate) const ROLE_LINES: &[&str] = &["Human:", "Assistant:", "System:", "User:"];
 
 /// The longest marker body looked at, in bytes (a `<|…|>` name, a tag's attributes).
 const MAX_MARKER_BODY: usize = 96;
