@@ -304,17 +304,13 @@ impl<'t> TextHints<'t> {
     }
 
     /// Whether the text may hold a chat marker or a role line ([`defang_chat_markers`]):
-    /// a `<`, `[` or `!`, or a role's label. Told by the pairs of a text long enough to
-    /// have them; a shorter one may always hold one (its scan costs less than asking).
+    /// a `<`, `[` or `!`, or a role's label, as the text's bytes and pairs tell.
     ///
     /// [`defang_chat_markers`]: crate::text::sanitize::defang_chat_markers
     pub(crate) fn may_hold_a_chat_marker(&self) -> bool {
         let hints = &self.0.hints;
-        let Some(pairs) = &hints.pairs else {
-            return true;
-        };
         b"<[!".iter().any(|&b| hints.present.has_byte(b) && hints.text.as_bytes().contains(&b))
-            || ROLE_LINES.iter().any(|role| pairs.may_contain(role))
+            || ROLE_LINES.iter().any(|role| hints.may_occur(role))
     }
 }
 
@@ -580,7 +576,7 @@ pub(crate) struct Hints<'t> {
 
 /// The length from which a text's pairs are collected in a [`PairSet`]: below it, its
 /// table costs more to zero than the text to read, and the pairs are hashed instead.
-const PAIRS_FROM: usize = 512;
+const PAIRS_FROM: usize = 1024;
 
 /// The length from which a text's bytes are read off its pairs rather than collected.
 const BYTES_FROM_PAIRS: usize = 4096;
