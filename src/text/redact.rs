@@ -1180,22 +1180,24 @@ mod tests {
         let mut ruled_out = 0;
         for text in corpus.filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok()?.get("text")?.as_str().map(str::to_owned))
         {
-            let text = format!("{pad}{text}");
-            if !TextHints::of(&text).may_hold_a_chat_marker() {
-                ruled_out += 1;
-                assert!(
-                    matches!(crate::text::sanitize::defang_chat_markers(&text, &mut Redactions::default()), Cow::Borrowed(_)),
-                    "{text}"
-                );
+            // Short texts hash their pairs, long ones keep them.
+            for text in [format!("{pad}{text}"), text] {
+                if !TextHints::of(&text).may_hold_a_chat_marker() {
+                    ruled_out += 1;
+                    let defanged = crate::text::sanitize::defang_chat_markers(&text, &mut Redactions::default());
+                    assert!(matches!(defanged, Cow::Borrowed(_)), "{text}");
+                }
             }
         }
-        assert!(ruled_out > 500, "only {ruled_out} texts ruled out");
+        assert!(ruled_out > 1000, "only {ruled_out} texts ruled out");
         for marker in
             ["<|im_start|>", "[INST]", "<<SYS>>", "![x](https://h/p.png)", "\nHuman: hi", "\n  Assistant: ok", "User: x", "<think>"]
         {
-            let text = format!("{pad}{marker}\n{pad}");
-            assert!(TextHints::of(&text).may_hold_a_chat_marker(), "{marker}");
-            assert!(matches!(crate::text::sanitize::defang_chat_markers(&text, &mut Redactions::default()), Cow::Owned(_)), "{marker}");
+            for text in [format!("{pad}{marker}\n{pad}"), marker.to_owned()] {
+                assert!(TextHints::of(&text).may_hold_a_chat_marker(), "{marker}");
+                let defanged = crate::text::sanitize::defang_chat_markers(&text, &mut Redactions::default());
+                assert!(matches!(defanged, Cow::Owned(_)), "{marker}");
+            }
         }
     }
 
