@@ -9,7 +9,11 @@
 //! hint that starts with a stem) reads them instead of searching the text again. A
 //! policy's additions ([`CustomRules`]) are read by the same scanners: its key names by
 //! the rules that judge key names, its token formats by the provider-token scanner, its
-//! allowed values where a span is taken. A span becomes `[REDACTED:<family>]`; the text
+//! allowed values where a span is taken. In a long text the pairs are also told block by
+//! block ([`Hints::lines`]): the stems are sought, and the rules that judge only the line
+//! their anchor stands on ([`SecretRule::lines`]) read, only where an anchor may start,
+//! so a log with a secret every few hundred lines is read about once, not once a rule.
+//! A span becomes `[REDACTED:<family>]`; the text
 //! around it that helps a reader (a header name, a URL scheme, quotes) is kept. Every
 //! redaction is counted by family; the secret itself is never recorded. The scanners are
 //! plain byte loops: redaction runs on every text block, so it must cost little.

@@ -316,7 +316,7 @@ byte_class!(
 /// Visit every run of `class` bytes at least `shortest` long (31 or more), left to right,
 /// as `(start, end)`. Such a run holds `k = (shortest - 15) / 16` whole blocks of sixteen
 /// bytes at multiples of sixteen in a row, so one of them at a multiple of `16 k`
-/// ([`next_block_all_in`]): only the blocks there are tested, and only a block all of
+/// ([`next_block_all_in`](crate::search::next_block_all_in)): only the blocks there are tested, and only a block all of
 /// the class is read on, back to its run's start and on to its end. A text of short
 /// words is read a test every `16 k` bytes.
 fn runs_by_blocks<C: ByteClass + Copy>(bytes: &[u8], shortest: usize, class: C, mut visit: impl FnMut(usize, usize)) {
