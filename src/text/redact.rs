@@ -610,9 +610,9 @@ const STEMS_MARK: u32 = 1 << 31;
 
 /// Every anchor's literals ([`SecretRule::lines`], and the stems of secret names), each
 /// with its mark and its first two pairs ([`pair_index`]; a two-byte literal's one pair
-/// twice); the table's first `.1` entries are used. A block is marked for a literal's
-/// anchor when the literal's first two pairs occur in it (two lookups, no branch), and
-/// then all its pairs.
+/// twice), in order of first pair; the table's first `.1` entries are used. A block is
+/// marked for a literal's anchor when all the literal's pairs occur in it, asked first
+/// pair, second pair, then the rest ([`Blocks::mark`]).
 const ANCHOR_HEADS: (Heads, usize) = {
     let mut heads = ([Head { first: 0, second: 0, mark: 0, literal: "" }; MAX_HEADS], 0usize);
     let mut k = 0;
