@@ -626,14 +626,11 @@ const ANCHOR_HEADS: (Heads, usize) = {
         let mark = 1 << r;
         match rule.lines {
             None => {}
-            Some(Anchor::Hints) => {
-                let mut h = 0;
-                while h < rule.hints.len() {
-                    heads = with_head(heads, rule.hints[h].text, mark);
-                    h += 1;
-                }
-            }
-            Some(Anchor::Literals(literals)) => {
+            Some(anchor @ (Anchor::Hints | Anchor::Literals(_))) => {
+                let literals = match anchor {
+                    Anchor::Literals(literals) => literals,
+                    _ => rule.hints,
+                };
                 let mut h = 0;
                 while h < literals.len() {
                     heads = with_head(heads, literals[h].text, mark);
