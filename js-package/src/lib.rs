@@ -15,6 +15,9 @@ mod error;
 mod text;
 mod walk;
 
+use std::borrow::Cow;
+use std::cell::Cell;
+
 use codemode_errors::json::Json;
 use codemode_errors::run::{ExecStep, RunFailure, RunReport, StepAnswer, Wrapping};
 use codemode_errors::{CallHeader, Failure, FailureReport, Outcome, Policy, ReportError};
@@ -36,6 +39,12 @@ fn js<T>(result: Result<T, ReportError>) -> JsResult<T> {
 #[wasm_bindgen(js_name = Normalizer)]
 pub struct JsNormalizer {
     inner: codemode_errors::Normalizer,
+    /// A long text's UTF-8 bytes, written by JavaScript straight into this memory
+    /// ([`stage`](Self::stage)), and the redacted text of the last
+    /// [`redact_staged`](Self::redact_staged), read by JavaScript from it: neither is
+    /// copied across. Both are let go by [`release`](Self::release).
+    staged: Cell<Vec<u8>>,
+    redacted: Cell<String>,
 }
 
 #[wasm_bindgen(js_class = Normalizer)]
@@ -45,7 +54,11 @@ impl JsNormalizer {
     /// `allow`, `allow_keys`), or the same as JSON text.
     #[wasm_bindgen(constructor)]
     pub fn new(policy: JsValue) -> JsResult<JsNormalizer> {
-        Ok(JsNormalizer { inner: codemode_errors::Normalizer::new(js(read_policy(&policy))?) })
+        Ok(JsNormalizer {
+            inner: codemode_errors::Normalizer::new(js(read_policy(&policy))?),
+            staged: Cell::default(),
+            redacted: Cell::default(),
+        })
     }
 
     /// The outcome of `report` (a failure report object, or its JSON text) as JSON text.
@@ -72,24 +85,58 @@ impl JsNormalizer {
         }
     }
 
-    /// [`redact_text`](Self::redact_text) for a text already encoded as UTF-8 by
-    /// `TextEncoder` (which turns a lone surrogate into U+FFFD), or `undefined` when the
-    /// redacted text is the caller's string as it was: the bytes came back unchanged and
-    /// hold no U+FFFD, so the string held no lone surrogate either. A long text crosses
-    /// so: wasm-bindgen copies a string into memory a character at a time in
-    /// JavaScript, `TextEncoder` and a byte copy are native.
-    #[wasm_bindgen(js_name = redactTextUtf8)]
-    pub fn redact_text_utf8(&self, text: &[u8]) -> Option<JsString> {
+    /// Make room for `len` more bytes of a long text after the first `kept` already
+    /// staged (those stay; the rest of the room is zeros) and return where the room
+    /// starts in the module's memory (see [`module_memory`]), for JavaScript's
+    /// `TextEncoder.encodeInto` to write the text's UTF-8 bytes there: wasm-bindgen would
+    /// copy a string in a character at a time in JavaScript, and a byte array once more.
+    /// A view of the memory lasts until the next call into the module.
+    pub fn stage(&self, kept: usize, len: usize) -> usize {
+        let mut staged = self.staged.take();
+        staged.truncate(kept);
+        staged.resize(staged.len().saturating_add(len), 0);
+        let room = staged.as_ptr() as usize + staged.len() - len;
+        self.staged.set(staged);
+        room
+    }
+
+    /// [`redact_text`](Self::redact_text) of the first `len` bytes staged (UTF-8 from
+    /// `TextEncoder`, which turns a lone surrogate into U+FFFD). Returns:
+    ///
+    /// - `undefined` when the redacted text is the caller's string as it was: the bytes
+    ///   come back unchanged and hold no U+FFFD, so the string held no lone surrogate;
+    /// - `[at, len]` when the redacted text is all ASCII: where its bytes stand in the
+    ///   module's memory, for JavaScript to read as a string with the fastest decoder it
+    ///   has (in Node a `Buffer`'s, about five times `TextDecoder`'s), then
+    ///   [`release`](Self::release);
+    /// - the redacted text as a string otherwise.
+    #[wasm_bindgen(js_name = redactStaged)]
+    pub fn redact_staged(&self, len: usize) -> JsValue {
+        let staged = self.staged.take();
+        let bytes = staged.get(..len).unwrap_or(&staged);
         // The encoder's bytes are valid UTF-8: checked by the standard library's reader,
         // which takes ASCII a word at a time (the lossy one goes a byte at a time).
-        let text = std::str::from_utf8(text).map_or_else(|_| String::from_utf8_lossy(text), std::borrow::Cow::Borrowed);
-        match self.inner.redact_text_if_changed(&text) {
-            Some(out) => Some(text::to_js(&out)),
+        let text = std::str::from_utf8(bytes).map_or_else(|_| String::from_utf8_lossy(bytes), Cow::Borrowed);
+        let redacted = match self.inner.redact_text_if_changed(&text) {
+            Some(redacted) => redacted,
             // Unchanged; a U+FFFD may stand for a lone surrogate of the caller's string,
             // which must not come back. (An ASCII text holds none: checked a word a step.)
-            None if !text.is_ascii() && text.contains('\u{FFFD}') => Some(text::to_js(&text)),
-            None => None,
+            None if !text.is_ascii() && text.contains('\u{FFFD}') => text.into_owned(),
+            None => return JsValue::UNDEFINED,
+        };
+        drop(staged);
+        if !redacted.is_ascii() {
+            return text::to_js(&redacted).into();
         }
+        let at = Array::of2(&JsValue::from(redacted.as_ptr() as usize), &JsValue::from(redacted.len()));
+        self.redacted.set(redacted);
+        at.into()
+    }
+
+    /// Let go of the text staged and the redacted text kept for JavaScript to read.
+    pub fn release(&self) {
+        drop(self.staged.take());
+        drop(self.redacted.take());
     }
 
     /// A redacted copy of a JSON value, as compact JSON with sorted keys.
@@ -441,6 +488,13 @@ fn engine_named(engine: &str) -> JsResult<codemode_errors::run::Engine> {
             format!("unknown engine {engine:?}: v8, quickjs or spidermonkey"),
         ))
     })
+}
+
+/// The module's memory, where [`JsNormalizer::stage`] and [`JsNormalizer::redact_staged`]
+/// hand JavaScript the places to write and read.
+#[wasm_bindgen(js_name = moduleMemory)]
+pub fn module_memory() -> JsValue {
+    wasm_bindgen::memory()
 }
 
 /// The core's input limits (`INPUT_LIMITS`) as an object: `string_head` (UTF-16 units

@@ -141,28 +141,60 @@ describe('redaction', () => {
     ];
     const long = Array.from({ length: 60 }, (_, i) => lines[i % lines.length]).join('\n');
     assert.ok(long.length >= 2048);
-    // The core the package loads (the CommonJS build under Node), its byte entry counted.
+    // The core the package loads (the CommonJS build under Node), its staged entry spied on.
     const core = createRequire(import.meta.url)('../dist/cjs/binding.js').Normalizer.prototype;
-    const original = core.redactTextUtf8;
-    let crossings = 0;
-    core.redactTextUtf8 = function (bytes) {
-      crossings += 1;
-      return original.call(this, bytes);
+    const original = core.redactStaged;
+    const answers = [];
+    core.redactStaged = function (len) {
+      const answer = original.call(this, len);
+      answers.push(answer === undefined ? 'same' : typeof answer === 'string' ? 'string' : 'ascii bytes');
+      return answer;
     };
     try {
       const redacted = redactText(long);
-      assert.equal(crossings, 1, 'the module-level redactText hands a long text over as bytes');
+      assert.deepEqual(answers, ['string'], 'the module-level redactText stages a long text');
       assert.equal(new Normalizer().redactText(long), redacted);
-      assert.equal(crossings, 2, 'so does a Normalizer');
+      assert.equal(answers.length, 2, 'so does a Normalizer');
       assert.equal(redacted, long.split('\n').map((line) => redactText(line)).join('\n'));
-      assert.equal(crossings, 2, 'a short line crosses as a string');
+      assert.equal(answers.length, 2, 'a short line crosses as a string');
       assert.ok(!redacted.includes('ghp_') && !redacted.includes('\uD800') && !redacted.includes('\u202E'));
       const clean = lines[0].repeat(30);
       assert.equal(redactText(clean), clean);
       assert.equal(redactText(`${clean}\uD800`), `${clean}\uFFFD`);
-      assert.equal(crossings, 4);
+      assert.deepEqual(answers.slice(2), ['same', 'string']);
+      // An ASCII text redacted is read back from the module's memory as bytes.
+      const ascii = `${lines[0]}\n${lines[1]}\n`.repeat(20);
+      assert.equal(redactText(ascii), ascii.split('\n').map((line) => redactText(line)).join('\n'));
+      assert.deepEqual(answers.slice(4), ['ascii bytes']);
     } finally {
-      core.redactTextUtf8 = original;
+      core.redactStaged = original;
+    }
+  });
+
+  test('a long text of any characters is staged whole: room grows past the first byte a unit', () => {
+    // The core's own entry for a string, which wasm-bindgen copies in a unit at a time:
+    // the staged crossing must read exactly as it does.
+    const binding = createRequire(import.meta.url)('../dist/cjs/binding.js');
+    const core = new binding.Normalizer(undefined);
+    // Two-, three- and four-byte characters (a surrogate pair, also at the first room's
+    // edge), a lone surrogate, and secrets after each, in texts whose first room (a byte
+    // a unit) ends at each offset of a four-byte character.
+    const pieces = ['é', '€ ', '😀', ' password=hunter2 ', ` token ${TOKEN} `, 'ascii filler text, ', '\uDC00 ', '\n'];
+    try {
+      for (let shift = 0; shift < 6; shift++) {
+        const parts = Array.from({ length: 300 }, (_, i) => pieces[(i * 5 + shift) % pieces.length]);
+        const text = `${'x'.repeat(1024 + shift)}\n${parts.join('')}`;
+        const redacted = redactText(text);
+        assert.equal(redacted, core.redactText(text), `shift ${shift}`);
+        assert.ok(!redacted.includes('hunter2') && !redacted.includes('ghp_') && !redacted.includes('\uDC00'));
+        assert.ok(redacted.includes('😀') && redacted.includes('€') && redacted.includes('é'));
+      }
+      // Only non-ASCII characters: every unit needs more than the first room gave.
+      const wide = '€😀'.repeat(700);
+      assert.equal(redactText(wide), wide);
+      assert.equal(redactText(`${wide} password=hunter2`), `${wide} password=[REDACTED:secret_field]`);
+    } finally {
+      core.free();
     }
   });
 

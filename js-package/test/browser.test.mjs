@@ -94,6 +94,24 @@ describe('browser demo in headless Chromium', () => {
     assert.equal(result.declared.length, gaps.gaps.filter((g) => g.surface === 'npm-chromium').length);
   });
 
+  test('redactText stages a long text in the page and reads it back as its lines read', async () => {
+    const result = await page.evaluate(async () => {
+      const { redactText } = await import('codemode-errors');
+      const lines = ['a plain log line with nothing secret in it', 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'password=hunter2'];
+      const read = (extra) => {
+        const text = Array.from({ length: 90 }, (_, i) => (i % 4 === 3 ? extra : lines[i % 3])).join('\n');
+        return [redactText(text), text.split('\n').map((line) => redactText(line)).join('\n'), text.length];
+      };
+      // All ASCII (read back through TextDecoder here), and with characters of 2 to 4 bytes.
+      return [read('status=200 ok'), read('café € 😀 status=200')];
+    });
+    for (const [whole, byLine, length] of result) {
+      assert.ok(length >= 1024, 'long enough to be staged');
+      assert.equal(whole, byLine);
+      assert.ok(!whole.includes('hunter2') && !whole.includes('ghp_') && whole.includes('[REDACTED:'));
+    }
+  });
+
   test('the vectors button reports the same, and the page is captured', async () => {
     await pick('Build log');
     await page.click('#run-vectors');
