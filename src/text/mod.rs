@@ -65,6 +65,9 @@ mod linear_time {
         "ghp_",
         "cookie: ",
         "Bearer ",
+        "| password |",
+        "|password| ",
+        "the password is ",
     ];
 
     fn work_for(pattern: &str, bytes: usize, custom: &CustomRules) -> u64 {

@@ -18,6 +18,9 @@ const SECRET_KEY_WORDS: &[&str] = &[
     "pwd",
     "passphrase",
     "passcode",
+    // German and French, which hold the `pass` stem (`Passwort`, `mot_de_passe`).
+    "passwort",
+    "motdepasse",
     "secret",
     "token",
     "apikey",
@@ -58,6 +61,8 @@ const SECRET_KEY_PAIRS: &[(&str, &str)] = &[
     ("refresh", "tokens"),
     ("auth", "tokens"),
     ("api", "tokens"),
+    // French `mot de passe` in words (`mot_de_passe`, `MotDePasse`).
+    ("de", "passe"),
 ];
 
 /// What a name's last word `key` is qualified by when the key is no secret (`sort_key`,
@@ -979,6 +984,11 @@ mod tests {
             "Ocp-Apim-Subscription-Key",
             "AccountKey",
             "access_tokens",
+            "Passwort",
+            "DB_PASSWORT",
+            "mot_de_passe",
+            "MotDePasse",
+            "motdepasse",
         ] {
             assert!(is_secret_key(k), "{k}");
         }

@@ -1990,6 +1990,34 @@ def _(g):
     return cases
 
 
+@family("markdown_table", "GitHub Flavored Markdown tables (GFM spec, 4.10 Tables): a row whose first cell names a secret and whose next cell holds it")
+def _(g):
+    cases = []
+    v = g.password()
+    cases.append(T("markdown_table", f"| Field | Value |\n|---|---|\n| host | db.internal |\n| password | {v} |\n", [v]))
+    k = g.s(HEX, 32)
+    cases.append(T("markdown_table", f"| Name | Value |\n| --- | --- |\n| API Key | `{k}` |\n| Region | eu-west-1 |\n", [k], "a code span, a name of two words"))
+    v = g.password()
+    cases.append(T("markdown_table", f"|setting|value|\n|-|-|\n|client_secret|{v}|\n", [v], "no blanks around the bars"))
+    v = g.password(24)
+    cases.append(T("markdown_table", f"Created the service account:\n\n| key | value |\n|:---|:---|\n| user | svc-deploy |\n| Access Token | {v} |\n", [v]))
+    return cases
+
+
+@family("prose_value", "English prose that names a secret and links it to its value with is/was/to ('your temporary password is ...')")
+def _(g):
+    cases = []
+    v = g.password()
+    cases.append(T("prose", f"Your temporary password is {v} and must be changed at first sign-in.", [v]))
+    v = g.password(20)
+    cases.append(T("prose", f"The API token was: {v}", [v]))
+    v = g.password()
+    cases.append(T("prose", f"Reset done; set the secret to {v} in the dashboard.", [v]))
+    v = g.password()
+    cases.append(T("prose", f"error: login failed because the password was {v}", [v]))
+    return cases
+
+
 @family("json_secret_member", "JSON (RFC 8259) members whose key names a secret; HAR 1.2 name/value pairs; AWS ECS and CloudFormation Name/Value environment entries")
 def _(g):
     cases = []
@@ -2473,6 +2501,10 @@ def negatives():
     NS("request_id", ["failed"], {"request_id": "req_" + g.s(HEX, 32), "trace_id": g.s(HEX, 32)})
     NS("digest", ["integrity mismatch"], {"expected": "sha512-" + g.b64(64), "actual": "sha512-" + g.b64(64)})
     NS("public_key", ["key mismatch"], {"publicKey": "ssh-ed25519 " + base64.b64encode(b"\x00\x00\x00\x0bssh-ed25519\x00\x00\x00\x20" + g.raw(32)).decode() + " ci"})
+    # Tables and prose that name secrets without holding one.
+    N("schema_table", "| name | type | required | description |\n|---|---|---|---|\n| token | string | yes | Your API token |\n| password | string | no | The account password |\n")
+    N("schema_table", f"| key | value |\n|---|---|\n| commit | {g.s(HEX, 40)} |\n| session token | {g.s(HEX, 40)} |\n| sort key | created_at |\n", "hashes in cells named after secrets")
+    N("auth_error_prose", "The password is incorrect. The token was revoked; set the key to a new value in settings.")
     return out
 
 

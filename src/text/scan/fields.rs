@@ -354,7 +354,14 @@ pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
         }
         let end = run_end(bytes, at, key_char);
         word_seen = end;
-        if end - start > MAX_KEY_NAME || !matches!(bytes.get(end), Some(b' ' | b'\t')) || !names.is_secret(&text[start..end]) {
+        if end - start > MAX_KEY_NAME {
+            continue;
+        }
+        if let Some(cell) = table_value(text, start, end, names) {
+            spans.push(cell);
+            continue;
+        }
+        if !matches!(bytes.get(end), Some(b' ' | b'\t')) || !names.is_secret(&text[start..end]) {
             continue;
         }
         spans.extend(spaced_value(text, end));
@@ -380,11 +387,23 @@ pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
     spans
 }
 
+/// Words that may stand between a secret's name and its value in prose (`the password is
+/// …`, `token was …`, `set the key to …`), each followed by a blank or a colon.
+const LINKING_WORDS: &[&str] = &["is", "was", "to"];
+
 /// The value after a secret's name that ends at `end` (a blank follows), when it looks
 /// generated.
 fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
     let bytes = text.as_bytes();
     let mut value = skip_blanks(bytes, end);
+    if let Some(word) = LINKING_WORDS.iter().find(|w| starts_with_ci(bytes, value, w)) {
+        let after = value + word.len();
+        match bytes.get(after) {
+            Some(b' ' | b'\t') => value = skip_blanks(bytes, after),
+            Some(b':') => value = skip_blanks(bytes, after + 1),
+            _ => {}
+        }
+    }
     // `var apiKey string = "…"`: a type name between the name and the sign.
     let ty = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'[' | b']' | b'*'));
     let sign = skip_blanks(bytes, ty);
@@ -398,6 +417,48 @@ fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
     };
     // Two stems in one name find the same value: deduplicated after sorting.
     looks_random(&text[value..value_end]).then_some(value..value_end)
+}
+
+/// The value of a markdown table's row whose cell before it names a secret, when the
+/// name's last word is `text[start..end]`: `| password | Xk9v… |`, `| API Key | `…` |`.
+/// The name is the whole cell (its words joined by `_`), the value the next cell trimmed
+/// (of blanks and a code span's backticks), and it must look generated: a table of a
+/// schema's fields holds types and descriptions (`| token | string | … |`).
+fn table_value(text: &str, start: usize, end: usize, names: &KeyNames) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let bar = skip_blanks(bytes, end);
+    if bytes.get(bar) != Some(&b'|') {
+        return None;
+    }
+    // The name's cell opens with a bar, back over its words and blanks on the same line.
+    let floor = start.saturating_sub(MAX_KEY_NAME);
+    let open = (floor..start).rev().find(|&i| !(key_char(bytes[i]) || matches!(bytes[i], b' ' | b'\t')))?;
+    if bytes[open] != b'|' {
+        return None;
+    }
+    let name = text[open + 1..end].trim_matches([' ', '\t']).replace([' ', '\t'], "_");
+    if name.is_empty() || !names.is_secret(&name) {
+        return None;
+    }
+    let mut value = skip_blanks(bytes, bar + 1);
+    let mut value_end = run_end(bytes, value, |b| !matches!(b, b'|' | b'\n' | b'\r'));
+    while value_end > value && matches!(bytes[value_end - 1], b' ' | b'\t') {
+        value_end -= 1;
+    }
+    if value_end - value >= 2 && bytes[value] == b'`' && bytes[value_end - 1] == b'`' {
+        (value, value_end) = (value + 1, value_end - 1);
+    }
+    let cell = &text[value..value_end];
+    // A cell named a secret may hold a key of letters and digits alone (`8f2a9c7e…`), which
+    // prose after a name may not: the table says what the cell is. A commit's hash or a
+    // digest (40 or 64 hex digits) stays a digest.
+    let digest = matches!(cell.len(), 40 | 64) && cell.bytes().all(|b| b.is_ascii_hexdigit());
+    let key_like = cell.len() >= 16
+        && !digest
+        && cell.bytes().all(|b| b.is_ascii_alphanumeric())
+        && cell.bytes().any(|b| b.is_ascii_digit())
+        && cell.bytes().any(|b| b.is_ascii_alphabetic());
+    (key_like || looks_random(cell)).then_some(value..value_end)
 }
 
 /// A quoted secret name followed by its quoted value, in code: `define("DB_PASSWORD",

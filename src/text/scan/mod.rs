@@ -229,7 +229,20 @@ mod tests {
         );
         assert_eq!(found("machine h login ann password gA+aEWW0l^TG^^4P", spaced_values), vec!["gA+aEWW0l^TG^^4P"]);
         assert_eq!(found("ENV API_TOKEN hVWw4UmZ2JCDobcRQi1E", spaced_values), vec!["hVWw4UmZ2JCDobcRQi1E"]);
+        // Prose that links the name to its value.
+        assert_eq!(found("the password is Xk9vQ2mLp7tR, keep it", spaced_values), vec!["Xk9vQ2mLp7tR"]);
+        assert_eq!(found("Your API token was: 8f2a9c7e1b3d4f6aZ", spaced_values), vec!["8f2a9c7e1b3d4f6aZ"]);
+        assert_eq!(found("set the secret to Ab9Xk2mQ7pLz", spaced_values), vec!["Ab9Xk2mQ7pLz"]);
+        // Markdown tables: the name is the whole cell, the value the next one.
+        let table = "| Field | Value |\n|---|---|\n| password | Xk9vQ2mLp7tR |\n| API Key | `8f2a9c7e1b3d4f6a` |\n|user|ann|\n";
+        assert_eq!(found(table, spaced_values), vec!["Xk9vQ2mLp7tR", "8f2a9c7e1b3d4f6a"]);
         for prose in [
+            "the password is incorrect",
+            "the token was 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+            "| name | type | description |\n|---|---|---|\n| token | string | Your API token |\n| password | required | yes |",
+            "| key | 4b825dc642cb6eb9a060e54bf8d69288fbee4904 |",
+            "| session token | 4b825dc642cb6eb9a060e54bf8d69288fbee4904 |",
+            "| sort key | created_at |",
             "password reset link sent",
             "the token expired at 2026-12-01T10:00:00Z",
             "secret a132eb11-1376-4baf-819f-9199ee3746b1",
