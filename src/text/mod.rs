@@ -68,6 +68,7 @@ mod linear_time {
         "| password |",
         "|password| ",
         "the password is ",
+        "ann:pw@h:1",
     ];
 
     fn work_for(pattern: &str, bytes: usize, custom: &CustomRules) -> u64 {

@@ -225,6 +225,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         scan: Scan::Spans(scan::schemeless_dsn),
         lines: None,
     },
+    SecretRule { family: "url_credentials", hints: hints!["@"], scan: Scan::Spans(scan::proxy_credentials), lines: None },
     SecretRule {
         family: "url_query",
         hints: hints!["?", "&", ";", "%3f", "%26"],

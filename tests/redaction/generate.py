@@ -2018,6 +2018,20 @@ def _(g):
     return cases
 
 
+@family("proxy_userinfo", "curl --proxy and the HTTP_PROXY/HTTPS_PROXY convention (curl manual, ENVIRONMENT): [user:password@]host:port written without a scheme")
+def _(g):
+    cases = []
+    v = g.password()
+    cases.append(T("env_assignment", f"HTTPS_PROXY=svc-build:{v}@proxy.corp.example:3128", [v]))
+    v = g.password()
+    cases.append(T("log_line", f"2024-05-17T10:00:00Z WARN fetch via proxy deploy:{v}@10.20.0.5:8080 timed out", [v]))
+    v = g.password()
+    cases.append(T("prose", f"curl --proxy ann:{v}@squid.internal:3128 https://api.example.com/v1/items", [v]))
+    v = g.password()
+    cases.append(T("json_text", json.dumps({"proxy": f"ci:{v}@egress.example.net:1080"}), [v]))
+    return cases
+
+
 @family("json_secret_member", "JSON (RFC 8259) members whose key names a secret; HAR 1.2 name/value pairs; AWS ECS and CloudFormation Name/Value environment entries")
 def _(g):
     cases = []
@@ -2505,6 +2519,7 @@ def negatives():
     N("schema_table", "| name | type | required | description |\n|---|---|---|---|\n| token | string | yes | Your API token |\n| password | string | no | The account password |\n")
     N("schema_table", f"| key | value |\n|---|---|\n| commit | {g.s(HEX, 40)} |\n| session token | {g.s(HEX, 40)} |\n| sort key | created_at |\n", "hashes in cells named after secrets")
     N("auth_error_prose", "The password is incorrect. The token was revoked; set the key to a new value in settings.")
+    N("ordinary", f"ssh git@github.com:acme/app.git; docker pull node:20@sha256:{g.s(HEX, 64)}; mailto:ops@mail.example.com:25")
     return out
 
 

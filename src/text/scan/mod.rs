@@ -17,7 +17,7 @@ pub(crate) use fields::{
 };
 pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers, cookie_jar_values};
 pub(crate) use tokens::{dotted_tokens, jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
-pub(crate) use urls::{schemeless_dsn, secret_query_values, url_credentials, MAX_USERINFO, QUERY_NAME_STEMS};
+pub(crate) use urls::{proxy_credentials, schemeless_dsn, secret_query_values, url_credentials, MAX_USERINFO, QUERY_NAME_STEMS};
 
 use crate::search::{byte_class, find_from, next_in_class, positions, positions_ignore_ascii_case, ByteClass};
 use crate::text::redact::{Hints, MARKER_PREFIX};
@@ -250,6 +250,25 @@ mod tests {
             "key /home/ann/.ssh/id_ed25519",
         ] {
             assert!(spaced_values(prose).is_empty(), "{prose}");
+        }
+    }
+
+    #[test]
+    fn proxy_credentials_need_a_host_and_port_and_no_scheme() {
+        assert_eq!(found("proxy 10.0.0.5:8080 via bob:Xk9vQ2mLp7tR@proxy.internal:3128", proxy_credentials), vec!["bob:Xk9vQ2mLp7tR"]);
+        assert_eq!(found("HTTP_PROXY=ann:s3cret-pw@proxy:8080\n", proxy_credentials), vec!["ann:s3cret-pw"]);
+        assert_eq!(found(r#"{"proxy": "svc:Q7v!x2@10.1.2.3:3128"}"#, proxy_credentials), vec!["svc:Q7v!x2"]);
+        for plain in [
+            "mailto:ann@mail.example.com:25",
+            "git@github.com:org/repo.git",
+            "2026-12-01T10:00:00.123@host:80",
+            "ssh root@10.0.0.1:22",
+            "node:20@sha256:12345",
+            "https://x.example/a:b@c:1 ann:pw@host",
+            "user:password@host:5432",
+            "ann:pw@host:123456 ann:pw@host:80a",
+        ] {
+            assert!(proxy_credentials(plain).is_empty(), "{plain}");
         }
     }
 

@@ -124,6 +124,69 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
+/// Credentials before a host and its port with no scheme, as proxies are often given
+/// (`HTTP_PROXY=ann:pw@proxy.internal:3128`, `--proxy ann:pw@10.0.0.5:8080`): a word of
+/// a user's name starting with a letter, `:`, a password of any bytes but blanks, quotes,
+/// brackets and `/ : @`, then `@`, a host name and a port of one to five digits. The user
+/// info must start a word (after a blank, a quote, `=`, `(`, `<`, `,` or the line's
+/// start): after a `/` it is a URL's, which [`url_credentials`] reads. Every `@` is tried
+/// once, reading back at most [`MAX_USERINFO`] bytes and on over one host name: linear.
+pub(crate) fn proxy_credentials(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let user_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
+    let password_byte =
+        |b: u8| !b.is_ascii_whitespace() && !matches!(b, b'@' | b'/' | b':' | b'"' | b'\'' | b'`' | b'\\' | b'[' | b']' | b'<' | b'>');
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(at) = crate::search::find_byte(bytes, from, b'@') {
+        from = at + 1;
+        let host_end = run_end(bytes, at + 1, |b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'));
+        // `image:tag@sha256:…` pins an image by its digest.
+        let digest = DIGEST_NAMES.iter().any(|d| text[at + 1..host_end].eq_ignore_ascii_case(d));
+        if host_end == at + 1 || bytes.get(host_end) != Some(&b':') || digest {
+            continue;
+        }
+        let port_end = run_end(bytes, host_end + 1, |b| b.is_ascii_digit());
+        if !(1..=5).contains(&(port_end - host_end - 1)) || bytes.get(port_end).is_some_and(|&b| user_byte(b)) {
+            continue;
+        }
+        let floor = at.saturating_sub(MAX_USERINFO);
+        let mut colon = at;
+        while colon > floor && password_byte(bytes[colon - 1]) {
+            colon -= 1;
+        }
+        if colon == at || colon == 0 || bytes[colon - 1] != b':' {
+            continue;
+        }
+        let colon = colon - 1;
+        let mut start = colon;
+        while start > floor && user_byte(bytes[start - 1]) {
+            start -= 1;
+        }
+        let starts_a_word = start == 0
+            || bytes[start - 1].is_ascii_whitespace()
+            || matches!(bytes[start - 1], b'"' | b'\'' | b'=' | b'(' | b'<' | b',' | b'`');
+        let user = &text[start..colon];
+        if !starts_a_word
+            || !user.starts_with(|c: char| c.is_ascii_alphabetic())
+            || URI_SCHEMES_BEFORE_AN_ADDRESS.iter().any(|s| user.eq_ignore_ascii_case(s))
+        {
+            continue;
+        }
+        if !is_placeholder(&text[colon + 1..at]) {
+            spans.push(start..at);
+        }
+    }
+    spans
+}
+
+/// Digest algorithms that name a digest after an `@` (`node:20@sha256:…`).
+const DIGEST_NAMES: &[&str] = &["md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "blake3"];
+
+/// Schemes written `scheme:user@host` (a mail or chat address, not user info): `mailto:ann@mail.example.com:25`
+/// names no password.
+const URI_SCHEMES_BEFORE_AN_ADDRESS: &[&str] = &["mailto", "sip", "sips", "xmpp", "acct", "im", "pres"];
+
 /// `user:password` or `:password` (as Redis URLs write it), with a password that is no
 /// placeholder.
 fn has_password(userinfo: &str) -> bool {
