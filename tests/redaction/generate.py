@@ -1954,7 +1954,7 @@ def _(g):
     return cases
 
 
-@family("xml_value", "XML element and attribute forms: Maven settings.xml, NuGet.config, .NET appSettings, Tomcat tomcat-users.xml, Spring XML")
+@family("xml_value", "XML element and attribute forms: Maven settings.xml, NuGet.config, .NET appSettings, Tomcat tomcat-users.xml, Spring XML, FileZilla sitemanager.xml")
 def _(g):
     cases = []
     v = g.password()
@@ -1973,6 +1973,9 @@ def _(g):
     cases.append(T("xml_element", f"<entry key=\"api.token\">{v}</entry>", [v], "properties XML"))
     v = g.password()
     cases.append(T("xml_element", f"<ClientSecret>{v}</ClientSecret>", [v]))
+    v = g.password()
+    b = base64.b64encode(v.encode()).decode()
+    cases.append(T("xml_element", f'<Server>\n  <Host>ftp.example.com</Host>\n  <User>deploy</User>\n  <Pass encoding="base64">{b}</Pass>\n</Server>', [b], "FileZilla sitemanager.xml: a short name, an attribute"))
     return cases
 
 

@@ -651,15 +651,19 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
             spans.push(span);
         }
     }
-    // `<password>…</password>`, `<SecretKey>…</SecretKey>`, and elements named by an
-    // attribute: `<entry key="api.token">…</entry>`.
+    // `<password>…</password>`, `<SecretKey>…</SecretKey>`, `<Pass encoding="base64">…`,
+    // and elements named by an attribute: `<entry key="api.token">…</entry>`. A short
+    // name that holds a secret only sometimes (`<Pass>`, `<key>`) takes a value that
+    // looks generated.
     for open in positions(text, "<") {
         let name_end = run_end(bytes, open + 1, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
         if name_end == open + 1 {
             continue;
         }
-        let tag_end = match bytes.get(name_end) {
-            Some(b'>') if names.is_secret(&text[open + 1..name_end]) => name_end,
+        let name = &text[open + 1..name_end];
+        let (secret, weak) = (names.is_secret(name), names.is_weak(name));
+        let (tag_end, named) = match bytes.get(name_end) {
+            Some(b'>') if secret || weak => (name_end, false),
             Some(b' ') => {
                 let limit = crate::search::floor_boundary(text, name_end + 256);
                 let close = run_end(&bytes[..limit], name_end, |b| b != b'>' && b != b'<');
@@ -671,8 +675,8 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
                         matches!(q, b'"' | b'\'') && v[1..].split(q as char).next().is_some_and(|n| names.names_its_value(n))
                     })
                 });
-                if close < limit && bytes[close] == b'>' && named && !attrs.contains(" value=") {
-                    close
+                if close < limit && bytes[close] == b'>' && (named || secret || weak) && !attrs.contains(" value=") {
+                    (close, named)
                 } else {
                     continue;
                 }
@@ -681,7 +685,9 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
         };
         let start = tag_end + 1;
         let end = run_end(bytes, start, |b| b != b'<');
-        if end > start && closes(&bytes[end..], &bytes[open + 1..name_end]) && !is_placeholder(&text[start..end]) {
+        let value = &text[start..end];
+        let taken = !value.is_empty() && !is_placeholder(value) && (secret || named || looks_random(value));
+        if taken && closes(&bytes[end..], &bytes[open + 1..name_end]) {
             spans.push(start..end);
         }
     }

@@ -291,6 +291,11 @@ mod tests {
         assert_eq!(found("{\"password\" :\n    \"eZS73QZlRv\"}", secret_field_values), vec!["eZS73QZlRv"]);
         // An element named by its attribute.
         assert_eq!(found(r#"<entry key="api.token">u1XbGH6KPuxgS63V</entry>"#, paired_values), vec!["u1XbGH6KPuxgS63V"]);
+        // Short names hold a secret when the value looks generated; attributes may follow a name.
+        assert_eq!(found("<Server><User>ann</User><Pass>Xk9vQ2mLp7tR</Pass></Server>", paired_values), vec!["Xk9vQ2mLp7tR"]);
+        assert_eq!(found(r#"<Pass encoding="base64">WGs5dlEybUxwN3RS</Pass>"#, paired_values), vec!["WGs5dlEybUxwN3RS"]);
+        assert_eq!(found(r#"<password type="plain">hunter2</password>"#, paired_values), vec!["hunter2"]);
+        assert!(paired_values("<pass>true</pass><key>sort_order</key><pass>3</pass>").is_empty());
         // A cookie jar line.
         assert_eq!(found(".example.com\tTRUE\t/\tTRUE\t1750000000\tsession\tcKGtFU-LW9hh\n", cookie_jar_values), vec!["cKGtFU-LW9hh"]);
     }
