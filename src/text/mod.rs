@@ -69,6 +69,9 @@ mod linear_time {
         "|password| ",
         "the password is ",
         "ann:pw@h:1",
+        "user,password\n",
+        "a,Xk9vQ2mLp7,",
+        "| id | token |\n",
     ];
 
     fn work_for(pattern: &str, bytes: usize, custom: &CustomRules) -> u64 {

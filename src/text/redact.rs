@@ -253,6 +253,12 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     },
     SecretRule {
         family: "secret_field",
+        hints: hints![",", "|", "\t"],
+        scan: Scan::Named(scan::column_values, &SECRET_NAME_STEM_HINTS),
+        lines: None,
+    },
+    SecretRule {
+        family: "secret_field",
         hints: hints!["value", "</"],
         scan: Scan::Named(scan::paired_values, &SECRET_NAME_STEM_HINTS),
         lines: None,

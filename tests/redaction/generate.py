@@ -2007,6 +2007,18 @@ def _(g):
     return cases
 
 
+@family("table_column", "RFC 4180 CSV with a header line, tab-separated values, GFM tables with a header row: a column whose header names a secret (database query results, credential exports)")
+def _(g):
+    cases = []
+    a, b = g.password(), g.password()
+    cases.append(T("csv", f"id,username,password,created_at\n1,ann,{a},2024-05-17\n2,bob,{b},2024-05-18\n", [a, b], "a users table exported as CSV"))
+    k = g.s(ALNUM, 32)
+    cases.append(T("markdown_table", f"Query returned 1 row:\n\n| id | name | api_key |\n|----|------|---------|\n| 7 | billing | {k} |\n", [k], "a query tool's result as a markdown table"))
+    t = g.password(20)
+    cases.append(T("tsv", f"service\tregion\tsecret\nsearch\teu-west-1\t{t}\n", [t]))
+    return cases
+
+
 @family("prose_value", "English prose that names a secret and links it to its value with is/was/to ('your temporary password is ...')")
 def _(g):
     cases = []
@@ -2522,6 +2534,7 @@ def negatives():
     N("schema_table", "| name | type | required | description |\n|---|---|---|---|\n| token | string | yes | Your API token |\n| password | string | no | The account password |\n")
     N("schema_table", f"| key | value |\n|---|---|\n| commit | {g.s(HEX, 40)} |\n| session token | {g.s(HEX, 40)} |\n| sort key | created_at |\n", "hashes in cells named after secrets")
     N("auth_error_prose", "The password is incorrect. The token was revoked; set the key to a new value in settings.")
+    N("schema_table", "| user | tokens | session |\n|---|---|---|\n| ann | 1200 | active |\n| bob | 87 | expired |\n", "counts and states under names of secrets")
     N("ordinary", f"ssh git@github.com:acme/app.git; docker pull node:20@sha256:{g.s(HEX, 64)}; mailto:ops@mail.example.com:25")
     return out
 

@@ -461,6 +461,150 @@ fn table_value(text: &str, start: usize, end: usize, names: &KeyNames) -> Option
     (key_like || looks_random(cell)).then_some(value..value_end)
 }
 
+/// Values under a column whose header names a secret, in a table of rows: CSV, TSV and
+/// markdown tables with a header row (`id,email,api_key` then `7,ann@example.com,…`; the
+/// AWS console's credentials download `User name,Password,Access key ID,Secret access key`;
+/// a query tool's `| id | user | password |`). A header is a line of at least two cells,
+/// each a name of one to four words; a row is a line with as many cells as the header,
+/// and the rows end at the first line that has another count. A cell taken holds no
+/// blank (a password rarely does; prose split at its commas does), has at least
+/// [`MIN_COLUMN_SECRET`] bytes and is not a word of letters alone (a name, a status), and under a short name that holds a secret only
+/// sometimes it must look generated. Every line is read once, as
+/// a header or as a row: linear time.
+pub(crate) fn column_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let stems = hints.stems();
+    let mut spans = Vec::new();
+    let mut from = 0;
+    // Where the last line read (as a header or a row) ended.
+    let mut read = 0;
+    while let Some(at) = stems.next(from) {
+        from = at + 1;
+        if at < read {
+            continue;
+        }
+        let start = bytes[read..at].iter().rposition(|&b| b == b'\n').map_or(read, |n| read + n + 1);
+        let end = line_end(bytes, at);
+        read = end;
+        let line = &text[start..end];
+        let Some(delimiter) = [b'|', b'\t', b','].into_iter().find(|&d| line.as_bytes().contains(&d)) else { continue };
+        let header = cells(line, delimiter);
+        if header.len() < 2 || !header.iter().all(|c| is_column_name(&line[c.clone()])) {
+            continue;
+        }
+        // For each column: whether its name is a secret's, a short name's, or neither.
+        let columns: Vec<(bool, bool)> = header
+            .iter()
+            .map(|c| {
+                let name = line[c.clone()].replace([' ', '\t'], "_");
+                (names.is_secret(&name), names.is_weak(&name))
+            })
+            .collect();
+        if !columns.iter().any(|&(secret, weak)| secret || weak) {
+            continue;
+        }
+        let mut row = next_line(bytes, end);
+        // A markdown table's delimiter row (`|---|:--:|`).
+        if delimiter == b'|' && row < bytes.len() {
+            let row_end = line_end(bytes, row);
+            if bytes[row..row_end].iter().all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t')) {
+                row = next_line(bytes, row_end);
+            }
+        }
+        while row < bytes.len() {
+            let row_end = line_end(bytes, row);
+            let line = &text[row..row_end];
+            let row_cells = cells(line, delimiter);
+            if row_cells.len() != header.len() {
+                break;
+            }
+            read = row_end;
+            for (cell, &(secret, weak)) in row_cells.iter().zip(&columns) {
+                let mut cell = cell.clone();
+                let b = line.as_bytes();
+                if cell.len() >= 2 && matches!(b[cell.start], b'"' | b'\'' | b'`') && b[cell.end - 1] == b[cell.start] {
+                    cell = cell.start + 1..cell.end - 1;
+                }
+                let value = &line[cell.clone()];
+                let taken = (secret || weak)
+                    && value.len() >= MIN_COLUMN_SECRET
+                    && !value.contains([' ', '\t'])
+                    && !value.contains(MARKER_PREFIX)
+                    && !is_placeholder(value)
+                    && if secret { !value.bytes().all(|b| b.is_ascii_alphabetic()) || looks_random(value) } else { looks_random(value) };
+                if taken {
+                    spans.push(row + cell.start..row + cell.end);
+                }
+            }
+            row = next_line(bytes, row_end);
+        }
+    }
+    spans
+}
+
+/// The shortest cell taken under a secret's column: a count or a flag (`2`, `yes`) in a
+/// table of tokens is no secret.
+const MIN_COLUMN_SECRET: usize = 6;
+
+/// Where the line that holds `at` ends: at its `\r\n` or `\n`, or the text's end.
+fn line_end(bytes: &[u8], at: usize) -> usize {
+    let end = crate::search::find_byte(bytes, at, b'\n').unwrap_or(bytes.len());
+    if end > at && bytes[end - 1] == b'\r' {
+        end - 1
+    } else {
+        end
+    }
+}
+
+/// Where the line after the one that ends at `end` (as [`line_end`] gives it) starts.
+fn next_line(bytes: &[u8], end: usize) -> usize {
+    end + if bytes.get(end) == Some(&b'\r') { 2 } else { 1 }
+}
+
+/// The cells of a table's line split at `delimiter`, each trimmed of blanks; a markdown
+/// row's outer bars open and close it, and make no empty cells.
+fn cells(line: &str, delimiter: u8) -> Vec<Range<usize>> {
+    let bytes = line.as_bytes();
+    let (mut start, mut end) = (0, bytes.len());
+    if delimiter == b'|' {
+        start = skip_blanks(bytes, 0);
+        while end > start && matches!(bytes[end - 1], b' ' | b'\t') {
+            end -= 1;
+        }
+        if bytes.get(start) == Some(&b'|') {
+            start += 1;
+        }
+        if end > start && bytes[end - 1] == b'|' {
+            end -= 1;
+        }
+    }
+    let mut out = Vec::new();
+    let mut cell = start;
+    for i in start..=end {
+        if i == end || bytes[i] == delimiter {
+            let (mut a, mut b) = (cell, i);
+            while a < b && matches!(bytes[a], b' ' | b'\t') {
+                a += 1;
+            }
+            while b > a && matches!(bytes[b - 1], b' ' | b'\t') {
+                b -= 1;
+            }
+            out.push(a..b);
+            cell = i + 1;
+        }
+    }
+    crate::search::work::tally(end - start + 1);
+    out
+}
+
+/// Whether a header cell reads as a column's name: one to four words of a key's bytes.
+fn is_column_name(cell: &str) -> bool {
+    !cell.is_empty()
+        && cell.len() <= MAX_KEY_NAME
+        && cell.bytes().all(|b| key_char(b) || b == b' ')
+        && cell.split(' ').filter(|w| !w.is_empty()).count() <= 4
+}
+
 /// A quoted secret name followed by its quoted value, in code: `define("DB_PASSWORD",
 /// "…")`, `config["secret"] = "…"`, `ENV["API_KEY"] ||= "…"`, a `"password", "…"` pair
 /// in a list. After a comma the value must look generated (a list of field names is no

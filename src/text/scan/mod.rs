@@ -13,7 +13,8 @@ mod urls;
 
 pub(crate) use cli::cli_credentials;
 pub(crate) use fields::{
-    flag_values, is_placeholder, is_placeholder_value, looks_random, paired_values, quoted_pairs, secret_field_values, spaced_values,
+    column_values, flag_values, is_placeholder, is_placeholder_value, looks_random, paired_values, quoted_pairs, secret_field_values,
+    spaced_values,
 };
 pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers, cookie_jar_values};
 pub(crate) use tokens::{dotted_tokens, jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
@@ -101,6 +102,9 @@ mod tests {
     }
     fn quoted_pairs(text: &str) -> Vec<Range<usize>> {
         super::quoted_pairs(text, &KeyNames::NONE, &Hints::of(text))
+    }
+    fn column_values(text: &str) -> Vec<Range<usize>> {
+        super::column_values(text, &KeyNames::NONE, &Hints::of(text))
     }
     fn paired_values(text: &str) -> Vec<Range<usize>> {
         super::paired_values(text, &KeyNames::NONE, &Hints::of(text))
@@ -250,6 +254,27 @@ mod tests {
             "key /home/ann/.ssh/id_ed25519",
         ] {
             assert!(spaced_values(prose).is_empty(), "{prose}");
+        }
+    }
+
+    #[test]
+    fn columns_named_secret_in_csv_tsv_and_markdown_tables() {
+        assert_eq!(found("username,password\nadmin,Xk9vQ2mLp7tR\nbob,s3cret!\n\nafter,x", column_values), vec!["Xk9vQ2mLp7tR", "s3cret!"]);
+        let aws = "User name,Password,Access key ID,Secret access key,Console login link\r\nci-bot,,,TX0KfQSMKUqnavFDdvAKjMywMn6TNT57Vz171ZqH,https://1.signin.aws.amazon.com/console\r\n";
+        assert_eq!(found(aws, column_values), vec!["TX0KfQSMKUqnavFDdvAKjMywMn6TNT57Vz171ZqH"]);
+        let markdown = "| id | email | api_key |\n|---|---|---|\n| 1 | ann@example.com | `8f2a9c7e1b3d4f6aa7` |\n| 2 | bob@example.com | Xk9vQ2mLp7tRz |\n";
+        assert_eq!(found(markdown, column_values), vec!["8f2a9c7e1b3d4f6aa7", "Xk9vQ2mLp7tRz"]);
+        assert_eq!(found("id\tname\ttoken\n1\tann\tQ7v9x2Lp0Zk3\n", column_values), vec!["Q7v9x2Lp0Zk3"]);
+        // A short name takes only what looks generated.
+        assert_eq!(found("host,pass\ndb1,hunter2x\ndb2,Xk9vQ2mLp7tR\n", column_values), vec!["Xk9vQ2mLp7tR"]);
+        for plain in [
+            "name,type,required\npassword,string,yes\ntoken,string,no\n",
+            "Reset your password, then log in, or call\nThanks, Ann, bye\n",
+            "| step | token |\n|---|---|\n| 1 | 42 |\n| 2 | ok |\n",
+            "user,password\nann,[REDACTED:secret_field]\nbob,<redacted>\ncid,two words\n",
+            "user,password\nann,x,y\n",
+        ] {
+            assert!(column_values(plain).is_empty(), "{plain}");
         }
     }
 
