@@ -2535,6 +2535,10 @@ def negatives():
     N("schema_table", f"| key | value |\n|---|---|\n| commit | {g.s(HEX, 40)} |\n| session token | {g.s(HEX, 40)} |\n| sort key | created_at |\n", "hashes in cells named after secrets")
     N("auth_error_prose", "The password is incorrect. The token was revoked; set the key to a new value in settings.")
     N("schema_table", "| user | tokens | session |\n|---|---|---|\n| ann | 1200 | active |\n| bob | 87 | expired |\n", "counts and states under names of secrets")
+    N("ordinary", "<ListBucketResult><Contents><Key>photos/2006/February/sample.jpg</Key><ETag>&quot;bf1d737a4d46a19f3bced6905cc8b902&quot;</ETag></Contents></ListBucketResult>", "an S3 listing: object keys")
+    N("auth_error_prose", "The password is Case-Sensitive. The token is HS256-signed and Base64-encoded; send the secret to GitHub.com.")
+    N("ordinary", "smtp to:ann@mail.example.com:587; Error: connect ECONNREFUSED app:db@127.0.0.1:5432; queue:jobs@redis:6379")
+    N("schema_table", "| Secret | Description |\n|---|---|\n| DB_PASSWORD | Database-password |\n| Secret key | AES-256-GCM |\n| Signing key | 4AEE18F83AFDEB23 |\n", "names and kinds of secrets, a key's public id")
     N("ordinary", f"ssh git@github.com:acme/app.git; docker pull node:20@sha256:{g.s(HEX, 64)}; mailto:ops@mail.example.com:25")
     return out
 

@@ -361,10 +361,21 @@ pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
             spans.push(cell);
             continue;
         }
-        if !matches!(bytes.get(end), Some(b' ' | b'\t')) || !names.is_secret(&text[start..end]) {
+        if !matches!(bytes.get(end), Some(b' ' | b'\t')) {
             continue;
         }
-        spans.extend(spaced_value(text, end));
+        // A name of two words in prose (`API key`, `secret key`) is judged joined when its
+        // first word is one that makes a key a credential's (`previous key` is no name).
+        let before = (start >= 2 && bytes[start - 1] == b' ').then(|| {
+            let floor = start.saturating_sub(MAX_KEY_NAME);
+            (floor..start - 1).rev().find(|&i| !key_char(bytes[i])).map_or(floor, |i| i + 1)
+        });
+        let before = before.filter(|&b| PROSE_NAME_QUALIFIERS.iter().any(|q| text[b..start - 1].eq_ignore_ascii_case(q)));
+        let named = names.is_secret(&text[start..end])
+            || before.is_some_and(|b| names.is_secret(&format!("{}_{}", &text[b..start - 1], &text[start..end])));
+        if named {
+            spans.extend(spaced_value(text, end));
+        }
     }
     if names.adds_secret_names() {
         let mut from = 0;
@@ -387,6 +398,11 @@ pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
     spans
 }
 
+/// First words of a secret's name of two words written apart in prose (`API key`,
+/// `access token`, `client secret`).
+const PROSE_NAME_QUALIFIERS: &[&str] =
+    &["api", "access", "secret", "private", "client", "signing", "encryption", "master", "auth", "refresh", "session", "account"];
+
 /// Words that may stand between a secret's name and its value in prose (`the password is
 /// …`, `token was …`, `set the key to …`), each followed by a blank or a colon.
 const LINKING_WORDS: &[&str] = &["is", "was", "to"];
@@ -396,13 +412,27 @@ const LINKING_WORDS: &[&str] = &["is", "was", "to"];
 fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
     let bytes = text.as_bytes();
     let mut value = skip_blanks(bytes, end);
+    let mut linked = false;
     if let Some(word) = LINKING_WORDS.iter().find(|w| starts_with_ci(bytes, value, w)) {
         let after = value + word.len();
-        match bytes.get(after) {
-            Some(b' ' | b'\t') => value = skip_blanks(bytes, after),
-            Some(b':') => value = skip_blanks(bytes, after + 1),
-            _ => {}
+        let next = match bytes.get(after) {
+            Some(b' ' | b'\t') => Some(after),
+            Some(b':') => Some(after + 1),
+            _ => None,
+        };
+        if let Some(next) = next {
+            value = skip_blanks(bytes, next);
+            linked = true;
         }
+    }
+    if linked {
+        // Prose: the sentence's period is no part of the value, and a value named in prose
+        // must read as a credential, not as a term (`is Case-Sensitive`, `is SHA256-hashed`).
+        let mut value_end = run_end(bytes, value, value_byte);
+        while value_end > value && matches!(bytes[value_end - 1], b'.' | b'!' | b'?') {
+            value_end -= 1;
+        }
+        return looks_like_a_credential(&text[value..value_end]).then_some(value..value_end);
     }
     // `var apiKey string = "…"`: a type name between the name and the sign.
     let ty = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'[' | b']' | b'*'));
@@ -426,17 +456,19 @@ fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
 /// schema's fields holds types and descriptions (`| token | string | … |`).
 fn table_value(text: &str, start: usize, end: usize, names: &KeyNames) -> Option<Range<usize>> {
     let bytes = text.as_bytes();
-    let bar = skip_blanks(bytes, end);
-    if bytes.get(bar) != Some(&b'|') {
+    let marks = run_end(bytes, end, |b| matches!(b, b'*' | b'`'));
+    let bar = skip_blanks(bytes, marks);
+    if bytes.get(bar) != Some(&b'|') || marks - end > 4 {
         return None;
     }
-    // The name's cell opens with a bar, back over its words and blanks on the same line.
+    // The name's cell opens with a bar, back over its words, blanks and markdown's
+    // emphasis and code marks on the same line (`| **API Key** |`, ``| `password` |``).
     let floor = start.saturating_sub(MAX_KEY_NAME);
-    let open = (floor..start).rev().find(|&i| !(key_char(bytes[i]) || matches!(bytes[i], b' ' | b'\t')))?;
+    let open = (floor..start).rev().find(|&i| !(key_char(bytes[i]) || matches!(bytes[i], b' ' | b'\t' | b'*' | b'`')))?;
     if bytes[open] != b'|' {
         return None;
     }
-    let name = text[open + 1..end].trim_matches([' ', '\t']).replace([' ', '\t'], "_");
+    let name = text[open + 1..end].trim_matches([' ', '\t', '*', '`']).replace([' ', '\t'], "_");
     if name.is_empty() || !names.is_secret(&name) {
         return None;
     }
@@ -451,14 +483,33 @@ fn table_value(text: &str, start: usize, end: usize, names: &KeyNames) -> Option
     let cell = &text[value..value_end];
     // A cell named a secret may hold a key of letters and digits alone (`8f2a9c7e…`), which
     // prose after a name may not: the table says what the cell is. A commit's hash or a
-    // digest (40 or 64 hex digits) stays a digest.
+    // digest (40 or 64 hex digits) stays a digest, a short key id (16 hex digits) an id.
     let digest = matches!(cell.len(), 40 | 64) && cell.bytes().all(|b| b.is_ascii_hexdigit());
-    let key_like = cell.len() >= 16
+    let key_like = cell.len() >= 20
         && !digest
+        && !is_address(cell)
         && cell.bytes().all(|b| b.is_ascii_alphanumeric())
         && cell.bytes().any(|b| b.is_ascii_digit())
         && cell.bytes().any(|b| b.is_ascii_alphabetic());
-    (key_like || looks_random(cell)).then_some(value..value_end)
+    (key_like || looks_like_a_credential(cell)).then_some(value..value_end)
+}
+
+/// [`looks_random`], held to more for a value that only layout or prose names (a table's
+/// cell, `the password is …`): a digit, no Ethereum-style `0x` address, and not a compound
+/// of words and numbers (`AES-256-GCM`, `SHA256-hashed`, `Base64-encoded`, `GitHub.com`:
+/// every part between separators letters then digits).
+pub(crate) fn looks_like_a_credential(value: &str) -> bool {
+    let compound = value.contains(['-', '.', '_', '/'])
+        && value.split(['-', '.', '_', '/']).all(|part| {
+            let letters = part.bytes().take_while(u8::is_ascii_alphabetic).count();
+            part.bytes().skip(letters).all(|b| b.is_ascii_digit())
+        });
+    looks_random(value) && value.bytes().any(|b| b.is_ascii_digit()) && !compound && !is_address(value)
+}
+
+/// An Ethereum-style account address (`0x` and 40 hex digits): public.
+fn is_address(value: &str) -> bool {
+    value.len() == 42 && value.starts_with("0x") && value[2..].bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// Values under a column whose header names a secret, in a table of rows: CSV, TSV and
@@ -468,7 +519,8 @@ fn table_value(text: &str, start: usize, end: usize, names: &KeyNames) -> Option
 /// each a name of one to four words; a row is a line with as many cells as the header,
 /// and the rows end at the first line that has another count. A cell taken holds no
 /// blank (a password rarely does; prose split at its commas does), has at least
-/// [`MIN_COLUMN_SECRET`] bytes and is not a word of letters alone (a name, a status), and under a short name that holds a secret only
+/// [`MIN_COLUMN_SECRET`] bytes and a digit or looks generated (not a name, a status, an
+/// identifier such as `DB_PASSWORD` in a list of secrets' names), and under a short name that holds a secret only
 /// sometimes it must look generated. Every line is read once, as
 /// a header or as a row: linear time.
 pub(crate) fn column_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> Vec<Range<usize>> {
@@ -497,7 +549,7 @@ pub(crate) fn column_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
             .iter()
             .map(|c| {
                 let name = line[c.clone()].replace([' ', '\t'], "_");
-                (names.is_secret(&name), names.is_weak(&name))
+                (names.is_secret(&name), names.is_weak(&name) && is_short_password_name(&name))
             })
             .collect();
         if !columns.iter().any(|&(secret, weak)| secret || weak) {
@@ -531,7 +583,11 @@ pub(crate) fn column_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
                     && !value.contains([' ', '\t'])
                     && !value.contains(MARKER_PREFIX)
                     && !is_placeholder(value)
-                    && if secret { !value.bytes().all(|b| b.is_ascii_alphabetic()) || looks_random(value) } else { looks_random(value) };
+                    && if secret {
+                        value.bytes().any(|b| b.is_ascii_digit()) || looks_random(value)
+                    } else {
+                        looks_like_a_credential(value)
+                    };
                 if taken {
                     spans.push(row + cell.start..row + cell.end);
                 }
@@ -540,6 +596,13 @@ pub(crate) fn column_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
         }
     }
     spans
+}
+
+/// Whether a short name that holds a secret only sometimes names a password (`pass`,
+/// `pw`): as an element or a column, `key`, `session` and `tokens` name object keys,
+/// states and counts far more often (an S3 listing's `<Key>`, a `| Key | Value |` table).
+fn is_short_password_name(name: &str) -> bool {
+    ["pass", "pw"].iter().any(|n| name.eq_ignore_ascii_case(n))
 }
 
 /// The shortest cell taken under a secret's column: a count or a flag (`2`, `yes`) in a
@@ -805,7 +868,7 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
             continue;
         }
         let name = &text[open + 1..name_end];
-        let (secret, weak) = (names.is_secret(name), names.is_weak(name));
+        let (secret, weak) = (names.is_secret(name), names.is_weak(name) && is_short_password_name(name));
         let (tag_end, named) = match bytes.get(name_end) {
             Some(b'>') if secret || weak => (name_end, false),
             Some(b' ') => {

@@ -238,8 +238,10 @@ mod tests {
         assert_eq!(found("Your API token was: 8f2a9c7e1b3d4f6aZ", spaced_values), vec!["8f2a9c7e1b3d4f6aZ"]);
         assert_eq!(found("set the secret to Ab9Xk2mQ7pLz", spaced_values), vec!["Ab9Xk2mQ7pLz"]);
         // Markdown tables: the name is the whole cell, the value the next one.
-        let table = "| Field | Value |\n|---|---|\n| password | Xk9vQ2mLp7tR |\n| API Key | `8f2a9c7e1b3d4f6a` |\n|user|ann|\n";
-        assert_eq!(found(table, spaced_values), vec!["Xk9vQ2mLp7tR", "8f2a9c7e1b3d4f6a"]);
+        let table = "| Field | Value |\n|---|---|\n| password | Xk9vQ2mLp7tR |\n| API Key | `8f2a9c7e1b3d4f6a9c7e1b3d` |\n|user|ann|\n| **Token** | Q7v9x2Lp0Zk3Wm |\n";
+        assert_eq!(found(table, spaced_values), vec!["Xk9vQ2mLp7tR", "8f2a9c7e1b3d4f6a9c7e1b3d", "Q7v9x2Lp0Zk3Wm"]);
+        // A name of two words in prose.
+        assert_eq!(found("Your API key is Xk9vQ2mLp7tR8f2a.", spaced_values), vec!["Xk9vQ2mLp7tR8f2a"]);
         for prose in [
             "the password is incorrect",
             "the token was 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
@@ -247,6 +249,9 @@ mod tests {
             "| key | 4b825dc642cb6eb9a060e54bf8d69288fbee4904 |",
             "| session token | 4b825dc642cb6eb9a060e54bf8d69288fbee4904 |",
             "| sort key | created_at |",
+            "The password is Case-Sensitive. The token is HS256-signed. The secret is Base64-encoded",
+            "Send the password to GitHub.com; pass the token to MyClient.connect() before use",
+            "| Secret key | AES-256-GCM |\n| Signing key | 4AEE18F83AFDEB23 |\n| token | 0x6B175474E89094C44Da98b954EedeAC495271d0F |",
             "password reset link sent",
             "the token expired at 2026-12-01T10:00:00Z",
             "secret a132eb11-1376-4baf-819f-9199ee3746b1",
@@ -267,6 +272,13 @@ mod tests {
         assert_eq!(found("id\tname\ttoken\n1\tann\tQ7v9x2Lp0Zk3\n", column_values), vec!["Q7v9x2Lp0Zk3"]);
         // A short name takes only what looks generated.
         assert_eq!(found("host,pass\ndb1,hunter2x\ndb2,Xk9vQ2mLp7tR\n", column_values), vec!["Xk9vQ2mLp7tR"]);
+        // Names of secrets listed under a secret's column, and a generic key column.
+        for plain in [
+            "| Secret | Description |\n|---|---|\n| DB_PASSWORD | Database-password |\n",
+            "| Key | Value |\n|---|---|\n| X-Request-Id | Abc-123-Def-456 |\n",
+        ] {
+            assert!(column_values(plain).is_empty(), "{plain}");
+        }
         for plain in [
             "name,type,required\npassword,string,yes\ntoken,string,no\n",
             "Reset your password, then log in, or call\nThanks, Ann, bye\n",
@@ -282,6 +294,7 @@ mod tests {
     fn proxy_credentials_need_a_host_and_port_and_no_scheme() {
         assert_eq!(found("proxy 10.0.0.5:8080 via bob:Xk9vQ2mLp7tR@proxy.internal:3128", proxy_credentials), vec!["bob:Xk9vQ2mLp7tR"]);
         assert_eq!(found("HTTP_PROXY=ann:s3cret-pw@proxy:8080\n", proxy_credentials), vec!["ann:s3cret-pw"]);
+        assert_eq!(found("Use ann:Xk9vQ2mLp7tR@proxy.corp:8080.", proxy_credentials), vec!["ann:Xk9vQ2mLp7tR"]);
         assert_eq!(found(r#"{"proxy": "svc:Q7v!x2@10.1.2.3:3128"}"#, proxy_credentials), vec!["svc:Q7v!x2"]);
         for plain in [
             "mailto:ann@mail.example.com:25",
@@ -289,6 +302,7 @@ mod tests {
             "2026-12-01T10:00:00.123@host:80",
             "ssh root@10.0.0.1:22",
             "node:20@sha256:12345",
+            "to:ann@mail.example.com:587 queue:jobs@redis:6379 ECONNREFUSED app:db@127.0.0.1:5432 image:v1@digest:1234",
             "https://x.example/a:b@c:1 ann:pw@host",
             "user:password@host:5432",
             "ann:pw@host:123456 ann:pw@host:80a",
@@ -318,6 +332,11 @@ mod tests {
         assert_eq!(found(r#"<entry key="api.token">u1XbGH6KPuxgS63V</entry>"#, paired_values), vec!["u1XbGH6KPuxgS63V"]);
         // Short names hold a secret when the value looks generated; attributes may follow a name.
         assert_eq!(found("<Server><User>ann</User><Pass>Xk9vQ2mLp7tR</Pass></Server>", paired_values), vec!["Xk9vQ2mLp7tR"]);
+        // Object keys and plist keys are no passwords.
+        assert!(paired_values(
+            "<Contents><Key>photos/2006/February/sample.jpg</Key></Contents><key>UISupportedInterfaceOrientations~ipad</key>"
+        )
+        .is_empty());
         assert_eq!(found(r#"<Pass encoding="base64">WGs5dlEybUxwN3RS</Pass>"#, paired_values), vec!["WGs5dlEybUxwN3RS"]);
         assert_eq!(found(r#"<password type="plain">hunter2</password>"#, paired_values), vec!["hunter2"]);
         assert!(paired_values("<pass>true</pass><key>sort_order</key><pass>3</pass>").is_empty());

@@ -125,9 +125,10 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
 }
 
 /// Credentials before a host and its port with no scheme, as proxies are often given
-/// (`HTTP_PROXY=ann:pw@proxy.internal:3128`, `--proxy ann:pw@10.0.0.5:8080`): a word of
-/// a user's name starting with a letter, `:`, a password of any bytes but blanks, quotes,
-/// brackets and `/ : @`, then `@`, a host name and a port of one to five digits. The user
+/// (`HTTP_PROXY=ann:s3cret-pw@proxy.internal:3128`, `--proxy ann:Q7v!x2pz@10.0.0.5:8080`):
+/// a word of a user's name starting with a letter, `:`, a password of any bytes but
+/// blanks, quotes, brackets and `/ : @` (at least [`MIN_PROXY_PASSWORD`] of them, and not
+/// letters alone), then `@`, a host name and a port of one to five digits. The user
 /// info must start a word (after a blank, a quote, `=`, `(`, `<`, `,` or the line's
 /// start): after a `/` it is a URL's, which [`url_credentials`] reads. Every `@` is tried
 /// once, reading back at most [`MAX_USERINFO`] bytes and on over one host name: linear.
@@ -147,7 +148,12 @@ pub(crate) fn proxy_credentials(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         let port_end = run_end(bytes, host_end + 1, |b| b.is_ascii_digit());
-        if !(1..=5).contains(&(port_end - host_end - 1)) || bytes.get(port_end).is_some_and(|&b| user_byte(b)) {
+        // The port ends the address, or a sentence (`…:8080.`).
+        let after_port = match bytes.get(port_end) {
+            Some(b'.' | b'-') => port_end + 1,
+            _ => port_end,
+        };
+        if !(1..=5).contains(&(port_end - host_end - 1)) || bytes.get(after_port).is_some_and(|&b| user_byte(b)) {
             continue;
         }
         let floor = at.saturating_sub(MAX_USERINFO);
@@ -173,12 +179,18 @@ pub(crate) fn proxy_credentials(text: &str) -> Vec<Range<usize>> {
         {
             continue;
         }
-        if !is_placeholder(&text[colon + 1..at]) {
+        // A word for a password is a name (`to:ann@…`, `queue:jobs@redis:6379`, `app:db@…`).
+        let password = &text[colon + 1..at];
+        if password.len() >= MIN_PROXY_PASSWORD && !password.bytes().all(|b| b.is_ascii_alphabetic()) && !is_placeholder(password) {
             spans.push(start..at);
         }
     }
     spans
 }
+
+/// The shortest password taken in a proxy's user info: `image:v1@digest:1234` is no
+/// credential.
+const MIN_PROXY_PASSWORD: usize = 6;
 
 /// Digest algorithms that name a digest after an `@` (`node:20@sha256:…`).
 const DIGEST_NAMES: &[&str] = &["md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "blake3"];
