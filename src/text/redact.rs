@@ -253,7 +253,11 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     },
     SecretRule {
         family: "secret_field",
-        hints: hints![",", "|", "\t"],
+        // A tab alone is no hint: the pairs fold it onto `)`, so a log's parentheses would
+        // send the rule to search the whole text for one (and so would a letter before a
+        // tab, `t)`). A tab-separated header's secret column after the first starts
+        // after a tab with a secret name's first letter.
+        hints: hints![",", "|", "\tp", "\tt", "\ts", "\tk", "\ta", "\tc"],
         scan: Scan::Named(scan::column_values, &SECRET_NAME_STEM_HINTS),
         lines: None,
     },

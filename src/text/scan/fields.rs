@@ -512,8 +512,8 @@ fn is_address(value: &str) -> bool {
     value.len() == 42 && value.starts_with("0x") && value[2..].bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// Values under a column whose header names a secret, in a table of rows: CSV, TSV and
-/// markdown tables with a header row (`id,email,api_key` then `7,ann@example.com,…`; the
+/// Values under a column whose header names a secret, in a table of rows: CSV, TSV (its
+/// secret column after the first: the rule's hints) and markdown tables with a header row (`id,email,api_key` then `7,ann@example.com,…`; the
 /// AWS console's credentials download `User name,Password,Access key ID,Secret access key`;
 /// a query tool's `| id | user | password |`). A header is a line of at least two cells,
 /// each a name of one to four words; a row is a line with as many cells as the header,
