@@ -2004,6 +2004,8 @@ def _(g):
     cases.append(T("markdown_table", f"|setting|value|\n|-|-|\n|client_secret|{v}|\n", [v], "no blanks around the bars"))
     v = g.password(24)
     cases.append(T("markdown_table", f"Created the service account:\n\n| key | value |\n|:---|:---|\n| user | svc-deploy |\n| Access Token | {v} |\n", [v]))
+    v = g.password()
+    cases.append(T("markdown_table", f"| **Username:** | admin |\n| **Password:** | {v} |\n", [v], "names that end in a colon"))
     return cases
 
 

@@ -109,6 +109,24 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_
         if shell_dir && matches!(bytes.get(value), Some(b'/' | b'~')) {
             continue;
         }
+        // A markdown table's row `| Password: | x |`: the bar closes the name's cell, and
+        // the value is the next cell (a YAML block scalar's bar has no cell before it).
+        let marks = run_end(bytes, value, |b| matches!(b, b'*' | b'`'));
+        let bar = skip_blanks(bytes, marks);
+        if bytes[sep] == b':' && marks - value <= 4 && bytes.get(bar) == Some(&b'|') && opens_a_cell(bytes, key_start) {
+            let cell = skip_blanks(bytes, bar + 1);
+            let mut end = run_end(bytes, cell, |b| !matches!(b, b'|' | b'\n' | b'\r'));
+            while end > cell && matches!(bytes[end - 1], b' ' | b'\t') {
+                end -= 1;
+            }
+            if end > cell && !is_placeholder(&text[cell..end]) {
+                spans.push(cell..end);
+            }
+            if weak {
+                keep_random(&mut spans, found_before, text);
+            }
+            continue;
+        }
         // `password => 'x'` (Ruby, PHP, Perl), `password := "x"` (Go, Pascal), and typed
         // assignments (`apiKey: string = "x"`, `password: &str = "x"`): the value is after
         // the last sign.
@@ -608,6 +626,13 @@ fn is_short_password_name(name: &str) -> bool {
 /// The shortest cell taken under a secret's column: a count or a flag (`2`, `yes`) in a
 /// table of tokens is no secret.
 const MIN_COLUMN_SECRET: usize = 6;
+
+/// Whether a table's bar opens the cell whose name starts at `key_start` (past blanks and
+/// markdown's emphasis and code marks).
+fn opens_a_cell(bytes: &[u8], key_start: usize) -> bool {
+    let floor = key_start.saturating_sub(8);
+    (floor..key_start).rev().find(|&i| !matches!(bytes[i], b' ' | b'\t' | b'*' | b'`')).is_some_and(|i| bytes[i] == b'|')
+}
 
 /// Where the line that holds `at` ends: at its `\r\n` or `\n`, or the text's end.
 fn line_end(bytes: &[u8], at: usize) -> usize {

@@ -240,6 +240,9 @@ mod tests {
         // Markdown tables: the name is the whole cell, the value the next one.
         let table = "| Field | Value |\n|---|---|\n| password | Xk9vQ2mLp7tR |\n| API Key | `8f2a9c7e1b3d4f6a9c7e1b3d` |\n|user|ann|\n| **Token** | Q7v9x2Lp0Zk3Wm |\n";
         assert_eq!(found(table, spaced_values), vec!["Xk9vQ2mLp7tR", "8f2a9c7e1b3d4f6a9c7e1b3d", "Q7v9x2Lp0Zk3Wm"]);
+        // A name's cell that ends in a colon: the value is the next cell, not the bar.
+        assert_eq!(found("| Password: | Xk9vQ2mLp7tR |\n| **Token:** | hunter2 |\n", secret_field_values), vec!["Xk9vQ2mLp7tR", "hunter2"]);
+        assert_eq!(found("password: |\n  Xk9vQ2mLp7tR\n", secret_field_values), vec!["Xk9vQ2mLp7tR"]);
         // A name of two words in prose.
         assert_eq!(found("Your API key is Xk9vQ2mLp7tR8f2a.", spaced_values), vec!["Xk9vQ2mLp7tR8f2a"]);
         for prose in [
