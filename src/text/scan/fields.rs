@@ -114,13 +114,9 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_
         let marks = run_end(bytes, value, |b| matches!(b, b'*' | b'`'));
         let bar = skip_blanks(bytes, marks);
         if bytes[sep] == b':' && marks - value <= 4 && bytes.get(bar) == Some(&b'|') && opens_a_cell(bytes, key_start) {
-            let cell = skip_blanks(bytes, bar + 1);
-            let mut end = run_end(bytes, cell, |b| !matches!(b, b'|' | b'\n' | b'\r'));
-            while end > cell && matches!(bytes[end - 1], b' ' | b'\t') {
-                end -= 1;
-            }
-            if end > cell && !is_placeholder(&text[cell..end]) {
-                spans.push(cell..end);
+            let cell = cell_after(bytes, bar);
+            if !cell.is_empty() && !is_placeholder(&text[cell.clone()]) {
+                spans.push(cell);
             }
             if weak {
                 keep_random(&mut spans, found_before, text);
@@ -322,10 +318,7 @@ pub(crate) fn looks_random(value: &str) -> bool {
     if !(10..=512).contains(&bytes.len()) || bytes.iter().any(|b| b.is_ascii_whitespace() || *b == b':' || !b.is_ascii()) {
         return false;
     }
-    if matches!(bytes[0], b'/' | b'.' | b'~' | b'$' | b'{' | b'<')
-        || is_uuid(bytes)
-        || (matches!(bytes.len(), 40 | 64) && bytes.iter().all(u8::is_ascii_hexdigit))
-    {
+    if matches!(bytes[0], b'/' | b'.' | b'~' | b'$' | b'{' | b'<') || is_uuid(bytes) || is_hex_digest(bytes) {
         return false;
     }
     let (mut lower, mut upper, mut digit, mut symbol) = (false, false, false, false);
@@ -336,6 +329,11 @@ pub(crate) fn looks_random(value: &str) -> bool {
         symbol |= b.is_ascii_punctuation();
     }
     (digit || symbol) && [lower, upper, digit, symbol].iter().filter(|&&c| c).count() >= 3
+}
+
+/// 40 or 64 hex digits: a commit's hash or a SHA-256 digest.
+fn is_hex_digest(bytes: &[u8]) -> bool {
+    matches!(bytes.len(), 40 | 64) && bytes.iter().all(u8::is_ascii_hexdigit)
 }
 
 /// `8-4-4-4-12` hex digits.
@@ -490,11 +488,7 @@ fn table_value(text: &str, start: usize, end: usize, names: &KeyNames) -> Option
     if name.is_empty() || !names.is_secret(&name) {
         return None;
     }
-    let mut value = skip_blanks(bytes, bar + 1);
-    let mut value_end = run_end(bytes, value, |b| !matches!(b, b'|' | b'\n' | b'\r'));
-    while value_end > value && matches!(bytes[value_end - 1], b' ' | b'\t') {
-        value_end -= 1;
-    }
+    let Range { start: mut value, end: mut value_end } = cell_after(bytes, bar);
     if value_end - value >= 2 && bytes[value] == b'`' && bytes[value_end - 1] == b'`' {
         (value, value_end) = (value + 1, value_end - 1);
     }
@@ -502,9 +496,8 @@ fn table_value(text: &str, start: usize, end: usize, names: &KeyNames) -> Option
     // A cell named a secret may hold a key of letters and digits alone (`8f2a9c7e…`), which
     // prose after a name may not: the table says what the cell is. A commit's hash or a
     // digest (40 or 64 hex digits) stays a digest, a short key id (16 hex digits) an id.
-    let digest = matches!(cell.len(), 40 | 64) && cell.bytes().all(|b| b.is_ascii_hexdigit());
     let key_like = cell.len() >= 20
-        && !digest
+        && !is_hex_digest(cell.as_bytes())
         && !is_address(cell)
         && cell.bytes().all(|b| b.is_ascii_alphanumeric())
         && cell.bytes().any(|b| b.is_ascii_digit())
@@ -655,10 +648,7 @@ fn cells(line: &str, delimiter: u8) -> Vec<Range<usize>> {
     let bytes = line.as_bytes();
     let (mut start, mut end) = (0, bytes.len());
     if delimiter == b'|' {
-        start = skip_blanks(bytes, 0);
-        while end > start && matches!(bytes[end - 1], b' ' | b'\t') {
-            end -= 1;
-        }
+        Range { start, end } = without_blanks(bytes, 0..end);
         if bytes.get(start) == Some(&b'|') {
             start += 1;
         }
@@ -670,19 +660,25 @@ fn cells(line: &str, delimiter: u8) -> Vec<Range<usize>> {
     let mut cell = start;
     for i in start..=end {
         if i == end || bytes[i] == delimiter {
-            let (mut a, mut b) = (cell, i);
-            while a < b && matches!(bytes[a], b' ' | b'\t') {
-                a += 1;
-            }
-            while b > a && matches!(bytes[b - 1], b' ' | b'\t') {
-                b -= 1;
-            }
-            out.push(a..b);
+            out.push(without_blanks(bytes, cell..i));
             cell = i + 1;
         }
     }
     crate::search::work::tally(end - start + 1);
     out
+}
+
+/// The cell after a table's bar at `bar`: to the next bar or the line's end, without the
+/// blanks around it.
+fn cell_after(bytes: &[u8], bar: usize) -> Range<usize> {
+    without_blanks(bytes, bar + 1..run_end(bytes, bar + 1, |b| !matches!(b, b'|' | b'\n' | b'\r')))
+}
+
+/// `range` of `bytes` without the blanks at either end.
+fn without_blanks(bytes: &[u8], range: Range<usize>) -> Range<usize> {
+    let start = range.start + bytes[range.clone()].iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    let end = range.end - bytes[start..range.end].iter().rev().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    start..end
 }
 
 /// Whether a header cell reads as a column's name: one to four words of a key's bytes.
