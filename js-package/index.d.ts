@@ -416,13 +416,34 @@ export type ExecStep =
     }
   | { step: 'user_stack'; engine: JsEngine; name: string; message: string; stack: string; wrapping: ExecWrapping; label: string }
   | { step: 'project_completed'; output: string; value: string; max_bytes: number; dispatched?: boolean; restart_safe?: boolean }
-  | { step: 'fit_output'; output: string; budget: number };
+  | { step: 'fit_output'; output: string; budget: number }
+  | {
+      step: 'source_check';
+      /** The submitted source. */
+      source: string;
+      /** Where a JavaScript parser stopped: its message and UTF-16 offset into `source`. */
+      syntax_error?: { message: string; offset: number } | null;
+      /** Each use of the module system the parser found in the syntax tree. */
+      uses: { kind: 'import_declaration' | 'dynamic_import' | 'import_meta' | 'require_call'; offset: number }[];
+      restart_safe?: boolean;
+    }
+  | {
+      step: 'failed_run';
+      /** A run error as the core wrote it (a step answer's `failed` member). */
+      error: RunError;
+      /** The guest error's frames (see `user_stack`). */
+      stack?: string;
+      output: string;
+      max_bytes: number;
+    };
 
 /**
  * One executor step answered by the core, as JSON text: `{"code","restartSafe"}` for a
  * valid request; `{"failed": <run error>}` when the run ends at the step; `null` when a
- * source reaches for no module; the stack as a JSON string; `{"output","value","truncated"}`
- * for a completed run; `{"output","truncated"}` for cut output. A malformed step throws a
+ * source reaches for no module (or passes its source check); the stack as a JSON string;
+ * `{"output","value","truncated"}` for a completed run; `{"output","truncated"}` for cut
+ * output; the failed run (`{"status":"failed", ...run error, "stack"?, "output",
+ * "truncated"?}`) fitted to `max_bytes`. A malformed step throws a
  * TypeError with `code` and `path`.
  */
 export function execStepToJson(step: ExecStep | string): string;
@@ -477,7 +498,11 @@ export interface CodemodeOptions {
 /** A tool helper model code calls. */
 export type ToolHelper = (args?: Record<string, unknown>) => Promise<CallToolResult>;
 
-/** Build `codemode.<namespace>.<tool>()` helpers and `callTool(fqName, args)` from a catalog. */
+/**
+ * Build `codemode.<namespace>.<tool>()` helpers and `callTool(fqName, args)` from a catalog.
+ * @throws {CodemodeInputError} `invalid_argument` for a malformed catalog, or one whose
+ * `namespace::tool` names collide (a name holding `::`)
+ */
 export function createCodemode(
   catalog: Record<string, CatalogTool[]>,
   dispatch: Dispatch,
@@ -512,7 +537,10 @@ export type RunEnding =
   | { guestError: { name: string; message: string; stack: string } }
   | { timeout: true };
 
-/** What `execute` gives an executor's run: the bridge to the tools, the console sink, the deadline. */
+/**
+ * What `execute` gives an executor object's run: the bridge to the tools, the console sink,
+ * the deadline. The bridge refuses every dispatch once the run has ended.
+ */
 export interface RunContext {
   bridge: {
     namespaces: Record<string, string[]>;
@@ -525,8 +553,11 @@ export interface RunContext {
 }
 
 /**
- * An executor `execute` runs code with: `quickjs` and `node-vm` are built in; an object of
- * this shape runs the code elsewhere (another sandbox), and the core still decides every rule.
+ * An executor `execute` runs code with: `quickjs` and `node-vm` are built in (each in a
+ * worker the host can always stop); an object of this shape runs the code elsewhere
+ * (another sandbox) and is called in the host's own thread, so only it can stop its code:
+ * the deadline and the signal end the run's result at once and abort `RunContext.signal`.
+ * The source is parsed and checked before `compile` is called; the core decides every rule.
  */
 export interface Executor {
   /** The engine, for placing syntax errors and frames: `v8`, `quickjs` or `spidermonkey`. */
@@ -549,15 +580,21 @@ export interface Executor {
 export interface ExecuteOptions {
   catalog: Record<string, CatalogTool[]>;
   dispatch: Dispatch;
-  /** `quickjs` (the default), `node-vm`, or an executor object. */
+  /**
+   * `quickjs` (the default: QuickJS in WebAssembly, in a worker), `node-vm` (a `node:vm`
+   * context, in a worker; Node and Deno), or an executor object.
+   */
   executor?: 'quickjs' | 'node-vm' | Executor;
-  /** The run's deadline (default 30 000 ms). */
+  /** The run's deadline, a positive number of milliseconds (default 30 000), whatever the code does. */
   timeoutMs?: number;
-  /** Each tool call's own deadline. */
+  /** Each tool call's own deadline, a positive number of milliseconds. */
   callTimeoutMs?: number;
-  /** The caller's signal: the run ends `aborted` and pending calls are cancelled. */
+  /** The caller's signal: the run ends `aborted` (also in CPU-bound code) and pending calls are cancelled; an aborted one runs nothing. */
   signal?: AbortSignal;
-  /** One budget for console output plus the final value or error (default 65 536 bytes). */
+  /**
+   * One budget, a whole number of bytes, for console output plus the final value, or for
+   * a failed run's error, stack and output together (default 65 536 bytes).
+   */
   maxOutputBytes?: number;
   /** Frames read `<label>:user.js:LINE:COL` (default `codemode`). */
   label?: string;
@@ -567,7 +604,8 @@ export interface ExecuteOptions {
 /** A run that completed: its value as plain JSON data. */
 export interface CompletedRun {
   status: 'completed';
-  value: unknown;
+  /** The returned value as JSON data; absent when the code returned nothing (`undefined`). */
+  value?: unknown;
   output: string;
   bridgeDispatchStarted: boolean;
   replaySafe: boolean;
@@ -581,8 +619,15 @@ export interface FailedRun extends RunError {
   /** A guest error's frames in the submitted source. */
   stack?: string;
   output: string;
+  /** The message, `toolError`, stack or output was cut or left out to fit `maxOutputBytes`. */
+  truncated?: true;
   telemetry: RunTelemetry;
 }
 
-/** Run model-written code as a code-mode run; resolves with how it ended, never throws for the code. */
+/**
+ * Run model-written code as a code-mode run; resolves with how it ended, never rejects for
+ * anything the code does. Rejects with a `CodemodeInputError` (`code` `invalid_argument`,
+ * `path` the option) for options the host got wrong, such as a `timeoutMs` that is not a
+ * positive number or a catalog whose `namespace::tool` names collide.
+ */
 export function execute(request: ExecRequest, options: ExecuteOptions): Promise<CompletedRun | FailedRun>;

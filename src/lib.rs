@@ -28,7 +28,7 @@
 //! the npm package all wrap this crate and produce byte-identical JSON.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![warn(unreachable_pub)]
 
 // The modules follow the pipeline, lowest first: nothing imports a module listed after it.
@@ -73,10 +73,11 @@ pub use wire::{
 pub mod run {
     pub use crate::input::{RunFailure, RunReport};
     pub use crate::pipeline::exec::{
-        fit_output, module_access, project_completed, syntax_failure, user_stack, Engine, ExecRequest, Projection, Wrapping,
-        DEFAULT_MAX_OUTPUT_BYTES, MAX_SOURCE_UNITS,
+        check_source, fit_failed, fit_output, module_access, project_completed, source_position, syntax_failure, user_stack, Engine,
+        ExecRequest, FailedRun, ModuleUse, ModuleUseKind, Projection, Wrapping, DEFAULT_MAX_OUTPUT_BYTES, MAX_SOURCE_UNITS,
+        MIN_MESSAGE_UNITS,
     };
-    pub use crate::pipeline::exec_step::{exec_step_json, ExecStep, StepAnswer};
+    pub use crate::pipeline::exec_step::{exec_step_json, run_error_from_json, ExecStep, StepAnswer};
     pub use crate::pipeline::run::{classify_run, classify_run_json, end_at_step};
     pub use crate::wire::{FailurePhase, RunError, RunErrorCode};
 }

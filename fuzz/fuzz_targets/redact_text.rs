@@ -1,26 +1,4 @@
-//! `redact_text` on arbitrary text.
-//!
-//! Asserts, for every input:
-//! - the output is the same on a second run (deterministic);
-//! - it holds no character the sanitizer removes and no chat-template marker;
-//! - the peak allocation is at most 4 × the input + 16 MiB;
-//! - idempotence, `redact_text(redact_text(x)) == redact_text(x)`;
-//! - `redact_text_if_changed` is `None` only where the output is the input, and otherwise
-//!   gives the same output.
+//! libFuzzer's inputs to `codemode_errors_fuzz::targets::redact_text` (its checks are in its doc).
 #![no_main]
 
-use codemode_errors::{redact_text, Normalizer};
-use codemode_errors_fuzz as check;
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let (once, peak) = check::measure(|| redact_text(text));
-    check::assert_memory_bounded("redact_text", data.len(), peak);
-    assert_eq!(once, redact_text(text), "redact_text differs on a second run");
-    check::assert_clean("redact_text's output", &once);
-    let if_changed = Normalizer::default().redact_text_if_changed(text);
-    assert_eq!(if_changed.as_deref().unwrap_or(text), once, "redact_text_if_changed disagrees with redact_text");
-    let twice = redact_text(&once);
-    check::idempotence("redact_text", data, &once, &twice);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| codemode_errors_fuzz::targets::redact_text::run(data));

@@ -1,4 +1,4 @@
-//! The codemode-errors core as a WASI component behind the `codemode:errors@1.2.0` WIT
+//! The codemode-errors core as a WASI component behind the `codemode:errors@0.2.0` WIT
 //! package (`../wit`). No logic lives here: every function converts WIT values to core
 //! values, calls the core, and converts the answer back.
 //!

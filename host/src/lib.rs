@@ -19,7 +19,7 @@
 //!
 //! No rule lives here: the host converts values and enforces limits; the core decides.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod bindings;
 pub mod cache;

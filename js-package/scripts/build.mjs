@@ -12,7 +12,14 @@
 //   dist/cjs/                        the layer as CommonJS, bundled into layer.js; a
 //                                    small index.js naming its exports; binding.js, the
 //                                    nodejs glue, which reads the module synchronously
-//                                    (Node's entry for `require` and `import` alike)
+//                                    (Node's entry for `require` and `import` alike);
+//                                    worker.js, the executor worker (src/worker/) as one
+//                                    CommonJS file for worker_threads
+//
+// Each flavor gets the platform's worker start (src/spawn/web.js for browsers,
+// src/spawn/deno.js for Deno, src/spawn/node.js for Node) as spawn.js, the executor worker (ESM: worker/), and acorn,
+// the parser `execute` checks sources with, copied from node_modules (its MIT license
+// beside it) so that no import map or bundler needs to name it.
 //
 // wasm-bindgen emits the same module for all three targets (its imports are named
 // "./codemode_errors_js_bg.js" in each), which is checked here, so one .wasm file
@@ -54,12 +61,25 @@ function assembleWasm() {
 }
 
 const layer = () => readdirSync(at('src')).filter((f) => f.endsWith('.js'));
+const workerModules = () => readdirSync(at('src/worker')).filter((f) => f.endsWith('.js'));
+
+/** acorn's files: the ESM build, the CommonJS (UMD) build, its license. */
+const ACORN = 'node_modules/acorn';
+
+function copyAcorn(dir, build) {
+  copyFileSync(at(`${ACORN}/dist/${build}`), at(`${dir}/acorn.js`));
+  copyFileSync(at(`${ACORN}/LICENSE`), at(`${dir}/acorn.LICENSE`));
+}
 
 /** The layer as ESM in dist/<flavor>/ with the binding src/binding/<binding>. */
-function assembleEsm(flavor, binding) {
+function assembleEsm(flavor, binding, spawn) {
   mkdirSync(at(`${OUT}/${flavor}`));
   for (const file of layer()) copyFileSync(at(`src/${file}`), at(`${OUT}/${flavor}/${file}`));
   copyFileSync(at(`src/binding/${binding}`), at(`${OUT}/${flavor}/binding.js`));
+  copyFileSync(at(`src/spawn/${spawn}`), at(`${OUT}/${flavor}/spawn.js`));
+  mkdirSync(at(`${OUT}/${flavor}/worker`));
+  for (const file of workerModules()) copyFileSync(at(`src/worker/${file}`), at(`${OUT}/${flavor}/worker/${file}`));
+  copyAcorn(`${OUT}/${flavor}`, 'acorn.mjs');
 }
 
 /** A layer module as CommonJS text. */
@@ -141,11 +161,11 @@ ${lines.join('\n')}
  * go to Node's require). One file instead of one per module: Node's loader costs about a
  * third of a millisecond per file it resolves, reads and compiles.
  */
-function commonJsBundle(files) {
-  const table = files.map((file) => `  './${file}': function (module, moduleExports, require) {\n${toCommonJs(file)}\n  },`).join('\n');
+function commonJsBundle(files, tail = layerExports(), what = "the layer's modules (src/*.js)") {
+  const table = files.map(([name, file]) => `  '${name}': function (module, moduleExports, require) {\n${toCommonJs(file)}\n  },`).join('\n');
   return `'use strict';
-// codemode-errors for Node (CommonJS): the layer's modules (src/*.js), bundled by
-// scripts/build.mjs. The WebAssembly core is ./binding.js.
+// codemode-errors for Node (CommonJS): ${what}, bundled by scripts/build.mjs. The
+// WebAssembly core is ./binding.js.
 const modules = {
 ${table}
 };
@@ -159,7 +179,7 @@ function load(name) {
   }
   return loaded[name].exports;
 }
-${layerExports()}
+${tail}
 `;
 }
 
@@ -193,8 +213,14 @@ function assembleCjs() {
   mkdirSync(at(`${OUT}/cjs`));
   write(`${OUT}/cjs/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
   write(`${OUT}/cjs/index.js`, commonJsEntry());
-  write(`${OUT}/cjs/layer.js`, commonJsBundle(layer().filter((f) => f !== 'index.js')));
+  const host = layer()
+    .filter((f) => f !== 'index.js')
+    .map((f) => [`./${f}`, f]);
+  write(`${OUT}/cjs/layer.js`, commonJsBundle([...host, ['./spawn.js', 'spawn/node.js']]));
+  const worker = workerModules().map((f) => [`./${f}`, `worker/${f}`]);
+  write(`${OUT}/cjs/worker.js`, commonJsBundle([...worker, ['../spawn.js', 'spawn/node.js']], "load('./main.js');", 'the executor worker (src/worker/*.js)'));
   write(`${OUT}/cjs/binding.js`, commonJsBinding());
+  copyAcorn(`${OUT}/cjs`, 'acorn.js');
   copyFileSync(at('index.d.ts'), at(`${OUT}/cjs/index.d.ts`));
 }
 
@@ -219,8 +245,8 @@ if (drift.length > 0) {
 mkdirSync(at(OUT));
 try {
   assembleWasm();
-  assembleEsm('esm', 'web.js');
-  assembleEsm('deno', 'deno.js');
+  assembleEsm('esm', 'web.js', 'web.js');
+  assembleEsm('deno', 'deno.js', 'deno.js');
   assembleCjs();
   await checkNodeExports();
   rmSync(at('dist'), { recursive: true, force: true });

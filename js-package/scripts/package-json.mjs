@@ -48,7 +48,9 @@ export function generatedFields() {
       },
       './package.json': './package.json',
     },
-    files: ['dist/', 'index.d.ts', 'README.md'],
+    // What a user needs and nothing else (src/, test/, bench/, scripts/ and Cargo.toml stay
+    // out); `cargo xtask test` checks the `npm publish --dry-run` list (xtask/src/publish.rs).
+    files: ['dist/', 'index.d.ts', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE'],
     sideEffects: ['./dist/*/binding.js', './dist/glue.mjs', './dist/codemode_errors_js.js'],
     engines: { node: '>=20' },
   };

@@ -3,6 +3,14 @@
 import * as wasm from './binding.js';
 import { callSite, reject, settle } from './call-tool.js';
 
+/** A TypeError for a catalog or dispatch the host got wrong: `code` `invalid_argument`, `path`. */
+function misconfigured(path, message) {
+  const error = new TypeError(`createCodemode: ${path} ${message}`);
+  error.code = 'invalid_argument';
+  error.path = path;
+  return error;
+}
+
 /** Define `key` on `target` as a plain data property (safe for names like `__proto__`). */
 function define(target, key, value) {
   Object.defineProperty(target, key, { value, enumerable: true, writable: false, configurable: false });
@@ -23,21 +31,31 @@ function define(target, key, value) {
  * @returns {{ codemode: Record<string, Record<string, (args?: object) => Promise<object>>>, callTool: (tool: string, args?: object) => Promise<object> }}
  */
 export function createCodemode(catalog, dispatch, options = {}) {
-  if (catalog === null || typeof catalog !== 'object') throw new TypeError('createCodemode: catalog must be an object of tool lists by namespace');
-  if (typeof dispatch !== 'function') throw new TypeError('createCodemode: dispatch must be a function (namespace, name, args) => Promise<CallToolResult>');
+  if (catalog === null || typeof catalog !== 'object') throw misconfigured('catalog', 'must be an object of tool lists by namespace');
+  if (typeof dispatch !== 'function') throw misconfigured('dispatch', 'must be a function (namespace, name, args) => Promise<CallToolResult>');
   const { policy, timeoutMs, onBreaker } = options;
   const tools = new Map();
   const codemode = {};
   for (const [namespace, list] of Object.entries(catalog)) {
-    if (!Array.isArray(list)) throw new TypeError(`createCodemode: catalog.${namespace} must be an array of tools`);
+    if (!Array.isArray(list)) throw misconfigured(`catalog.${namespace}`, 'must be an array of tools');
     const helpers = {};
     for (const [i, entry] of list.entries()) {
-      if (typeof entry?.name !== 'string') throw new TypeError(`createCodemode: catalog.${namespace}[${i}].name must be a string`);
-      if (Object.hasOwn(helpers, entry.name)) throw new TypeError(`createCodemode: catalog.${namespace} lists ${entry.name} twice`);
-      const { tool, site } = callSite({ tool: `${namespace}::${entry.name}`, annotations: entry.annotations }, policy);
+      if (typeof entry?.name !== 'string') throw misconfigured(`catalog.${namespace}[${i}].name`, 'must be a string');
+      if (Object.hasOwn(helpers, entry.name)) throw misconfigured(`catalog.${namespace}`, `lists ${entry.name} twice`);
+      const fq = `${namespace}::${entry.name}`;
+      // Tools are named `namespace::name` everywhere (the contract's `tool`, telemetry,
+      // callTool): two entries that spell the same name would be one tool to all of them.
+      const other = tools.get(fq);
+      if (other !== undefined) {
+        throw misconfigured(
+          `catalog.${namespace}[${i}].name`,
+          `names the tool ${JSON.stringify(fq)}, as ${JSON.stringify(other.name)} of namespace ${JSON.stringify(other.namespace)} does: a namespace or tool name holding "::" makes tool names collide`,
+        );
+      }
+      const { tool, site } = callSite({ tool: fq, annotations: entry.annotations }, policy);
       site.setInputSchema(entry.inputSchema);
       const call = { namespace, name: entry.name, tool, site };
-      tools.set(`${namespace}::${entry.name}`, call);
+      tools.set(fq, call);
       define(helpers, entry.name, (args) => invoke(call, args));
     }
     define(codemode, namespace, Object.freeze(helpers));

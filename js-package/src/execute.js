@@ -1,171 +1,319 @@
-// One call for a whole code-mode run: check the request, compile the model's code, run it
-// in a sandbox with `codemode.<ns>.<tool>()` and `console`, and report how it ended. The
-// rules (the request's fields, module access, where a syntax error or a frame is in the
-// submitted source, the output budget, the run's terminal code) are the core's; this
-// module orchestrates the executor and keeps the records only it can keep: whether a call
-// was dispatched, and which rejections its bridge delivered.
+// One call for a whole code-mode run: check the options and the request, parse the model's
+// code, run it in an executor with `codemode.<ns>.<tool>()` and `console`, and report how it
+// ended. The rules (the request's fields, the source check, where a syntax error or a frame
+// is in the submitted source, the output budget, the run's terminal code) are the core's;
+// this module orchestrates the executor and keeps the records only it can keep: what it
+// dispatched, which call's rejection is which, what the code printed, and the deadline and
+// the caller's signal, which end the run whatever the code does.
 
 import * as wasm from './binding.js';
 import { createCodemode } from './codemode.js';
 import { redactText } from './normalize.js';
+import { sourceFindings } from './parse.js';
+import { workerExecutor } from './workers.js';
 
 /** The counter lifetime of each catalog object: stable while the object is kept. */
 const scopes = new WeakMap();
 let nextScope = 1;
 
-/** A guest value as text for the console, without running more guest code than a getter. */
-function consoleText(value) {
-  if (typeof value === 'string') return value;
-  try {
-    const json = JSON.stringify(value);
-    if (json !== undefined) return json;
-  } catch {
-    // A cycle or a BigInt: shown as its string form below.
+/** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/** The largest output budget the core takes (4 GiB). */
+const MAX_OUTPUT_BYTES = 2 ** 32;
+
+/** A TypeError for host misconfiguration: `code` `invalid_argument` and the option's `path`. */
+function misconfigured(path, message) {
+  const error = new TypeError(`execute: ${path} ${message}`);
+  error.code = 'invalid_argument';
+  error.path = path;
+  return error;
+}
+
+/** The options, checked: what the host got wrong throws, before anything runs. */
+function checkedOptions(options) {
+  if (options === null || typeof options !== 'object') throw misconfigured('options', 'must be an object with catalog and dispatch');
+  const { catalog = {}, dispatch, executor, timeoutMs, callTimeoutMs, signal, maxOutputBytes, label = 'codemode' } = options;
+  if (catalog === null || typeof catalog !== 'object' || Array.isArray(catalog)) throw misconfigured('catalog', 'must be an object of tool lists by namespace');
+  if (typeof dispatch !== 'function') throw misconfigured('dispatch', 'must be a function (namespace, name, args, { signal }) => Promise<CallToolResult>');
+  const delay = (name, value) => {
+    if (value === undefined) return;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_DELAY_MS) {
+      throw misconfigured(name, `must be a positive number of milliseconds up to ${MAX_DELAY_MS}, not ${typeof value === 'number' ? value : typeof value}`);
+    }
+  };
+  delay('timeoutMs', timeoutMs);
+  delay('callTimeoutMs', callTimeoutMs);
+  if (maxOutputBytes !== undefined && !(Number.isInteger(maxOutputBytes) && maxOutputBytes >= 1 && maxOutputBytes <= MAX_OUTPUT_BYTES)) {
+    throw misconfigured('maxOutputBytes', `must be a whole number of bytes from 1 to ${MAX_OUTPUT_BYTES}, not ${typeof maxOutputBytes === 'number' ? maxOutputBytes : typeof maxOutputBytes}`);
   }
-  try {
-    return String(value);
-  } catch {
-    return '[unprintable value]';
+  if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
+    throw misconfigured('signal', 'must be an AbortSignal');
   }
+  if (typeof label !== 'string') throw misconfigured('label', 'must be a string');
+  if (executor !== undefined && executor !== 'quickjs' && executor !== 'node-vm' && (executor === null || typeof executor !== 'object' || typeof executor.compile !== 'function')) {
+    throw misconfigured('executor', `must be 'quickjs', 'node-vm' or an executor object with compile(), not ${JSON.stringify(String(executor))}`);
+  }
+  return { catalog, dispatch, executor: executor ?? 'quickjs', timeoutMs: timeoutMs ?? 30_000, callTimeoutMs, signal, maxOutputBytes: maxOutputBytes ?? wasm.defaultMaxOutputBytes(), label, policy: options.policy };
 }
 
 /**
- * Run model-written code as a code-mode run and report how it ended. Never throws for
- * anything the code does.
+ * Run model-written code as a code-mode run and report how it ended. Never rejects for
+ * anything the code does; rejects with a TypeError (`code` `invalid_argument`, `path`) for
+ * options the host got wrong, and as `createCodemode` does for a bad catalog or policy.
  *
  * @param {string | { code: string, restartSafe?: boolean }} request the exec tool's
  *   arguments as the model sent them (a string is shorthand for `{ code }`)
  * @param {object} options `catalog` and `dispatch` as `createCodemode` takes them;
- *   `executor` (`'node-vm'`, or an executor object, see README), `timeoutMs`, `signal`,
- *   `maxOutputBytes`, `label` (the frame label, default `codemode`), `policy`
- * @returns {Promise<object>} `{ status: 'completed', value, output, bridgeDispatchStarted,
+ *   `executor` (`'quickjs'`, `'node-vm'`, or an executor object, see README), `timeoutMs`,
+ *   `callTimeoutMs`, `signal`, `maxOutputBytes`, `label` (the frame label, default
+ *   `codemode`), `policy`
+ * @returns {Promise<object>} `{ status: 'completed', value?, output, bridgeDispatchStarted,
  *   replaySafe, truncated?, telemetry }` or `{ status: 'failed', code, message,
  *   failurePhase?, bridgeDispatchStarted, replaySafe, line?, column?, toolError?, stack?,
- *   output, telemetry }`
+ *   output, truncated?, telemetry }`
  */
 export async function execute(request, options = {}) {
   const started = Date.now();
-  const { catalog = {}, dispatch, policy, timeoutMs, signal, label = 'codemode' } = options;
-  const maxOutputBytes = options.maxOutputBytes ?? wasm.defaultMaxOutputBytes();
+  const { catalog, dispatch, executor, timeoutMs, callTimeoutMs, signal, maxOutputBytes, label, policy } = checkedOptions(options);
   const stats = { total: 0, failed: 0, byTool: new Map() };
   const telemetry = () => runTelemetry(catalog, stats, Date.now() - started);
-  const ended = (failedJson, output = '') => failedRun(failedJson, output, maxOutputBytes, telemetry());
 
-  const checked = JSON.parse(wasm.execRequest(request));
-  if (checked.failed !== undefined) return ended(JSON.stringify(checked));
-  const { code, restartSafe } = checked;
-
-  let executor;
-  try {
-    executor = await resolveExecutor(options.executor);
-  } catch (e) {
-    const report = { bridge_dispatch_started: false, restart_safe: restartSafe, runtime_unavailable: { message: String(e?.message ?? e) } };
-    return ended(`{"failed":${wasm.classifyRun(report)}}`);
-  }
-  const file = `${label}:user.js`;
-  const compiled = executor.compile(code, file);
-  if (compiled.syntaxError !== undefined) {
-    const s = compiled.syntaxError;
-    return ended(wasm.syntaxError(executor.engine, s.message, s.stack ?? '', s.line ?? 0, s.column ?? 0, file, compiled.linesBefore, compiled.columnsBefore, 0, code, restartSafe));
-  }
-  const denied = wasm.moduleAccess(code, restartSafe);
-  if (denied !== undefined) return ended(denied);
-
-  // The bridge: the executor's own record of what it dispatched. Which rejections it
-  // delivered, the executor records itself (they live in its realm).
+  // The run's own record: whether it dispatched, whether it is over (then the bridge refuses
+  // every dispatch), and the signal pending calls are cancelled through.
   let dispatched = false;
+  let over = false;
   const run = new AbortController();
-  const onAbort = () => run.abort(signal.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  const { callTool } = createCodemode(catalog, (namespace, name, args, { signal: callSignal }) => {
-    dispatched = true;
-    return dispatch(namespace, name, args, { signal: AbortSignal.any([callSignal, run.signal]) });
-  }, { policy, timeoutMs: options.callTimeoutMs });
+  const { callTool } = createCodemode(
+    catalog,
+    (namespace, name, args, { signal: callSignal }) => {
+      if (over || run.signal.aborted) throw Object.assign(new Error('the run has ended'), { name: 'AbortError' });
+      dispatched = true;
+      return dispatch(namespace, name, args, { signal: AbortSignal.any([callSignal, run.signal]) });
+    },
+    { policy, timeoutMs: callTimeoutMs },
+  );
+
+  let restartSafe = false;
+  let output = '';
+  let outputCut = false;
+  const report = (member) => ({ bridge_dispatch_started: dispatched, restart_safe: restartSafe, ...member });
+  const failed = (errorJson, stack = '') => {
+    over = true;
+    run.abort();
+    const result = JSON.parse(wasm.failedRun(errorJson, stack, output, maxOutputBytes));
+    if (outputCut) result.truncated = true;
+    result.telemetry = telemetry();
+    return result;
+  };
+  const fail = (member, stack) => failed(wasm.classifyRun(report(member)), stack);
+  /** A step's answer: the run error when the run ends there, else null. */
+  const stepFailure = (answer) => (answer === 'null' ? null : JSON.parse(answer).failed);
+  const endedAtStep = (error) => failed(JSON.stringify(error));
+
+  // An already aborted signal runs nothing and dispatches nothing.
+  if (signal?.aborted) return fail({ aborted: {} });
+  const checked = JSON.parse(wasm.execRequest(request));
+  if (checked.failed !== undefined) return endedAtStep(checked.failed);
+  const { code } = checked;
+  restartSafe = checked.restartSafe;
+
+  // The parser's findings, judged by the core: a syntax error first, then module access.
+  let findings;
+  try {
+    findings = await sourceFindings(code);
+  } catch (e) {
+    return fail({ runtime_unavailable: { message: `the JavaScript parser could not be loaded: ${String(e?.message ?? e)}` } });
+  }
+  const step = { step: 'source_check', source: code, syntax_error: findings.syntaxError ?? null, uses: findings.uses, restart_safe: restartSafe };
+  const refused = stepFailure(wasm.execStep(JSON.stringify(step)));
+  if (refused !== null) return endedAtStep(refused);
+  if (signal?.aborted) return fail({ aborted: {} });
+
+  const file = `${label}:user.js`;
+  const namespaces = Object.entries(catalog).map(([ns, list]) => [ns, Array.isArray(list) ? list.map((t) => String(t?.name)) : []]);
+  // Which call's rejection the guest saw, by call id: the contract text the host delivered.
+  const delivered = new Map();
+  let session;
   const bridge = {
-    namespaces: Object.fromEntries(Object.entries(catalog).map(([ns, list]) => [ns, Array.isArray(list) ? list.map((t) => String(t?.name)) : []])),
-    /** Call a tool: resolves with its result, or rejects with the contract JSON text. */
-    async call(namespace, name, args) {
+    call(namespace, name, argsJson, id) {
+      if (over) return;
       const tool = `${namespace}::${name}`;
       stats.total += 1;
       stats.byTool.set(tool, (stats.byTool.get(tool) ?? 0) + 1);
+      let args;
       try {
-        return await callTool(tool, args);
-      } catch (e) {
-        stats.failed += 1;
-        throw typeof e?.message === 'string' ? e.message : String(e);
+        args = JSON.parse(argsJson);
+      } catch {
+        args = null;
       }
+      callTool(tool, args).then(
+        (result) => {
+          let text;
+          try {
+            text = JSON.stringify(result ?? null);
+          } catch {
+            text = 'null';
+          }
+          session?.settle(id, true, text ?? 'null');
+        },
+        (e) => {
+          stats.failed += 1;
+          const contract = typeof e?.message === 'string' ? e.message : String(e);
+          delivered.set(id, contract);
+          session?.settle(id, false, contract);
+        },
+      );
+    },
+    log(line, cut) {
+      if (cut || output.length > maxOutputBytes * 2) {
+        outputCut = true;
+        return;
+      }
+      output += `${line}\n`;
     },
   };
 
-  let output = '';
-  let outputCut = false;
-  const log = (args) => {
-    if (output.length > maxOutputBytes * 2) {
-      outputCut = true;
-      return;
-    }
-    output += `${args.map(consoleText).join(' ')}\n`;
-  };
-
-  const deadline = timeoutMs ?? 30_000;
-  let timer;
+  const runner = typeof executor === 'string' ? workerExecutor(executor) : inProcess(executor);
+  // The caller's signal and the deadline end the run from the host's side.
+  let stopRun;
   const stopped = new Promise((resolve) => {
-    timer = setTimeout(() => resolve({ timeout: true }), deadline);
-    run.signal.addEventListener('abort', () => resolve({ aborted: true }), { once: true });
+    stopRun = resolve;
   });
-  let settled;
+  const onAbort = () => stopRun({ aborted: true });
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let timer;
+  let ending;
   try {
-    // A synchronous throw from the executor is its own failure, like a rejection.
-    const running = new Promise((resolve) => resolve(compiled.run({ bridge, log, timeoutMs: deadline, signal: run.signal }))).then(
-      (ending) => ending,
-      (e) => ({ failed: String(e?.message ?? e) }),
-    );
-    settled = await Promise.race([running, stopped]);
+    const acquiring = runner.acquire(code, file);
+    const worker = await Promise.race([acquiring.then((w) => ({ worker: w }), (e) => ({ unavailable: String(e?.message ?? e) })), stopped]);
+    if (worker.worker === undefined) {
+      // A worker that comes up after the caller gave up goes back to the pool.
+      acquiring.then((w) => runner.giveBack?.(w), () => {});
+      ending = worker.aborted ? worker : { unavailable: worker.unavailable };
+    } else {
+      timer = setTimeout(() => stopRun({ timeout: true }), timeoutMs);
+      session = runner.run(worker.worker, { code, file, namespaces: JSON.stringify(namespaces), timeoutMs, maxLogUnits: maxOutputBytes * 2 }, bridge);
+      ending = await Promise.race([session.ending, stopped]);
+      if (ending.aborted || ending.timeout) session.stop();
+    }
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
+    over = true;
+    run.abort();
   }
-  if (settled.aborted || settled.timeout) run.abort();
-  compiled.dispose?.();
-  const base = { bridge_dispatch_started: dispatched, restart_safe: restartSafe };
-  const fail = (member) => ended(`{"failed":${wasm.classifyRun({ ...base, ...member })}}`, output);
 
-  if (settled.aborted) return fail({ aborted: {} });
-  if (settled.timeout) return fail({ timeout: { deadline_ms: deadline } });
-  if (settled.failed !== undefined) return fail({ internal: { message: settled.failed } });
-  if (settled.bridgeError !== undefined) return fail({ uncaught_tool_error: settled.bridgeError });
-  if (settled.guestError !== undefined) {
-    const { name, message, stack } = settled.guestError;
-    const result = fail({ guest_exception: { name, message } });
-    if (typeof stack === 'string' && stack !== '') {
-      const lines = code.split('\n').length;
-      result.stack = wasm.userStack(executor.engine, name, message, stack, file, compiled.linesBefore, compiled.columnsBefore, lines, label);
-    }
-    return result;
+  if (ending.aborted) return fail({ aborted: {} });
+  if (ending.timeout || ending.stopped) return fail({ timeout: { deadline_ms: timeoutMs } });
+  if (ending.unavailable !== undefined) return fail({ runtime_unavailable: { message: ending.unavailable } });
+  if (ending.exit !== undefined) {
+    if (ending.exit === 'out_of_memory') return fail({ guest_exception: { name: 'RangeError', message: "out of memory: the code exhausted the executor's heap" } });
+    return fail({ runtime_unavailable: { message: ending.exit } });
   }
-  if (settled.unserializable !== undefined) return fail({ output_unserializable: { message: settled.unserializable } });
-  const projected = JSON.parse(wasm.projectCompleted(output, settled.valueJson, maxOutputBytes, dispatched, restartSafe));
-  if (projected.failed !== undefined) return failedRun(JSON.stringify(projected), output, maxOutputBytes, telemetry());
-  const result = { status: 'completed', value: projected.value, output: projected.output, bridgeDispatchStarted: dispatched, replaySafe: restartSafe };
+  if (ending.internal !== undefined) return fail({ internal: { message: ending.internal } });
+  if (ending.syntaxError !== undefined) {
+    const s = ending.syntaxError;
+    return endedAtStep(stepFailure(wasm.syntaxError(runner.engine, s.message, s.stack ?? '', s.line ?? 0, s.column ?? 0, file, runner.linesBefore, runner.columnsBefore, 0, code, restartSafe)));
+  }
+  if (ending.bridgeCall !== undefined || ending.bridgeError !== undefined) {
+    const contract = ending.bridgeError ?? delivered.get(ending.bridgeCall);
+    if (contract === undefined) return fail({ internal: { message: 'the code threw a rejection the bridge has no record of' } });
+    return fail({ uncaught_tool_error: contract });
+  }
+  if (ending.guest !== undefined) {
+    const { name, message, stack } = ending.guest;
+    const lines = code.split('\n').length;
+    const frames = stack ? wasm.userStack(runner.engine, name, message, stack, file, runner.linesBefore, runner.columnsBefore, lines, label) : '';
+    return fail({ guest_exception: { name, message } }, frames);
+  }
+  if (ending.unserializable !== undefined) return fail({ output_unserializable: { message: ending.unserializable } });
+  const valueJson = ending.none ? 'null' : ending.valueJson;
+  const projected = JSON.parse(wasm.projectCompleted(output, valueJson, maxOutputBytes, dispatched, restartSafe));
+  if (projected.failed !== undefined) return endedAtStep(projected.failed);
+  const result = { status: 'completed' };
+  // A run that returned nothing has no value (`undefined` is no JSON data, and not null).
+  if (!ending.none) result.value = projected.value;
+  Object.assign(result, { output: projected.output, bridgeDispatchStarted: dispatched, replaySafe: restartSafe });
   if (projected.truncated || outputCut) result.truncated = true;
   result.telemetry = telemetry();
   return result;
 }
 
 /**
- * How an executor reports the end of its run (`run()` resolves with one of these):
- * `{ valueJson }` (the returned value as JSON text), `{ unserializable: reason }`,
- * `{ bridgeError: contractJson }` (an uncaught value that is one of the rejections its
- * bridge delivered, by identity), `{ guestError: { name, message, stack } }`, `{ timeout:
- * true }` (its own deadline, such as an interrupted loop).
+ * An executor object the caller built (see `Executor` in index.d.ts), driven like the
+ * built-in ones. It runs in the host's own thread: the deadline and the signal end the
+ * run's result at once, but only the executor itself can stop its code.
  */
+function inProcess(executor) {
+  let compiled;
+  return {
+    engine: executor.engine,
+    get linesBefore() {
+      return compiled?.linesBefore ?? 0;
+    },
+    get columnsBefore() {
+      return compiled?.columnsBefore ?? 0;
+    },
+    async acquire(code, file) {
+      compiled = executor.compile(code, file);
+      return compiled;
+    },
+    run(c, { timeoutMs, namespaces }, bridge) {
+      const control = new AbortController();
+      if (c.syntaxError !== undefined) return { ending: Promise.resolve({ syntaxError: c.syntaxError }), settle() {}, stop() {} };
+      let ids = 0;
+      const context = {
+        bridge: {
+          namespaces: Object.fromEntries(JSON.parse(namespaces)),
+          call: (namespace, name, args) =>
+            new Promise((resolve, reject) => {
+              const id = ++ids;
+              pending.set(id, { resolve, reject });
+              let text;
+              try {
+                text = JSON.stringify(args ?? {}) ?? 'null';
+              } catch (e) {
+                pending.delete(id);
+                reject(e);
+                return;
+              }
+              bridge.call(namespace, name, text, id);
+            }),
+        },
+        log: (args) => bridge.log(args.map((a) => (typeof a === 'string' ? a : safeText(a))).join(' '), false),
+        timeoutMs,
+        signal: control.signal,
+      };
+      const pending = new Map();
+      const ending = new Promise((resolve) => resolve(c.run(context)))
+        .then((end) => (end?.timeout ? { stopped: true } : end?.guestError !== undefined ? { guest: end.guestError } : end), (e) => ({ internal: String(e?.message ?? e) }))
+        .finally(() => c.dispose?.());
+      return {
+        ending,
+        settle(id, ok, text) {
+          const waiting = pending.get(id);
+          pending.delete(id);
+          if (ok) waiting?.resolve(JSON.parse(text));
+          else waiting?.reject(text);
+        },
+        stop: () => control.abort(),
+      };
+    },
+  };
+}
 
-/** A failed run: the core's run error, the output in what the budget leaves, telemetry. */
-function failedRun(failedJson, output, maxOutputBytes, telemetry) {
-  const error = JSON.parse(failedJson).failed;
-  const [text] = wasm.fitOutput(output, Math.max(0, maxOutputBytes - JSON.stringify(error).length));
-  return { status: 'failed', ...error, output: text, telemetry };
+/** A host-side value as console text, without throwing. */
+function safeText(value) {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    try {
+      return String(value);
+    } catch {
+      return '[unprintable value]';
+    }
+  }
 }
 
 /**
@@ -197,19 +345,4 @@ function runTelemetry(catalog, stats, durationMs) {
     durationMs,
     counterScope: scope ?? 'run-counters-0',
   };
-}
-
-/** The executor object for `executor`: a name, or an object the caller built. */
-async function resolveExecutor(executor) {
-  if (executor !== undefined && executor !== null && typeof executor === 'object') return executor;
-  const name = executor ?? 'quickjs';
-  if (name === 'node-vm') {
-    const { nodeVmExecutor } = await import('./node-vm.js');
-    return nodeVmExecutor();
-  }
-  if (name === 'quickjs') {
-    const { quickjsExecutor } = await import('./quickjs.js');
-    return quickjsExecutor();
-  }
-  throw new Error(`unknown executor ${JSON.stringify(String(name))}: 'quickjs', 'node-vm' or an executor object`);
 }

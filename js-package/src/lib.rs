@@ -454,6 +454,16 @@ pub fn fit_output(output: &str, budget_bytes: f64) -> Array {
     Array::of2(&JsValue::from_str(&text), &JsValue::from_bool(cut))
 }
 
+/// A failed run fitted to its output budget (the core's `run::fit_failed`): `error_json`
+/// is the run error's JSON text (as a step answer's `failed` member holds it), `stack` the
+/// guest error's frames (empty when none), `output` the console output. Answers the
+/// failed run as JSON text, `{"status":"failed", ..., "output", "truncated"?}`.
+#[wasm_bindgen(js_name = failedRun)]
+pub fn failed_run(error_json: &str, stack: &str, output: &str, max_bytes: f64) -> JsResult<String> {
+    let error = js(codemode_errors::run::run_error_from_json(error_json))?;
+    Ok(codemode_errors::run::fit_failed(error, stack, output, budget(max_bytes)).to_json())
+}
+
 /// The output budget when a caller names none (`run::DEFAULT_MAX_OUTPUT_BYTES`).
 #[wasm_bindgen(js_name = defaultMaxOutputBytes)]
 pub fn default_max_output_bytes() -> f64 {

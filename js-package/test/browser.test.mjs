@@ -1,8 +1,10 @@
 // The browser demo in headless Chromium (Debian's /usr/bin/chromium, driven by
 // playwright-core): the page loads the package's ESM build offline, renders a failure with
 // its redactions and truncations marked, runs every shared vector in the page, runs model
-// code with `execute` on the quickjs executor (whose packages the page's import map names),
-// and its playground runs code typed or picked in the page. Screenshots are saved to
+// code with `execute` on the quickjs executor (whose packages the page's import map names;
+// the executor runs in a Web Worker the page links them for), attacks that executor (loops
+// after awaits, microtask storms, aborts, realm escapes, stack overflows) while the page
+// keeps ticking, and its playground runs code typed or picked in the page. Screenshots are saved to
 // target/js-browser-demo.png and target/js-browser-playground.png.
 
 import assert from 'node:assert/strict';
@@ -210,6 +212,83 @@ describe('execute in headless Chromium on the quickjs executor', () => {
     const result = await executeInPage('while (true) {}', { timeoutMs: 200 });
     assert.deepEqual([result.status, result.code], ['failed', 'timeout'], JSON.stringify(result));
     assert.ok(Date.now() - started < 10_000, 'the interrupt stopped the loop');
+  });
+});
+
+/**
+ * Runs in the page, each `[request, { timeoutMs?, abortAfterMs? }]` started together, with
+ * the page's own timer ticking beside them: what each resolved, its wall time, and the
+ * longest gap between the page's ticks (how long guest code could block the page).
+ */
+function concurrentInPage(runs) {
+  return page.evaluate(async (runs) => {
+    const { execute } = await import('codemode-errors');
+    const catalog = { notes: [{ name: 'get', annotations: { readOnlyHint: true } }] };
+    const dispatch = async () => ({ content: [{ type: 'text', text: 'note' }] });
+    let last = performance.now();
+    let maxGap = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+    }, 10);
+    try {
+      const results = await Promise.all(
+        runs.map(async ([request, { timeoutMs, abortAfterMs }]) => {
+          const signal = abortAfterMs === undefined ? undefined : AbortSignal.timeout(abortAfterMs);
+          const started = performance.now();
+          const result = await execute(request, { executor: 'quickjs', catalog, dispatch, timeoutMs, signal });
+          return { status: result.status, code: result.code, value: result.value, ms: performance.now() - started };
+        }),
+      );
+      return { results, maxGap };
+    } finally {
+      clearInterval(ticker);
+    }
+  }, runs);
+}
+
+describe('execute in headless Chromium: the QuickJS executor runs in a Web Worker the page can always stop', () => {
+  test('a loop after an await and a microtask storm end at the deadline while the page keeps ticking', async () => {
+    const { results, maxGap } = await concurrentInPage([
+      ['await null;\nfor (;;) {}', { timeoutMs: 300 }],
+      ['const f = () => Promise.resolve().then(f);\nf();\nawait new Promise(() => {});', { timeoutMs: 300 }],
+      ['return { toJSON() { for (;;) {} } };', { timeoutMs: 300 }],
+    ]);
+    assert.deepEqual(results.map((r) => [r.status, r.code]), [['failed', 'timeout'], ['failed', 'timeout'], ['failed', 'timeout']], JSON.stringify(results));
+    assert.ok(results.every((r) => r.ms < 3_000), JSON.stringify(results));
+    assert.ok(maxGap < 250, `the page's event loop stalled ${maxGap} ms`);
+  });
+
+  test("the caller's signal ends a synchronous loop as aborted, and a spinning run starves none beside it", async () => {
+    const { results } = await concurrentInPage([
+      ['for (;;) {}', { timeoutMs: 5_000, abortAfterMs: 200 }],
+      ['return 1', { timeoutMs: 2_000 }],
+      ['return 2', { timeoutMs: 2_000 }],
+    ]);
+    assert.deepEqual(results.map((r) => r.code ?? r.value), ['aborted', 1, 2], JSON.stringify(results));
+    assert.ok(results[0].ms < 2_000, JSON.stringify(results));
+  });
+
+  test('the objects the guest reaches are its own realm, and nothing is shared between runs', async () => {
+    const { results } = await concurrentInPage([
+      ["return codemode.notes.get({}).constructor.constructor('return typeof document')();", {}],
+      ["return console.log.constructor('return typeof window')();", {}],
+    ]);
+    assert.deepEqual(results.map((r) => r.value), ['undefined', 'undefined'], JSON.stringify(results));
+    await concurrentInPage([['Promise.prototype.hijacked = 1;\nreturn 1;', {}]]);
+    const { results: later } = await concurrentInPage([['return Promise.prototype.hijacked ?? null;', {}]]);
+    assert.equal(later[0].value, null);
+  });
+
+  test('stack overflows are the guest error and the executor keeps working after them', async () => {
+    const { results } = await concurrentInPage([
+      ['(function f() { f(); })();', {}],
+      ["JSON.parse('['.repeat(100000) + ']'.repeat(100000));\nreturn 'parsed';", {}],
+    ]);
+    assert.ok(results.every((r) => r.status === 'failed' && r.code === 'internal_error'), JSON.stringify(results));
+    const { results: after } = await concurrentInPage([['return 1', {}]]);
+    assert.equal(after[0].value, 1);
   });
 });
 

@@ -20,10 +20,7 @@ const runtime = 'Deno' in globalThis ? 'deno' : 'node';
  * reason. The test meeting a gap asserts the behaviour the reason describes instead, so a
  * gap that closes fails the run until it is removed here.
  */
-const GAPS = {
-  'deno node-vm syntax-position':
-    "Deno's node:vm gives a SyntaxError no position (its stack has neither V8's `file:LINE` line nor the caret line), so the core places the error at the end of the submitted source",
-};
+const GAPS = {};
 const gapFor = (executor, check) => GAPS[`${runtime} ${executor} ${check}`];
 
 const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
@@ -223,6 +220,131 @@ for (const executor of ['quickjs', 'node-vm']) describe(`execute on ${executor}`
   });
 });
 
+for (const executor of ['quickjs', 'node-vm']) describe(`execute on ${executor}: the rules hold whatever the code does`, () => {
+  const run = (request, options) => execute(request, { executor, catalog, ...options });
+
+  test('the deadline ends a loop after an await, a microtask storm and a looping hook; the host keeps ticking', async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 10);
+    try {
+      for (const code of ['await null;\nfor (;;) {}', 'const f = () => Promise.resolve().then(f);\nf();\nawait new Promise(() => {});', 'return { toJSON() { for (;;) {} } };', 'throw { get message() { for (;;) {} } };']) {
+        const before = ticks;
+        const started = Date.now();
+        const result = await run(code, { dispatch: upstream().dispatch, timeoutMs: 200 });
+        assert.deepEqual([result.status, result.code, 'failurePhase' in result], ['failed', 'timeout', false], `${code}: ${JSON.stringify(result)}`);
+        assert.ok(Date.now() - started < 3_000, `${code}: ${Date.now() - started} ms`);
+        assert.ok(ticks - before >= 5, `${code}: the host's timers ran ${ticks - before} times during the run`);
+      }
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+
+  test("the caller's signal ends a synchronous loop as aborted; an aborted signal runs and dispatches nothing", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const spun = await run('for (;;) {}', { dispatch: upstream().dispatch, signal: controller.signal, timeoutMs: 5_000 });
+    assert.deepEqual([spun.code, Date.now() - started < 2_000], ['aborted', true], JSON.stringify(spun));
+    const { calls, dispatch } = upstream();
+    const before = await run('await codemode.github.create_issue({ title: "t" });', { dispatch, signal: AbortSignal.abort() });
+    assert.deepEqual([before.code, before.bridgeDispatchStarted, calls.length], ['aborted', false, 0]);
+  });
+
+  test('a spinning run does not starve runs beside it', async () => {
+    const { dispatch } = upstream();
+    const spinner = run('for (;;) {}', { dispatch, timeoutMs: 1_500 });
+    const started = Date.now();
+    const short = await Promise.all(Array.from({ length: 3 }, () => run('return 1', { dispatch, timeoutMs: 1_000 })));
+    assert.deepEqual(short.map((r) => r.value), [1, 1, 1]);
+    assert.ok(Date.now() - started < 1_000, `${Date.now() - started} ms`);
+    assert.equal((await spinner).code, 'timeout');
+  });
+
+  test('arguments the guest breaks are its own failure, nothing dispatched; the guest catches its own error', async () => {
+    for (const args of ['{ toJSON() { throw new Error("boom"); } }', '{ n: 10n }', '(() => { const a = {}; a.self = a; return a; })()']) {
+      const { calls, dispatch } = upstream();
+      const result = await run(`await codemode.github.create_issue(${args});`, { dispatch });
+      assert.deepEqual([result.code, result.failurePhase, 'toolError' in result, calls.length], ['internal_error', 'guest', false, 0], `${args}: ${JSON.stringify(result)}`);
+    }
+    const caught = await run('try { await codemode.github.create_issue({ toJSON() { throw new Error("boom"); } }); } catch (e) { return e.message; }', { dispatch: upstream().dispatch });
+    assert.equal(caught.value, 'boom');
+  });
+
+  test('no value is no value; values that are not JSON data fail; a forged timeout code is the guest', async () => {
+    const { dispatch } = upstream();
+    const none = await run('const x = 1;', { dispatch });
+    assert.deepEqual([none.status, 'value' in none], ['completed', false]);
+    for (const code of ['return NaN;', 'return Infinity;', 'return () => 1;', 'return Symbol();', 'return new Map();', 'return [undefined];']) {
+      const result = await run(code, { dispatch });
+      assert.deepEqual([result.code, result.failurePhase], ['output_limit_exceeded', 'host'], `${code}: ${JSON.stringify(result)}`);
+    }
+    const dated = await run('return { at: new Date(0), skipped: undefined };', { dispatch });
+    assert.deepEqual(dated.value, { at: '1970-01-01T00:00:00.000Z' });
+    const forged = await run("throw { code: 'ERR_SCRIPT_EXECUTION_TIMEOUT' };", { dispatch });
+    assert.deepEqual([forged.code, forged.failurePhase], ['internal_error', 'guest']);
+  });
+
+  test('module access is found in the syntax tree, after syntax errors', async () => {
+    const { calls, dispatch } = upstream();
+    for (const [code, named] of [
+      ["await import /**/ ('fs');", '`import` at line 1'],
+      ["await import\n('fs');", '`import` at line 1'],
+      ["require /* x */ ('fs');", '`require` at line 1'],
+      ["import fs from 'node:fs';\nreturn 1;", '`import` declaration at line 1'],
+      ['return import.meta.url;', '`import.meta` at line 1'],
+    ]) {
+      const result = await run(`await codemode.github.create_issue({ title: "t" });\n${code}`, { dispatch });
+      assert.deepEqual([result.code, result.failurePhase], ['invalid_input', 'input'], code);
+      assert.ok(result.message.includes(named.replace('line 1', 'line 2')), result.message);
+    }
+    assert.equal(calls.length, 0);
+    const syntax = await run("import fs from 'node:fs';\nconst x = ;", { dispatch });
+    assert.deepEqual([syntax.line, syntax.column, syntax.message.startsWith('syntax error')], [2, 11, true]);
+    for (const [code, at] of [['const a = 1;\u2028const b = ;', [2, 11]], ['const a = 1;\rconst b = ;', [2, 11]], [`const x = "${'a'.repeat(985)}" + ;`, [1, 1001]]]) {
+      const result = await run(code, { dispatch });
+      assert.deepEqual([result.line, result.column], at, JSON.stringify(code.slice(0, 20)));
+    }
+  });
+
+  test('a failed run fits its output budget: error, stack and output together', async () => {
+    const { dispatch } = upstream();
+    const result = await run("console.log('x'.repeat(1000));\nthrow new Error('y'.repeat(5000));", { dispatch, maxOutputBytes: 300 });
+    const { telemetry, ...shown } = result;
+    assert.ok(new TextEncoder().encode(JSON.stringify(shown)).length <= 300, JSON.stringify(shown));
+    assert.deepEqual([result.code, result.failurePhase, result.truncated], ['internal_error', 'guest', true]);
+  });
+
+  test("no object the guest reaches is the host's", async () => {
+    const { dispatch } = upstream();
+    const escape = "constructor('return typeof process')()";
+    for (const code of [`return codemode.github.get_issue({}).constructor.${escape};`, `return console.log.${escape};`, `try { await codemode.github.create_issue({}); } catch (e) { return e.constructor.${escape}; }`]) {
+      const result = await run(code, { dispatch });
+      assert.notEqual(result.value, 'object', `${code}: ${JSON.stringify(result)}`);
+    }
+    await run("Promise.prototype.hijacked = 1;\nreturn 1;", { dispatch });
+    const later = await run('return Promise.prototype.hijacked ?? null;', { dispatch });
+    assert.equal(later.value, null, 'nothing is shared between runs');
+  });
+});
+
+test('host misconfiguration rejects with a typed error naming the option', async () => {
+  const dispatch = upstream().dispatch;
+  for (const [options, path] of [
+    [{ catalog, dispatch, timeoutMs: '100' }, 'timeoutMs'],
+    [{ catalog, dispatch, timeoutMs: 0 }, 'timeoutMs'],
+    [{ catalog, dispatch, callTimeoutMs: -1 }, 'callTimeoutMs'],
+    [{ catalog, dispatch, maxOutputBytes: 1.5 }, 'maxOutputBytes'],
+    [{ catalog }, 'dispatch'],
+    [{ catalog, dispatch, executor: 'v8' }, 'executor'],
+    [{ catalog, dispatch, signal: {} }, 'signal'],
+  ]) {
+    await assert.rejects(execute('return 1', options), (e) => e instanceof TypeError && e.code === 'invalid_argument' && e.path === path && e.message.includes(path), path);
+  }
+  const collide = { 'a::b': [{ name: 'c' }], a: [{ name: 'b::c' }] };
+  await assert.rejects(execute('return 1', { catalog: collide, dispatch }), (e) => e instanceof TypeError && e.code === 'invalid_argument' && e.message.includes('::'));
+});
+
 test("telemetry counts the catalog's tools by source, each namespace being one server, with names cleaned", async () => {
   const sources = {
     github: catalog.github,
@@ -242,7 +364,7 @@ test("telemetry counts the catalog's tools by source, each namespace being one s
 
 test('the QuickJS version the executor falls back to in Deno is the one package.json pins', () => {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  const source = readFileSync(new URL('../src/quickjs.js', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../src/worker/quickjs.js', import.meta.url), 'utf8');
   const version = source.match(/const QUICKJS_VERSION = '([^']+)'/)[1];
   assert.equal(pkg.dependencies['quickjs-emscripten-core'], version);
   assert.equal(pkg.dependencies['@jitl/quickjs-wasmfile-release-sync'], version);

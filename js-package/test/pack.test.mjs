@@ -37,10 +37,11 @@ describe('the packed tarball', () => {
 
   test('holds the built package and nothing else', () => {
     const files = packed.files.map((f) => f.path).sort();
-    for (const needed of ['package.json', 'README.md', 'index.d.ts', 'dist/codemode_errors_js_bg.wasm', 'dist/cjs/index.js', 'dist/esm/index.js', 'dist/deno/index.js']) {
+    const top = ['package.json', 'README.md', 'index.d.ts', 'LICENSE-MIT', 'LICENSE-APACHE'];
+    for (const needed of [...top, 'dist/codemode_errors_js_bg.wasm', 'dist/cjs/index.js', 'dist/esm/index.js', 'dist/deno/index.js']) {
       assert.ok(files.includes(needed), `${needed} is missing from the tarball`);
     }
-    assert.deepEqual(files.filter((f) => !(f.startsWith('dist/') || ['package.json', 'README.md', 'index.d.ts'].includes(f))), []);
+    assert.deepEqual(files.filter((f) => !(f.startsWith('dist/') || top.includes(f))), []);
     assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, 'one .wasm serves every entry');
   });
 

@@ -1,7 +1,9 @@
 //! The executor's side of a run, as rules an executor in any language calls: reading the
-//! exec request, refusing module access, placing a JavaScript engine's syntax error and
-//! stack frames in the submitted source (the executor wraps the source before compiling
-//! it), and fitting console output and the final value to one output budget.
+//! exec request, checking the source from what a parser found in it (a syntax error, then
+//! module access; [`check_source`]) or by a scan of its text ([`module_access`]), placing
+//! a JavaScript engine's syntax error and stack frames in the submitted source (the
+//! executor wraps the source before compiling it), and fitting console output and the final
+//! value, or a failed run's error, stack and output ([`fit_failed`]), to one output budget.
 //!
 //! The executor keeps what only it can know (whether a nested call was dispatched, which
 //! rejections its bridge delivered); everything it reports passes through here and
@@ -12,6 +14,12 @@ use crate::input::RunFailure;
 use crate::json::{parse_json, Json, JsonList, JsonText};
 use crate::pipeline::message::short_text;
 use crate::text::{clean_whole, cut_safe, CustomRules, Redactions, SafeText, SafeTextBuilder};
+
+mod failed;
+mod source;
+
+pub use failed::{fit_failed, FailedRun, MIN_MESSAGE_UNITS};
+pub use source::{check_source, source_position, ModuleUse, ModuleUseKind};
 
 /// Longest source an exec request may submit, in UTF-16 code units (the bounded JSON
 /// reader's longest string, 128 Ki units).
@@ -135,10 +143,14 @@ fn field_name(name: &str) -> String {
     out
 }
 
-/// Refuse module access in a source: a call of `require(...)` or a dynamic `import(...)`
+/// Refuse module access in a source, by a scan of its text: a call of `require(...)` or a
+/// dynamic `import(...)` (with any whitespace, line breaks or comments before the `(`)
 /// outside strings, comments and regular expressions. Static `import` declarations are
 /// not valid in the body of a function, so they are syntax errors, which an executor
-/// reports first.
+/// reports first. This is the entry for an executor without a JavaScript parser (the
+/// component's); an executor that parses the source hands its findings to
+/// [`check_source`] instead, which reads the syntax tree's uses and cannot be spelled
+/// around.
 ///
 /// ```
 /// use codemode_errors::run::module_access;
@@ -238,10 +250,7 @@ fn find_module_access(source: &str) -> Option<(&'static str, u32, u32)> {
                 }
                 let word = &source[start..i];
                 let member = start > 0 && bytes[start - 1] == b'.' && !(start > 2 && &bytes[start - 3..start] == b"...");
-                let mut next = i;
-                while next < bytes.len() && matches!(bytes[next], b' ' | b'\t') {
-                    next += 1;
-                }
+                let next = skip_blank(bytes, i);
                 if !member && bytes.get(next) == Some(&b'(') {
                     if let Some(what) = ["require", "import"].into_iter().find(|w| *w == word) {
                         let column = source[line_start..start].chars().count() as u32 + 1;
@@ -271,6 +280,33 @@ fn find_module_access(source: &str) -> Option<(&'static str, u32, u32)> {
         }
     }
     None
+}
+
+/// The index of the first byte at or after `i` that is neither whitespace (line breaks
+/// included) nor inside a comment: what may stand between `import` and its `(`.
+fn skip_blank(bytes: &[u8], mut i: usize) -> usize {
+    loop {
+        match bytes.get(i) {
+            Some(b) if b.is_ascii_whitespace() => i += 1,
+            // U+2028 and U+2029 (E2 80 A8/A9) and U+00A0 (C2 A0), U+FEFF (EF BB BF).
+            Some(0xE2) if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) => i += 3,
+            Some(0xC2) if bytes.get(i + 1) == Some(&0xA0) => i += 2,
+            Some(0xEF) if bytes.get(i + 1) == Some(&0xBB) && bytes.get(i + 2) == Some(&0xBF) => i += 3,
+            Some(b'/') if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            Some(b'/') if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 2;
+            }
+            _ => return i,
+        }
+    }
 }
 
 /// Skip a template literal's text from `i` (after the backtick or a substitution's `}`)
@@ -403,8 +439,8 @@ pub fn syntax_failure(
         Engine::V8 => v8_position(stack, &wrapping.file),
         Engine::QuickJs | Engine::SpiderMonkey => locations(stack, &wrapping.file).next(),
     });
-    let lines: Vec<&str> = source.split('\n').collect();
-    let last = (lines.len() as u32, lines.last().map_or(0, |l| l.chars().count() as u32) + 1);
+    // The end of the source, its lines ended by JavaScript's line terminators.
+    let last = source_position(source, usize::MAX);
     let (line, column) = compiled.and_then(|(l, c)| wrapping.map(l, c.unwrap_or(1))).filter(|(l, _)| *l <= last.0).unwrap_or(last);
     RunFailure::SyntaxError { message: message.to_owned(), line, column }
 }
@@ -418,7 +454,7 @@ fn v8_position(stack: &str, file: &str) -> Option<(u32, Option<u32>)> {
 }
 
 /// A guest error's stack as the model should read it: `Name: message`, then at most
-/// [`MAX_FRAMES`] frames of the submitted source as `at NAME (<label>:user.js:LINE:COL)`,
+/// 10 frames of the submitted source as `at NAME (<label>:user.js:LINE:COL)`,
 /// with the wrapper's, the executor's and the host's frames dropped. Every piece is
 /// cleaned like evidence.
 ///

@@ -15,20 +15,26 @@
 //! | `user_stack` | `engine`, `name`, `message`, `stack`, `wrapping`, `label` | the stack as a JSON string |
 //! | `project_completed` | `output`, `value` (JSON text), `max_bytes`, `dispatched`, `restart_safe` | `{"output","value","truncated"}`, or `{"failed": <run error>}` |
 //! | `fit_output` | `output`, `budget` | `{"output","truncated"}` |
+//! | `source_check` | `source`, `syntax_error` (`{"message","offset"}` or `null`), `uses` (`[{"kind","offset"}]`), `restart_safe` | `null`, or `{"failed": <run error>}` |
+//! | `failed_run` | `error` (a run error), `stack`, `output`, `max_bytes` | the failed run: `{"status":"failed", <run error>, "stack"?, "output", "truncated"?}` |
 //!
 //! A `wrapping` is `{"file", "lines_before", "columns_before", "source_lines"?}` (see
-//! [`Wrapping`]).
+//! [`Wrapping`]). Offsets are UTF-16 code units from the start of the submitted source
+//! (see [`check_source`]); a use's `kind` is a [`ModuleUseKind`].
 
 use crate::error::{ErrorCode, ReportError};
 use crate::input::RunFailure;
 use crate::json::{exact_integer, parse_json, write_string, Json, JsonList};
 use crate::pipeline::exec::{
-    fit_output, module_access, project_completed, syntax_failure, user_stack, Engine, ExecRequest, Projection, Wrapping,
+    check_source, fit_failed, fit_output, module_access, project_completed, syntax_failure, user_stack, Engine, ExecRequest, FailedRun,
+    ModuleUse, ModuleUseKind, Projection, Wrapping,
 };
 use crate::pipeline::run::end_at_step;
 use crate::text::refusal;
 use crate::text::SafeText;
+use crate::text::{clean_whole, CustomRules, Redactions};
 use crate::wire::RunError;
+use crate::wire::{FailurePhase, RunErrorCode};
 
 /// Largest byte budget a step may name (4 GiB).
 const MAX_BUDGET: i64 = 1 << 32;
@@ -107,6 +113,28 @@ pub enum ExecStep {
         /// The budget in bytes.
         budget: usize,
     },
+    /// Check a source by what a parser found ([`check_source`]).
+    SourceCheck {
+        /// The submitted source.
+        source: String,
+        /// The parser's syntax error: its message and UTF-16 offset.
+        syntax_error: Option<(String, usize)>,
+        /// The uses of the module system in the syntax tree.
+        uses: Vec<ModuleUse>,
+        /// The request's `restartSafe`.
+        restart_safe: bool,
+    },
+    /// Fit a failed run to its output budget ([`fit_failed`]).
+    FailedRun {
+        /// The run error (boxed: it is far larger than the other steps).
+        error: Box<RunError>,
+        /// The guest error's stack (empty when there is none).
+        stack: String,
+        /// The console output.
+        output: String,
+        /// The output budget in bytes.
+        max_bytes: usize,
+    },
 }
 
 /// What a step's rule answered.
@@ -128,6 +156,8 @@ pub enum StepAnswer {
     Projected(Projection),
     /// Console output cut to its budget, and whether it was cut.
     Fitted(SafeText, bool),
+    /// A failed run fitted to its budget.
+    FailedRun(FailedRun),
 }
 
 impl StepAnswer {
@@ -159,6 +189,7 @@ impl StepAnswer {
                 write_string(&mut out, text);
                 out.push_str(if *cut { ",\"truncated\":true}" } else { ",\"truncated\":false}" });
             }
+            StepAnswer::FailedRun(run) => out.push_str(&run.to_json()),
         }
         out
     }
@@ -225,11 +256,29 @@ impl ExecStep {
             "fit_output" => {
                 (ExecStep::FitOutput { output: fields.string("output")?, budget: fields.bytes("budget")? }, &["output", "budget"])
             }
+            "source_check" => (
+                ExecStep::SourceCheck {
+                    source: fields.string("source")?,
+                    syntax_error: fields.parser_error()?,
+                    uses: fields.uses()?,
+                    restart_safe: fields.flag("restart_safe")?,
+                },
+                &["source", "syntax_error", "uses", "restart_safe"],
+            ),
+            "failed_run" => (
+                ExecStep::FailedRun {
+                    error: Box::new(fields.run_error()?),
+                    stack: if fields.get("stack").is_some() { fields.string("stack")? } else { String::new() },
+                    output: fields.string("output")?,
+                    max_bytes: fields.bytes("max_bytes")?,
+                },
+                &["error", "stack", "output", "max_bytes"],
+            ),
             other => {
                 return Err(invalid(
                     "step",
                     format!(
-                        "unknown step {:?}: request, module_access, syntax_error, user_stack, project_completed or fit_output",
+                        "unknown step {:?}: request, module_access, syntax_error, user_stack, project_completed, fit_output, source_check or failed_run",
                         crate::json::utf16_prefix(other, 64)
                     ),
                 ))
@@ -266,6 +315,15 @@ impl ExecStep {
                 let (text, cut) = fit_output(output, *budget);
                 StepAnswer::Fitted(text, cut)
             }
+            ExecStep::SourceCheck { source, syntax_error, uses, restart_safe } => {
+                match check_source(source, syntax_error.as_ref().map(|(m, at)| (m.as_str(), *at)), uses) {
+                    Some(failure) => ends(failure, false, *restart_safe),
+                    None => StepAnswer::Allowed,
+                }
+            }
+            ExecStep::FailedRun { error, stack, output, max_bytes } => {
+                StepAnswer::FailedRun(fit_failed(RunError::clone(error), stack, output, *max_bytes))
+            }
         }
     }
 }
@@ -285,7 +343,7 @@ fn invalid(path: &str, message: impl Into<String>) -> ReportError {
 }
 
 /// A step's members, read by name.
-struct Fields<'a> {
+pub(crate) struct Fields<'a> {
     members: &'a JsonList<(String, Json)>,
 }
 
@@ -380,6 +438,110 @@ impl Fields<'_> {
     }
 }
 
+impl Fields<'_> {
+    /// A whole number of UTF-16 units, an offset into the source.
+    fn offset_in(&self, key: &str, path: &str) -> Result<usize, ReportError> {
+        self.get(key)
+            .and_then(Json::as_f64)
+            .and_then(exact_integer)
+            .filter(|n| (0..=MAX_BUDGET).contains(n))
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| invalid(path, "must be a whole number of UTF-16 units from 0"))
+    }
+
+    /// `{"message", "offset"}`, or `null` / left out.
+    fn parser_error(&self) -> Result<Option<(String, usize)>, ReportError> {
+        let members = match self.get("syntax_error") {
+            None | Some(Json::Null) => return Ok(None),
+            Some(Json::Object(members)) => members,
+            Some(other) => return Err(invalid("syntax_error", format!("must be an object or null, not {}", other.type_name()))),
+        };
+        let inner = Fields { members };
+        let message = inner.string("message").map_err(|e| e.within("syntax_error"))?;
+        let offset = inner.offset_in("offset", "syntax_error.offset")?;
+        inner.only(&["message", "offset"]).map_err(|e| e.within("syntax_error"))?;
+        Ok(Some((message, offset)))
+    }
+
+    /// `[{"kind", "offset"}, ...]`.
+    fn uses(&self) -> Result<Vec<ModuleUse>, ReportError> {
+        let items = match self.get("uses") {
+            Some(Json::Array(items)) if items.dropped() == 0 => items.items(),
+            Some(Json::Array(_)) => return Err(invalid("uses", "has more items than a step may hold")),
+            Some(other) => return Err(invalid("uses", format!("must be an array, not {}", other.type_name()))),
+            None => return Err(invalid("uses", "is required")),
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let path = format!("uses[{i}]");
+                let members = item.as_object().ok_or_else(|| invalid(&path, "must be an object {kind, offset}"))?;
+                let inner = Fields { members };
+                let kind = inner.string("kind").map_err(|e| e.within(&path))?;
+                let kind = ModuleUseKind::from_wire(&kind).ok_or_else(|| {
+                    invalid(&format!("{path}.kind"), "must be import_declaration, dynamic_import, import_meta or require_call")
+                })?;
+                let offset = inner.offset_in("offset", &format!("{path}.offset"))?;
+                inner.only(&["kind", "offset"]).map_err(|e| e.within(&path))?;
+                Ok(ModuleUse { kind, offset })
+            })
+            .collect()
+    }
+
+    /// A run error in its wire form, read back: its message cleaned again and its
+    /// `toolError` read by the tolerant reader (neither changes what the core wrote).
+    fn run_error(&self) -> Result<RunError, ReportError> {
+        let members = match self.get("error") {
+            Some(Json::Object(members)) => members,
+            Some(other) => return Err(invalid("error", format!("must be a run error object, not {}", other.type_name()))),
+            None => return Err(invalid("error", "is required")),
+        };
+        read_run_error(&Fields { members }).map_err(|e| e.within("error"))
+    }
+}
+
+/// A run error from its wire form (see [`RunError::to_json`]).
+pub(crate) fn read_run_error(fields: &Fields<'_>) -> Result<RunError, ReportError> {
+    let code = fields.string("code")?;
+    let code = RunErrorCode::from_wire(&code).ok_or_else(|| invalid("code", "is not a run error code"))?;
+    let message = clean_whole(&fields.string("message")?, CustomRules::none(), &mut Redactions::default());
+    let failure_phase = match fields.get("failurePhase") {
+        None | Some(Json::Null) => None,
+        Some(_) => Some(FailurePhase::from_wire(&fields.string("failurePhase")?).ok_or_else(|| invalid("failurePhase", "is not a phase"))?),
+    };
+    let bool_of = |key: &str| fields.get(key).and_then(Json::as_bool).ok_or_else(|| invalid(key, "must be true or false"));
+    let location = match (fields.get("line"), fields.get("column")) {
+        (None, None) => None,
+        (Some(line), Some(column)) => match (one_based(line), one_based(column)) {
+            (Some(line), Some(column)) => Some((line, column)),
+            _ => return Err(invalid("line", "line and column must be one-based whole numbers")),
+        },
+        _ => return Err(invalid("line", "line and column come together")),
+    };
+    let tool_error = match fields.get("toolError") {
+        None | Some(Json::Null) => None,
+        Some(value) => Some(crate::input::call_error_from_value(value).map_err(|e| e.within("toolError"))?),
+    };
+    fields.only(&["code", "message", "failurePhase", "bridgeDispatchStarted", "replaySafe", "line", "column", "toolError"])?;
+    Ok(RunError {
+        code,
+        message,
+        failure_phase,
+        bridge_dispatch_started: bool_of("bridgeDispatchStarted")?,
+        replay_safe: bool_of("replaySafe")?,
+        location,
+        tool_error,
+    })
+}
+
+/// Read a run error from its JSON text (the wire form [`RunError::to_json`] writes).
+pub fn run_error_from_json(text: &str) -> Result<RunError, ReportError> {
+    let value = parse_json(text)?;
+    let members = value.as_object().ok_or_else(|| invalid("", format!("a run error is a JSON object, not {}", value.type_name())))?;
+    read_run_error(&Fields { members })
+}
+
 fn one_based(value: &Json) -> Option<u32> {
     value.as_f64().and_then(exact_integer).and_then(|n| u32::try_from(n).ok()).filter(|&n| n >= 1)
 }
@@ -420,6 +582,28 @@ mod tests {
         let unserializable = answer(r#"{"step":"project_completed","output":"","value":"{","max_bytes":100,"dispatched":true}"#);
         assert!(unserializable.contains(r#""code":"output_limit_exceeded""#) && unserializable.contains(r#""bridgeDispatchStarted":true"#));
         assert_eq!(answer(r#"{"step":"fit_output","output":"abcdef","budget":100}"#), r#"{"output":"abcdef","truncated":false}"#);
+    }
+
+    #[test]
+    fn a_parser_s_findings_and_a_failed_run_are_steps_too() {
+        let check = |rest: &str| answer(&format!(r#"{{"step":"source_check","source":"import fs from 'fs';\nconst x = ;"{rest}}}"#));
+        let syntax =
+            check(r#","syntax_error":{"message":"Unexpected token","offset":31},"uses":[{"kind":"import_declaration","offset":0}]"#);
+        assert!(syntax.contains(r#""line":2,"column":11"#), "{syntax}");
+        let access = check(r#","syntax_error":null,"uses":[{"kind":"import_declaration","offset":0}],"restart_safe":true"#);
+        assert!(access.contains("`import` declaration at line 1, column 1") && access.contains(r#""replaySafe":true"#), "{access}");
+        assert_eq!(check(r#","uses":[]"#), "null");
+        assert!(refusal(r#"{"step":"source_check","source":"","uses":[{"kind":"eval","offset":0}]}"#).contains("uses[0].kind"));
+        assert!(refusal(r#"{"step":"source_check","source":"","uses":[],"syntax_error":{"message":"m","offset":-1}}"#)
+            .contains("syntax_error.offset"));
+
+        let error = answer(r#"{"step":"request","request":{"code":"x","language":"ts"}}"#);
+        let error = &error[r#"{"failed":"#.len()..error.len() - 1];
+        let fitted = answer(&format!(r#"{{"step":"failed_run","error":{error},"output":"{}","max_bytes":300}}"#, "x".repeat(1000)));
+        assert!(fitted.starts_with(r#"{"status":"failed","code":"invalid_input""#) && fitted.len() <= 300, "{fitted}");
+        assert!(fitted.ends_with(r#","truncated":true}"#), "{fitted}");
+        assert_eq!(run_error_from_json(error).unwrap().to_json(), error, "a run error reads back as it was written");
+        assert!(refusal(r#"{"step":"failed_run","error":{"code":"nope"},"output":"","max_bytes":1}"#).contains("error.code"));
     }
 
     #[test]

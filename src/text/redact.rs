@@ -1096,11 +1096,11 @@ mod tests {
             // `zip -P` and `unzip -P` commands named inside one another's quoted arguments,
             // over more than a command line's reach (the fuzzer's, minimized): a command
             // named inside a quoted argument is read on its own.
-            include_str!("../../fuzz/artifacts-kept/redact_text/idempotence-zip-quoted-chain"),
+            include_str!("../../fuzz/regressions/redact_text/idempotence-zip-quoted-chain"),
             // A DSN's user info (`…:…@unix(`) that ends in a marker: the password was
             // redacted, and the text before the marker, now within the rule's reach, is
             // no user info (the fuzzer's, partly minimized).
-            include_str!("../../fuzz/artifacts-kept/redact_text/idempotence-dsn-over-marker"),
+            include_str!("../../fuzz/regressions/redact_text/idempotence-dsn-over-marker"),
             // A four-dash header before a five-dash one: both blocks in one marker.
             "hLakiGwCBL---- BEGIN SSBE PRIVATE KEY-----\\]a1in\"-----BEGIN PRIVATE KEY-----\\]\u{0}\u{0}\u{0}nM< ",
         ] {

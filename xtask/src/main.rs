@@ -1,9 +1,12 @@
 //! `cargo xtask <command>`: every build step, so two commands set everything up.
 //!
 //! - `demo`: normalize the sample failures in `examples/failures/` on every surface.
-//! - `test`: install what the tests need, then run every test of every surface, then the
-//!   fuzz smoke (each cargo-fuzz target for 20 s on its committed corpus).
-//! - `fuzz`: the fuzz smoke alone.
+//! - `test`: install what the tests need, then run every test of every surface (the
+//!   replay of every saved fuzz input among them, on stable).
+//! - `fuzz [--seconds N] [--random] [TARGET ...]`: the time-boxed fuzz campaign (nightly,
+//!   cargo-fuzz), growing the ignored `fuzz/corpus/` from the seeds ([`fuzz`]).
+//! - `fuzz-seeds [--max-len N] [TARGET ...]`: rewrite the minimized seed sets in
+//!   `fuzz/seeds/` from what the grown corpus covers.
 //! - `bless`: rewrite the expected outcomes of `tests/vectors/` from the native core.
 //! - `bench`: run the benchmarks whose figures `docs/PERFORMANCE.md` records.
 //! - `build-js`: build the npm package into `js-package/dist/` (nothing else).
@@ -12,6 +15,7 @@ mod component;
 mod features;
 mod fuzz;
 mod js;
+mod publish;
 mod util;
 
 use util::{run, Ctx, Result};
@@ -24,10 +28,11 @@ fn main() {
         Some("test") => test(&ctx),
         Some("bless") => bless(&ctx),
         Some("bench") => bench(&ctx),
-        Some("fuzz") => fuzz::smoke(&ctx),
+        Some("fuzz") => fuzz::campaign(&ctx, &args[1..]),
+        Some("fuzz-seeds") => fuzz::reseed(&ctx, &args[1..]),
         Some("serve-demo") => js::serve(&ctx),
         Some("build-js") => setup().and_then(|()| js::build(&ctx).map(|dist| println!("built {}", dist.display()))),
-        _ => Err("usage: cargo xtask demo|test|fuzz|bless|bench|build-js|serve-demo".into()),
+        _ => Err("usage: cargo xtask demo|test|fuzz|fuzz-seeds|bless|bench|build-js|serve-demo".into()),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");
@@ -55,7 +60,8 @@ fn test(ctx: &Ctx) -> Result {
     run(ctx.cargo().args(["test", "--workspace", "--exclude", "codemode-errors-guest", "--exclude", "codemode-errors-js"]))?;
     component::test(ctx)?;
     js::test(ctx)?;
-    fuzz::smoke(ctx)
+    publish::check(ctx)?;
+    Ok(())
 }
 
 fn bless(ctx: &Ctx) -> Result {

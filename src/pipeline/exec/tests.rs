@@ -38,6 +38,11 @@ fn module_access_is_found_in_code_only() {
         ("const a = 1;\n  x = require ('child_process')", ("require", 2, 7)),
         ("const t = `${require('os')}`", ("require", 1, 14)),
         ("const r = /['\"]/; require('x')", ("require", 1, 19)),
+        // Whatever stands between the word and its `(`: spaces, line breaks, comments.
+        ("await import /**/ ('fs')", ("import", 1, 7)),
+        ("await import\n('fs')", ("import", 1, 7)),
+        ("await import // x\n  ('fs')", ("import", 1, 7)),
+        ("x;\nrequire /* a */ /* b */\r\n('fs')", ("require", 2, 1)),
     ] {
         assert_eq!(find_module_access(source), Some(at), "{source}");
     }
@@ -49,6 +54,7 @@ fn module_access_is_found_in_code_only() {
         "return obj.require('x') + loader.import('y')",
         "const n = 4 / 2; const m = 'require(';",
         "const requireX = 1; importer(2)",
+        "const s = 'require' /* ( */; x",
     ] {
         assert_eq!(find_module_access(source), None, "{source}");
     }
