@@ -385,14 +385,14 @@ impl Fields<'_> {
         }
     }
 
+    /// A whole number from 0 to [`MAX_BUDGET`] at `key`, if there is one.
+    fn whole_in_budget(&self, key: &str) -> Option<usize> {
+        self.get(key).and_then(Json::as_f64).and_then(exact_integer).filter(|n| (0..=MAX_BUDGET).contains(n)).and_then(|n| usize::try_from(n).ok())
+    }
+
     /// A required byte count.
     fn bytes(&self, key: &str) -> Result<usize, ReportError> {
-        self.get(key)
-            .and_then(Json::as_f64)
-            .and_then(exact_integer)
-            .filter(|n| (0..=MAX_BUDGET).contains(n))
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| invalid(key, "must be a whole number of bytes from 0 to 2^32"))
+        self.whole_in_budget(key).ok_or_else(|| invalid(key, "must be a whole number of bytes from 0 to 2^32"))
     }
 
     fn engine(&self) -> Result<Engine, ReportError> {
@@ -441,12 +441,7 @@ impl Fields<'_> {
 impl Fields<'_> {
     /// A whole number of UTF-16 units, an offset into the source.
     fn offset_in(&self, key: &str, path: &str) -> Result<usize, ReportError> {
-        self.get(key)
-            .and_then(Json::as_f64)
-            .and_then(exact_integer)
-            .filter(|n| (0..=MAX_BUDGET).contains(n))
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| invalid(path, "must be a whole number of UTF-16 units from 0"))
+        self.whole_in_budget(key).ok_or_else(|| invalid(path, "must be a whole number of UTF-16 units from 0"))
     }
 
     /// `{"message", "offset"}`, or `null` / left out.

@@ -110,7 +110,8 @@ pub fn demo(ctx: &Ctx) -> Result {
 }
 
 /// Size, start-up and per-call budgets, compared with a naive JavaScript redactor, then
-/// redaction against secretlint and a regex list; writes `docs/PERFORMANCE-js.md`.
+/// redaction against secretlint and a regex list (both write `docs/PERFORMANCE-js.md`),
+/// then the cost of a run through `execute`.
 pub fn bench(ctx: &Ctx) -> Result {
     build(ctx)?;
     // The bench-only exports (`benchCore`, `benchCoreText`: the core's own time inside
@@ -123,7 +124,10 @@ pub fn bench(ctx: &Ctx) -> Result {
     // Against secretlint and a regex list; the peers live in their own folder, never in
     // the package's dependencies.
     ensure_npm(&package_dir(ctx).join("bench/peers"))?;
-    run(node(&package_dir(ctx)).args(["--expose-gc", "bench/compare.mjs", "--write"]))
+    run(node(&package_dir(ctx)).args(["--expose-gc", "bench/compare.mjs", "--write"]))?;
+    // What a run costs through `execute` on each executor (printed; the figures are kept by
+    // hand in the "Executors" section of docs/PERFORMANCE-js.md).
+    run(node(&package_dir(ctx)).arg("bench/execute.mjs"))
 }
 
 /// Serve the browser demo offline on http://127.0.0.1:8080/ until interrupted.
