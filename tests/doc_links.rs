@@ -566,3 +566,18 @@ fn the_readers_find_what_a_renderer_would() {
     assert_eq!(normalized(Path::new("docs/../../shared")), None);
     assert_eq!(percent_decoded("a%20b%2"), "a b%2");
 }
+
+/// The reference docs state what holds now, each figure once; history goes to CHANGELOG.md.
+/// A reference that grows past this has become a log again.
+const REFERENCE_DOC_BYTES: u64 = 15 * 1024;
+
+#[test]
+fn the_reference_docs_stay_references() {
+    for doc in ["docs/PERFORMANCE.md", "docs/RELIABILITY.md"] {
+        let bytes = std::fs::metadata(root().join(doc)).unwrap_or_else(|e| panic!("{doc}: {e}")).len();
+        assert!(
+            bytes <= REFERENCE_DOC_BYTES,
+            "{doc} is {bytes} bytes, over {REFERENCE_DOC_BYTES}: keep only what holds now, move history to CHANGELOG.md"
+        );
+    }
+}
