@@ -563,7 +563,7 @@ fn the_readers_find_what_a_renderer_would() {
     }
     assert!(is_ignored_output("fuzz/corpus/report") && is_ignored_output("target") && !is_ignored_output("fuzz/seeds/report"));
     assert_eq!(normalized(Path::new("docs/../README.md")), Some(PathBuf::from("README.md")));
-    assert_eq!(normalized(Path::new("docs/../../shared")), None);
+    assert_eq!(normalized(Path::new("docs/../../outside")), None);
     assert_eq!(percent_decoded("a%20b%2"), "a b%2");
 }
 

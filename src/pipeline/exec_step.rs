@@ -387,7 +387,11 @@ impl Fields<'_> {
 
     /// A whole number from 0 to [`MAX_BUDGET`] at `key`, if there is one.
     fn whole_in_budget(&self, key: &str) -> Option<usize> {
-        self.get(key).and_then(Json::as_f64).and_then(exact_integer).filter(|n| (0..=MAX_BUDGET).contains(n)).and_then(|n| usize::try_from(n).ok())
+        self.get(key)
+            .and_then(Json::as_f64)
+            .and_then(exact_integer)
+            .filter(|n| (0..=MAX_BUDGET).contains(n))
+            .and_then(|n| usize::try_from(n).ok())
     }
 
     /// A required byte count.

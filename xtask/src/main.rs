@@ -55,6 +55,8 @@ fn demo(ctx: &Ctx) -> Result {
 
 fn test(ctx: &Ctx) -> Result {
     setup()?;
+    // Formatting first: it takes a second and names the file to run `cargo fmt` on.
+    run(ctx.cargo().args(["fmt", "--all", "--", "--check"]))?;
     // Surfaces build their artifacts first: the host embeds the component.
     component::build(ctx)?;
     run(ctx.cargo().args(["test", "--workspace", "--exclude", "codemode-errors-guest", "--exclude", "codemode-errors-js"]))?;

@@ -61,8 +61,12 @@ fn describe(cmd: &Command) -> String {
     s
 }
 
-/// The rustup targets the component and the npm package build for.
+/// The rustup targets the component and the npm package build for, and rustfmt (the test
+/// command checks formatting; a minimal toolchain lacks it).
 pub fn ensure_rust_targets() -> Result {
+    if output(Command::new("cargo").args(["fmt", "--version"])).is_err() {
+        run(Command::new("rustup").args(["component", "add", "rustfmt"]))?;
+    }
     let installed = output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
     for target in ["wasm32-wasip2", "wasm32-unknown-unknown"] {
         if !installed.lines().any(|l| l.trim() == target) {
