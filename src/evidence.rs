@@ -77,10 +77,17 @@ pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, co
 /// (counted once in `counts`); `None` for an item left as it is, and for every item when
 /// fewer than two are strings. An item that is no string, or a string longer than
 /// [`ITEM_READ_TOGETHER`], stands in the joint text as `null` and breaks the context.
+///
+/// The core's own markers read back keep the joint text the first pass saw: the marker of
+/// a value nested too deep, or of items left out, stands as `null` (in the first pass it
+/// was no string, or no item), and an item that is one redaction marker is read but never
+/// cut (it holds no secret). So a second pass changes nothing (F18: a `Cookie:` item took
+/// every later string, and markers made by the first pass became cookie markers).
 fn secrets_across_items(items: &[Json], custom: &CustomRules, counts: &mut Redactions) -> Vec<Option<String>> {
     let texts: Vec<Option<&str>> = items
         .iter()
         .map(|item| match item {
+            Json::String(t) if t.head() == TOO_DEEP_MARKER || is_items_marker(t.head()) => None,
             Json::String(t) if t.head().len() <= ITEM_READ_TOGETHER && t.is_complete() => Some(t.head()),
             _ => None,
         })
@@ -131,7 +138,7 @@ fn secrets_across_items(items: &[Json], custom: &CustomRules, counts: &mut Redac
         .zip(cuts)
         .map(|(place, cuts)| {
             let text = &joint[place.clone()?];
-            if cuts.is_empty() {
+            if cuts.is_empty() || is_one_redaction_marker(text) {
                 return None;
             }
             let mut out = String::with_capacity(text.len());
@@ -527,6 +534,13 @@ fn too_deep(budget: &mut usize) -> Json {
     v
 }
 
+/// Whether `text` is one redaction marker and nothing else (`[REDACTED:cookie]`).
+fn is_one_redaction_marker(text: &str) -> bool {
+    text.strip_prefix(crate::text::MARKER_PREFIX)
+        .and_then(|rest| rest.strip_suffix(']'))
+        .is_some_and(|family| !family.is_empty() && family.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+}
+
 /// Whether `text` is exactly the marker a cut list ends with, `[TRUNCATED: N more items]`.
 fn is_items_marker(text: &str) -> bool {
     text.strip_prefix("[TRUNCATED: ")
@@ -627,6 +641,20 @@ mod tests {
         {
             assert_eq!(render(plain).0, plain);
         }
+    }
+    /// F18: the core's markers in an array read back stay as they are. A `Cookie:` item
+    /// takes every later string of the joint text; the first pass saw values nested too
+    /// deep and items left out as no strings, so their markers must read the same way.
+    #[test]
+    fn markers_in_an_array_read_back_are_kept() {
+        let caps = JsonCaps { depth: 2, items: 4, ..JsonCaps::unbounded() };
+        let render = |value: &str| {
+            let mut counts = Redactions::default();
+            render_json(&parse_json(value).unwrap(), caps, CustomRules::none(), &mut counts).to_json()
+        };
+        let once = render(r#"[["x\nCookie:\t\t",[[1]],"NKVBBG_oELym1ki8",[[2]],"a","b","c"]]"#);
+        assert_eq!(once, r#"[["x\nCookie:\t\t","[TRUNCATED: nested too deep]","[REDACTED:cookie]","[TRUNCATED: 4 more items]"]]"#);
+        assert_eq!(render(&once), once);
     }
 
     /// A short name beside a value (`{"name": "session", "value": …}`) masks the value
