@@ -81,8 +81,10 @@ pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, co
 /// The core's own markers read back keep the joint text the first pass saw: the marker of
 /// a value nested too deep, or of items left out, stands as `null` (in the first pass it
 /// was no string, or no item), and an item that is one redaction marker is read but never
-/// cut (it holds no secret). So a second pass changes nothing (F18: a `Cookie:` item took
-/// every later string, and markers made by the first pass became cookie markers).
+/// cut (it holds no secret), as is the ending of a string the core cut. So a second pass
+/// changes nothing (F18: a `Cookie:` item took every later string, and markers made by the
+/// first pass became cookie markers; F19: a cut string ending in `Set-Cookie:` lost its
+/// `…[TRUNCATED]` to the cookie marker).
 fn secrets_across_items(items: &[Json], custom: &CustomRules, counts: &mut Redactions) -> Vec<Option<String>> {
     let texts: Vec<Option<&str>> = items
         .iter()
@@ -123,7 +125,9 @@ fn secrets_across_items(items: &[Json], custom: &CustomRules, counts: &mut Redac
         let mut held = false;
         for (k, place) in places.iter().enumerate() {
             let Some(place) = place else { continue };
-            let (start, end) = (t.span.start.max(place.start), t.span.end.min(place.end));
+            // The ending of a string the core cut (`…[TRUNCATED]`) is read, never cut.
+            let end_of_text = if joint[place.clone()].ends_with(CUT_ENDING) { place.end - CUT_ENDING.len() } else { place.end };
+            let (start, end) = (t.span.start.max(place.start), t.span.end.min(end_of_text));
             if start < end {
                 cuts[k].push((start - place.start..end - place.start, t));
                 held = true;
@@ -327,6 +331,9 @@ impl JsonCaps {
 /// The key of the member a cut object ends with; its value counts the members not shown.
 const MEMBERS_MARKER: &str = "[TRUNCATED]";
 
+/// How a string the core cut ends.
+const CUT_ENDING: &str = "…[TRUNCATED]";
+
 /// What a value nested past the depth cap is rendered as.
 const TOO_DEEP_MARKER: &str = "[TRUNCATED: nested too deep]";
 
@@ -379,7 +386,7 @@ impl Render<'_> {
                 let c = capped_text(text, caps.string_chars, custom, counts);
                 let mut s = c.text.into_string();
                 if c.truncated {
-                    s = crate::text::clean::ended(s, "…[TRUNCATED]", custom);
+                    s = crate::text::clean::ended(s, CUT_ENDING, custom);
                 }
                 let v = Json::String(JsonText::whole(s));
                 *budget = budget.saturating_sub(size_of(&v));
@@ -655,6 +662,9 @@ mod tests {
         let once = render(r#"[["x\nCookie:\t\t",[[1]],"NKVBBG_oELym1ki8",[[2]],"a","b","c"]]"#);
         assert_eq!(once, r#"[["x\nCookie:\t\t","[TRUNCATED: nested too deep]","[REDACTED:cookie]","[TRUNCATED: 4 more items]"]]"#);
         assert_eq!(render(&once), once);
+        // F19: a cut string's ending is read, never cut.
+        let cut = r#"[["x\nSet-Cookie:…[TRUNCATED]","[REDACTED:cookie]"]]"#;
+        assert_eq!(render(cut), cut);
     }
 
     /// A short name beside a value (`{"name": "session", "value": …}`) masks the value

@@ -2521,6 +2521,8 @@ def negatives():
         "To rotate the token, go to Settings > Developer settings > Tokens.",
         "passport_country=DE",
         "compass heading 270",
+        "    image: registry.example.com/auth:4f1c2a9e7b3d\n    imagePullPolicy: IfNotPresent",
+        "docker pull ghcr.io/acme/token:9c1d2e3f4a5b6c7d",
     ]:
         N("ordinary", text)
     # structured negatives: the output must keep the value as it was

@@ -86,7 +86,10 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_
         }
         let key = &text[key_start..key_end];
         let first_ok = key.as_bytes().first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
-        if !first_ok || key.len() > MAX_KEY_NAME {
+        // A path's last segment is no key: `registry.example.com/auth:4f1c2a9e` names an
+        // image `auth` and its tag, `/srv/token:3` a file and a line.
+        let in_a_path = key_start > 0 && bytes[key_start - 1] == b'/' && !quoted_key;
+        if !first_ok || key.len() > MAX_KEY_NAME || in_a_path {
             continue;
         }
         // A weak name (`pass`, `key`) holds a secret only when its value looks like one.
