@@ -36,28 +36,3 @@ pub fn huge_report() -> String {
     let text = "x".repeat(50 << 20);
     format!(r#"{{"tool":"logs::tail","tool_result":{{"content":[{{"type":"text","text":"{text}"}}],"isError":true}}}}"#)
 }
-
-/// About 10 MB of log lines with a planted secret (a different family each time) every 200
-/// lines, or none.
-pub fn log_text(with_secrets: bool) -> String {
-    const SECRETS: &[&str] = &[
-        "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnbmF0dXJlLXRoYXQtaXMtbG9uZw",
-        "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
-        "db url postgres://app:s3cr3t-passw0rd@db.internal:5432/prod",
-        "aws key AKIAIOSFODNN7EXAMPLE with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-        "slack https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX",
-        "password=hunter2-but-longer",
-    ];
-    let mut text = String::with_capacity(10 << 20);
-    let mut line = 0usize;
-    while text.len() < 10 << 20 {
-        line += 1;
-        if with_secrets && line % 200 == 0 {
-            text.push_str(SECRETS[(line / 200) % SECRETS.len()]);
-        } else {
-            text.push_str("2026-12-01T14:03:22.114Z INFO worker-3 GET /v1/items?page=2 status=200 in 14 ms (cache hit)");
-        }
-        text.push('\n');
-    }
-    text
-}

@@ -4,18 +4,20 @@
 //!
 //! ```sh
 //! cargo build --release --example instructions
-//! valgrind --tool=callgrind target/release/examples/instructions clean     # one redact_text of 10 MB of clean log
-//! valgrind --tool=callgrind target/release/examples/instructions secrets   # the same, a secret every 200 lines
+//! valgrind --tool=callgrind target/release/examples/instructions app_log   # one redact_text of a family's 10 MB text
 //! valgrind --tool=callgrind target/release/examples/instructions typical   # 100 normalize_json of the typical report
-//! valgrind --tool=callgrind target/release/examples/instructions clean --inputs-only   # and so on: to subtract
+//! valgrind --tool=callgrind target/release/examples/instructions app_log --inputs-only   # and so on: to subtract
 //! ```
 //!
 //! Instructions a byte: (the work's total − the same work's `--inputs-only` total) ÷ the
-//! text's bytes; for the typical report, that difference ÷ 100 is a call.
+//! text's bytes; for the typical report, that difference ÷ 100 is a call. The families are
+//! those of the redaction benchmark's text suite (`benches/texts.rs`).
 
 #[path = "../benches/inputs.rs"]
 #[allow(dead_code)]
 mod inputs;
+#[path = "../benches/texts.rs"]
+mod texts;
 
 use std::hint::black_box;
 
@@ -25,8 +27,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let inputs_only = args.iter().any(|a| a == "--inputs-only");
     match args.first().map(String::as_str) {
-        Some(work @ ("clean" | "secrets")) => {
-            let text = inputs::log_text(work == "secrets");
+        Some(name) if texts::FAMILIES.iter().any(|f| f.name == name) => {
+            let family = texts::FAMILIES.iter().find(|f| f.name == name).expect("found above");
+            let (text, _) = family.text(10 << 20);
             eprintln!("{} bytes", text.len());
             if !inputs_only {
                 black_box(codemode_errors::redact_text(black_box(&text)));
@@ -40,7 +43,8 @@ fn main() {
             }
         }
         other => {
-            eprintln!("instructions: unknown work {other:?}; one of clean, secrets, typical, then --inputs-only to subtract");
+            let names: Vec<&str> = texts::FAMILIES.iter().map(|f| f.name).collect();
+            eprintln!("instructions: unknown work {other:?}; one of typical, {}, then --inputs-only to subtract", names.join(", "));
             std::process::exit(2);
         }
     }

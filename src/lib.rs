@@ -75,7 +75,7 @@ pub mod run {
     pub use crate::pipeline::exec::{
         check_source, fit_failed, fit_output, module_access, project_completed, source_position, syntax_failure, user_stack, Engine,
         ExecRequest, FailedRun, ModuleUse, ModuleUseKind, Projection, Wrapping, DEFAULT_MAX_OUTPUT_BYTES, MAX_SOURCE_UNITS,
-        MIN_MESSAGE_UNITS,
+        MIN_MESSAGE_UNITS, MIN_VALUE_BYTES,
     };
     pub use crate::pipeline::exec_step::{exec_step_json, run_error_from_json, ExecStep, StepAnswer};
     pub use crate::pipeline::run::{classify_run, classify_run_json, end_at_step};

@@ -1,8 +1,8 @@
 // The package's `redactText` against what a Node user would use instead, in one process on
 // the same text: secretlint's core with its recommended preset, and a plain-JS list of the
-// 15 gitleaks-style regexes of the core's Rust bench (`benches/normalize.rs`,
-// `regex_alternation()`). Throughput on the Rust bench's log text (`log_text`, ported
-// exactly), then recall on the text-mode cases of the project's corpus
+// 15 gitleaks-style regexes of the core's Rust bench (`benches/redact.rs`, `ALTERNATION`).
+// Throughput on the mixed-log families of the core's text suite (`benches/texts.rs`, the
+// same bytes), then recall on the text-mode cases of the project's corpus
 // (`tests/redaction/`), scored as `tests/redaction_corpus.rs` scores them.
 //
 // Needs the built package (`cargo xtask build-js`) and the peers, which are never the
@@ -11,7 +11,8 @@
 //     node --expose-gc bench/compare.mjs            # print the section (npm run --prefix bench/peers compare)
 //     node --expose-gc bench/compare.mjs --write    # and replace it in docs/PERFORMANCE-js.md
 //
-// Options: `--mib N` (text size, default 10), `--rounds N` (measured rounds, default 9).
+// Options: `--mib N` (text size, default 10), `--rounds N` (measured rounds, default 9),
+// `--texts DIR` (where the suite's files are, default `target/bench-texts/`).
 // Never part of the tests: timings are reported, not asserted.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,34 +55,31 @@ const WRITE = process.argv.includes('--write');
 
 // ---------------------------------------------------------------- the text
 
-/** `log_text` of benches/normalize.rs: log lines, one of six secrets every 200th line. */
-const SECRETS = [
-  'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnbmF0dXJlLXRoYXQtaXMtbG9uZw',
-  'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789',
-  'db url postgres://app:s3cr3t-passw0rd@db.internal:5432/prod',
-  'aws key AKIAIOSFODNN7EXAMPLE with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-  'slack https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX',
-  'password=hunter2-but-longer',
-];
-const LOG_LINE = '2026-12-01T14:03:22.114Z INFO worker-3 GET /v1/items?page=2 status=200 in 14 ms (cache hit)';
-
-function logText(withSecrets, size = 10 << 20) {
-  const lines = [];
-  let length = 0;
-  let line = 0;
-  while (length < size) {
-    line += 1;
-    const l = withSecrets && line % 200 === 0 ? SECRETS[Math.floor(line / 200) % SECRETS.length] : LOG_LINE;
-    lines.push(l);
-    length += l.length + 1; // every character is ASCII: UTF-16 length is the byte length
+/**
+ * The mixed families of the core's text suite (`benches/texts.rs`), as
+ * `cargo run --release --example bench_texts -- DIR` writes them (`cargo xtask bench` writes
+ * them to `target/bench-texts/`): application log lines of every kind with a secret every
+ * 200 lines, the same with one every 5 lines, and with none.
+ */
+const TEXTS_DIR = process.argv.includes('--texts')
+  ? process.argv[process.argv.indexOf('--texts') + 1]
+  : here('../../target/bench-texts');
+function suiteText(family) {
+  const path = `${TEXTS_DIR}/${family}-10m.txt`;
+  if (!existsSync(path)) {
+    console.error(`bench/compare.mjs: ${path} is missing; run \`cargo run --release --example bench_texts -- ${TEXTS_DIR}\` first.`);
+    process.exit(1);
   }
-  // Flattened once, as a string read from a file or a socket would be.
-  return JSON.parse(JSON.stringify(lines.join('\n') + '\n'));
+  const text = readFileSync(path, 'utf8');
+  // A prefix of whole lines when a smaller text is asked for.
+  if (text.length <= MIB * (1 << 20)) return text;
+  const cut = text.lastIndexOf('\n', MIB * (1 << 20));
+  return text.slice(0, cut + 1);
 }
 
 // ---------------------------------------------------------------- the regex baseline
 
-/** `regex_alternation()` of benches/normalize.rs, one pattern per entry; `i` where it says `(?i)`. */
+/** `ALTERNATION` of benches/redact.rs, one pattern per entry; `i` where it says `(?i)`. */
 const PATTERNS = [
   [String.raw`gh[pousr]_[A-Za-z0-9]{36}`, ''],
   [String.raw`github_pat_[A-Za-z0-9_]{22,}`, ''],
@@ -365,10 +363,10 @@ async function plantedLines() {
 
 // ---------------------------------------------------------------- run
 
-const size = MIB * (1 << 20);
 const texts = [
-  ['log with secrets (one every 200 lines)', logText(true, size)],
-  ['clean log', logText(false, size)],
+  ['mixed log, a secret every 200 lines (app_log)', suiteText('app_log')],
+  ['mixed log, a secret every 5 lines (app_log_dense)', suiteText('app_log_dense')],
+  ['mixed log, clean (app_log_clean)', suiteText('app_log_clean')],
 ];
 const runs = [];
 for (const [label, text] of texts) {
@@ -416,10 +414,10 @@ cd js-package && node --expose-gc bench/compare.mjs --write   # or: npm run --pr
 
 \`cargo xtask bench\` runs it too, after \`bench/bench.mjs\` (which keeps this section as it is).
 
-The text is the core bench's \`log_text\` (\`benches/normalize.rs\`), ported line for line:
-${(runs[0].bytes / (1 << 20)).toFixed(1)} MB (MB = 2^20 bytes, as criterion counts in \`docs/PERFORMANCE.md\`) of one log
-line repeated, with one of six planted secrets on every 200th line in the first text and none
-in the second. Only the scan is timed (\`performance.now()\` around the call; the text and
+The texts are the mixed-log families of the core's text suite (\`benches/texts.rs\`), read from the files \`examples/bench_texts.rs\` writes:
+${(runs[0].bytes / (1 << 20)).toFixed(1)} MB each (MB = 2^20 bytes here) of log lines of eight kinds (requests with query
+strings, stack frames, JSON error bodies, ENOENT lines, retries with a commit sha, SQL timings)
+with varying values, and planted secrets of fourteen kinds in turn. Only the scan is timed (\`performance.now()\` around the call; the text and
 secretlint's configuration are built before): \`redactText(text)\`; \`await lintSource(...)\`
 with the recommended preset, the text linted as a \`.txt\` file; the regexes' \`replace\`.
 ${ROUNDS} rounds after 2 of warm-up, the four tools interleaved in every round; MB/s is the

@@ -62,7 +62,7 @@ class ExecutorWorker {
 
 /** Start a worker and load `engine` in it; rejects with why it could not. */
 async function startWorker(engine, urls) {
-  const worker = new ExecutorWorker(await spawnWorker(), engine);
+  const worker = new ExecutorWorker(await spawnWorker(engine), engine);
   const loaded = new Promise((resolve, reject) => {
     worker.listener = (message) => {
       if (message.type === 'loaded' && message.error === undefined) resolve();

@@ -126,7 +126,7 @@ function problems(expect, run) {
   const field = (key, want) => {
     if (want === null ? r[key] !== undefined : !isDeepStrictEqual(r[key], want)) out.push(`${key}: expected ${JSON.stringify(want ?? '(absent)')}, got ${JSON.stringify(r[key] ?? '(absent)')}`);
   };
-  for (const key of ['status', 'code', 'failurePhase', 'bridgeDispatchStarted', 'line', 'column', 'toolError']) if (key in expect) field(key, expect[key]);
+  for (const key of ['status', 'code', 'failurePhase', 'bridgeDispatchStarted', 'line', 'column', 'toolError', 'truncated']) if (key in expect) field(key, expect[key]);
   if ('value' in expect && r.status === 'completed') field('value', expect.value);
   else if ('value' in expect && !('status' in expect)) out.push(`value: expected ${JSON.stringify(expect.value)}, the run ${r.status}`);
   if (expect.codeIn && !expect.codeIn.includes(r.code)) out.push(`code: expected one of ${expect.codeIn.join(', ')}, got ${r.code ?? '(absent)'}`);
@@ -143,6 +143,10 @@ function problems(expect, run) {
   for (const key of ['dispatches', 'writes']) if (key in expect && run[key] !== expect[key]) out.push(`${key}: expected ${expect[key]}, got ${run[key]}`);
   if (expect.dispatchedTo && !isDeepStrictEqual(run.dispatchedTo, expect.dispatchedTo)) out.push(`dispatched to ${JSON.stringify(run.dispatchedTo)}, expected ${JSON.stringify(expect.dispatchedTo)}`);
   if (expect.maxElapsedMs !== undefined && run.elapsedMs > expect.maxElapsedMs) out.push(`took ${run.elapsedMs} ms, more than ${expect.maxElapsedMs} ms`);
+  if (expect.maxOutputValueBytes !== undefined) {
+    const bytes = Buffer.byteLength(String(r.output ?? '')) + Buffer.byteLength(r.value === undefined ? '' : JSON.stringify(r.value));
+    if (bytes > expect.maxOutputValueBytes) out.push(`output and value are ${bytes} B, over the ${expect.maxOutputValueBytes} B budget`);
+  }
   if (expect.maxResultBytes !== undefined && run.resultBytes > expect.maxResultBytes) {
     const { output = '', message = '', stack = '', toolError } = r;
     out.push(

@@ -541,24 +541,57 @@ pub struct Projection {
 /// let p = project_completed("line one\npassword=hunter2\n", r#"{"ok":true}"#, 1024).unwrap();
 /// assert_eq!(p.output.as_str(), "line one\npassword=[REDACTED:secret_field]\n");
 /// assert!(!p.truncated);
+/// // The budget holds for the value as written, after redaction made it longer.
+/// let p = project_completed("", r#"["password=hunter22","password=hunter33"]"#, 64).unwrap();
+/// assert!(p.value.len() <= 64 && p.truncated, "{}", p.value);
 /// ```
 pub fn project_completed(output: &str, value_json: &str, max_bytes: usize) -> Result<Projection, RunFailure> {
     let value = parse_json(value_json).map_err(|e| RunFailure::OutputUnserializable { message: e.message().to_owned() })?;
     let mut counts = Redactions::default();
     // The value reaches the model like evidence: its strings are redacted, its
-    // secret-named members masked; when it is over the budget it is also shrunk.
-    let fits = value_json.len() <= max_bytes && is_whole(&value);
-    let bytes = if fits { usize::MAX } else { max_bytes.max(64) };
-    let caps = JsonCaps {
+    // secret-named members masked; when it is over the budget as it will be written
+    // (redaction may lengthen it: `token=a` becomes `token=[REDACTED:secret_field]`), it
+    // is also shrunk, never below `MIN_VALUE_BYTES`.
+    let caps = |bytes| JsonCaps {
         depth: crate::json::INPUT_LIMITS.max_depth,
         items: crate::json::INPUT_LIMITS.array_items,
         string_chars: MAX_SOURCE_UNITS,
         bytes,
     };
-    let value = render_json(&value, caps, CustomRules::none(), &mut counts).to_json();
-    let (output, output_cut) = fit_output(output, max_bytes.saturating_sub(value.len()));
-    Ok(Projection { output, value, truncated: !fits || output_cut })
+    let whole = is_whole(&value);
+    let mut rendered = None;
+    if whole && value_json.len() <= max_bytes {
+        let redacted = render_json(&value, caps(usize::MAX), CustomRules::none(), &mut counts).to_json();
+        if redacted.len() <= max_bytes {
+            rendered = Some(redacted);
+        }
+    }
+    let fits = rendered.is_some();
+    let shrunk =
+        |room: usize, counts: &mut Redactions| render_json(&value, caps(room.max(MIN_VALUE_BYTES)), CustomRules::none(), counts).to_json();
+    let mut value_json = match rendered {
+        Some(value) => value,
+        None => shrunk(max_bytes, &mut counts),
+    };
+    let mut room = max_bytes.saturating_sub(value_json.len());
+    let (mut output_text, output_cut) = fit_output(output, room);
+    // Output cut to less than its marker would end past the budget: the value gives up the
+    // marker's room (down to its own floor).
+    if output_cut && room < OUTPUT_CUT.len() {
+        value_json = shrunk(max_bytes.saturating_sub(OUTPUT_CUT.len()), &mut counts);
+        room = max_bytes.saturating_sub(value_json.len());
+        (output_text, _) = fit_output(output, room);
+        return Ok(Projection { output: output_text, value: value_json, truncated: true });
+    }
+    Ok(Projection { output: output_text, value: value_json, truncated: !fits || output_cut })
 }
+
+/// How cut console output ends.
+const OUTPUT_CUT: &str = "…[output truncated]";
+
+/// The least room a completed run's value is shrunk to, in bytes, whatever the budget: a
+/// smaller budget still leaves the value this much (with its markers).
+pub const MIN_VALUE_BYTES: usize = 64;
 
 /// Whether the reader kept all of a value (no string cut, no item counted only).
 fn is_whole(value: &Json) -> bool {
@@ -577,7 +610,7 @@ pub fn fit_output(output: &str, budget: usize) -> (SafeText, bool) {
     if clean.len() <= budget {
         return (clean, false);
     }
-    let marker = "…[output truncated]";
+    let marker = OUTPUT_CUT;
     let keep = cut_safe(&clean, utf16_units_within(&clean, budget.saturating_sub(marker.len())), CustomRules::none());
     let mut out = SafeTextBuilder::with_capacity(keep.len() + marker.len());
     out.safe(&keep).literal(marker);

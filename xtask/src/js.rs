@@ -124,7 +124,10 @@ pub fn bench(ctx: &Ctx) -> Result {
     // Against secretlint and a regex list; the peers live in their own folder, never in
     // the package's dependencies.
     ensure_npm(&package_dir(ctx).join("bench/peers"))?;
-    run(node(&package_dir(ctx)).args(["--expose-gc", "bench/compare.mjs", "--write"]))?;
+    // The same texts as the native redaction bench (`benches/texts.rs`).
+    let texts = ctx.root.join("target/bench-texts");
+    run(ctx.cargo().args(["run", "--release", "--quiet", "--example", "bench_texts", "--"]).arg(&texts))?;
+    run(node(&package_dir(ctx)).args(["--expose-gc", "bench/compare.mjs", "--write", "--texts"]).arg(&texts))?;
     // What a run costs through `execute` on each executor (printed; the figures are kept by
     // hand in the "Executors" section of docs/PERFORMANCE-js.md).
     run(node(&package_dir(ctx)).arg("bench/execute.mjs"))

@@ -72,7 +72,8 @@ fn bless(ctx: &Ctx) -> Result {
 
 fn bench(ctx: &Ctx) -> Result {
     setup()?;
-    run(ctx.cargo().args(["bench", "-p", "codemode-errors"]))?;
+    run(ctx.cargo().args(["bench", "-p", "codemode-errors", "--bench", "normalize"]))?;
+    run(ctx.cargo().args(["bench", "-p", "codemode-errors", "--bench", "redact"]))?;
     component::bench(ctx)?;
     js::bench(ctx)
 }

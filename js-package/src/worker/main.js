@@ -16,6 +16,14 @@ import { workerPort } from '../spawn.js';
 /** Lines of the wrapper before the submitted source (the source starts a line). */
 const LINES_BEFORE = 1;
 
+/**
+ * Tool calls of one run the host holds at once; later ones wait here, in the worker, until
+ * one settles. A guest that makes calls in a loop (`for (;;) codemode.t.f()`) would
+ * otherwise flood the host's event loop with messages: its deadline timer, and every
+ * other run, would wait behind them.
+ */
+const CALLS_IN_FLIGHT = 64;
+
 let port;
 let engine;
 let current;
@@ -35,7 +43,10 @@ function receive(message) {
       run(message);
       break;
     case 'settle':
-      if (current?.id === message.run) current.session?.settle(message.call, message.ok, message.text);
+      if (current?.id === message.run) {
+        current.landed();
+        current.session?.settle(message.call, message.ok, message.text);
+      }
       break;
     case 'stop':
       if (current?.id === message.run) finish(current, { stopped: true });
@@ -70,7 +81,32 @@ function run(message) {
   const flag = stop === undefined ? undefined : new Int32Array(stop);
   let calls = 0;
   let logged = 0;
-  const state = { id, session: undefined, ended: false };
+  let inFlight = 0;
+  // A queue read from `head`: a shift would copy a long queue each time.
+  let waiting = [];
+  let head = 0;
+  const send = (call) => {
+    inFlight += 1;
+    port.post(call);
+  };
+  const state = {
+    id,
+    session: undefined,
+    ended: false,
+    /** A call settled: the first one waiting goes to the host. */
+    landed() {
+      inFlight -= 1;
+      if (head < waiting.length && !state.ended) {
+        const next = waiting[head];
+        waiting[head++] = undefined;
+        if (head === waiting.length) {
+          waiting = [];
+          head = 0;
+        }
+        send(next);
+      }
+    },
+  };
   current = state;
   const host = {
     namespaces,
@@ -78,7 +114,10 @@ function run(message) {
     stopped: () => (flag !== undefined && Atomics.load(flag, 0) !== 0) || Date.now() > deadline,
     call(namespace, name, args) {
       calls += 1;
-      if (!state.ended) port.post({ type: 'call', run: id, call: calls, namespace, name, args });
+      if (state.ended) return calls;
+      const call = { type: 'call', run: id, call: calls, namespace, name, args };
+      if (inFlight < CALLS_IN_FLIGHT) send(call);
+      else waiting.push(call);
       return calls;
     },
     log(line) {
@@ -100,6 +139,7 @@ function run(message) {
 function finish(state, ending) {
   if (state.ended) return;
   state.ended = true;
+  state.landed = () => {};
   state.session?.stop?.();
   port.post({ type: 'ended', run: state.id, ending, linesBefore: LINES_BEFORE });
   // From a later turn of the event loop (the engine may be inside a call now), which a

@@ -26,7 +26,8 @@
 //       [[line, column], ...], dispatches / writes (calls dispatched during the run; writes:
 //       the `write` tool), dispatchedTo [[ns, name], ...] (exactly these), notDispatchedTo,
 //       maxElapsedMs, maxResultBytes (UTF-8 bytes of JSON.stringify(result) without
-//       `telemetry`: the error fields, stack and output together), rejected (regex source:
+//       `telemetry`: the error fields, stack and output together), maxOutputValueBytes (a
+//       completed run's output and value JSON, UTF-8 bytes), rejected (regex source:
 //       `execute` may reject, its message matching; otherwise a rejection is a failure),
 //       valueNotIncludes (a completed array value must not hold this), anyOf [expect, ...]
 //       (one of them must hold).
@@ -254,6 +255,35 @@ export const ATTACKS = [
     ],
   },
 
+  // One allocation V8 cannot meet ends the process it runs in, whatever a thread's heap
+  // limit says: node-vm's guest runs in a process of its own, so the host survives and the
+  // next run is clean (found by an independent red team).
+  ...[
+    ['crash-one-huge-array', 'return new Array(2 ** 28).fill(0).length;'],
+    ['crash-string-past-v8-limit', "return 'x'.repeat(2 ** 27).split('').length;"],
+    ['crash-map-until-limit', 'const m = new Map();\nfor (let i = 0; ; i++) m.set(i, i);'],
+    ['crash-spread-2-25-keys', 'return [...Array(2 ** 25).keys()].length;'],
+  ].map(([name, code]) => ({
+    name,
+    item: 4,
+    hardMs: 30_000,
+    maxTickGapMs: 30_000,
+    note: 'failed as the guest running out of memory (or the executor gone); the host lives on',
+    runs: [{ code, options: { timeoutMs: 15_000 }, expect: { status: 'failed', codeIn: ['internal_error', 'runtime_unavailable'] } }, probe],
+  })),
+  // A flood of tool calls: the host holds a few at once, so its event loop, its deadline
+  // and its other runs never wait behind the guest's messages.
+  ...[
+    ['flood-sync-unawaited-calls', 'for (;;) codemode.ns.ok({});'],
+    ['flood-call-then-await-null', 'for (;;) {\n  codemode.ns.ok({});\n  await null;\n}'],
+    ['flood-parallel-instant-calls', 'await Promise.all(Array.from({ length: 1e5 }, (_, i) => codemode.ns.ok({ i })));'],
+  ].map(([name, code]) => ({
+    name,
+    item: 3,
+    maxTickGapMs: 250,
+    runs: [{ code, options: { timeoutMs: 1000 }, expect: { ...timeout, maxElapsedMs: FEW_SECONDS } }, probe],
+  })),
+
   // 5. Realm escape: no object the guest can reach leads to the host's Function.
   { name: 'escape-call-promise', item: 5, runs: [{ code: `const p = codemode.ns.ok({});\nreturn p.constructor.${escape};`, expect: { valueNot: 'object' } }] },
   { name: 'escape-call-promise-then', item: 5, runs: [{ code: `return codemode.ns.ok({}).then((x) => x).constructor.${escape};`, expect: { valueNot: 'object' } }] },
@@ -363,6 +393,18 @@ export const ATTACKS = [
     name: 'budget-failed-guest-error',
     item: 8,
     runs: [{ code: "console.log('x'.repeat(1000));\nthrow new Error('y'.repeat(5000));", options: { maxOutputBytes: 300 }, expect: { ...guestFailure, maxResultBytes: 300 } }],
+  },
+  {
+    name: 'budget-after-redaction',
+    item: 8,
+    note: 'redaction lengthens a short secret: the budget holds for what is written',
+    runs: [
+      {
+        code: "console.log('token=a '.repeat(60));\nreturn 'password=b '.repeat(25);",
+        options: { maxOutputBytes: 300 },
+        expect: { status: 'completed', truncated: true, maxOutputValueBytes: 300 },
+      },
+    ],
   },
   {
     name: 'budget-failed-tool-error',

@@ -146,3 +146,29 @@ fn output_and_value_share_one_budget() {
     assert!(!p.output.contains("ghp_") && !p.value.contains("hunter2"), "{p:?}");
     assert!(matches!(project_completed("", "\"\\ud800\"", 100), Err(RunFailure::OutputUnserializable { .. })));
 }
+
+/// The budget holds for the value and output as they are written: redaction lengthens a
+/// short secret (`token=a` → `token=[REDACTED:secret_field]`), so a value that fitted
+/// before redaction may not after it (found by an independent red team).
+#[test]
+fn the_budget_holds_after_redaction() {
+    for (output, value, budget) in [
+        ("", r#"{"a":"token=a"}"#, 20),
+        ("", r#""token=a token=a token=a token=a token=a token=a token=a token=a token=a token=a ""#, 90),
+        ("token=a ".repeat(60).as_str(), r#""password=b password=b password=b password=b password=b password=b""#, 300),
+        ("token=a ".repeat(60).as_str(), &format!("\"{}\"", "password=b ".repeat(25)), 300),
+        ("some output", &format!("\"{}\"", "x".repeat(290)), 300),
+        ("", r#"["password=hunter22","password=hunter33"]"#, 64),
+    ] {
+        let p = project_completed(output, value, budget).unwrap();
+        let room = budget.max(MIN_VALUE_BYTES);
+        assert!(p.value.len() <= room, "value of {} bytes for a budget of {budget}: {}", p.value.len(), p.value);
+        let marker = "…[output truncated]".len();
+        assert!(p.value.len() + p.output.len() <= room + marker, "{} + {} bytes for {budget}: {p:?}", p.value.len(), p.output.len());
+        assert!(parse_json(&p.value).is_ok(), "{}", p.value);
+        if p.value.len() + p.output.len() > budget {
+            assert!(p.truncated && budget < MIN_VALUE_BYTES + marker, "over a budget of {budget} without its floor: {p:?}");
+        }
+        assert!(p.value.len() + p.output.len() <= budget.max(MIN_VALUE_BYTES + marker), "{p:?}");
+    }
+}
