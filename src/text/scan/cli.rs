@@ -98,38 +98,6 @@ const COMMANDS: &[(&str, &[Flag])] = &[
     ("mongodump", &[Flag::Value("-p")]),
 ];
 
-/// Where each command of [`COMMANDS`] may be named in `text`, by command, left to right:
-/// one pass of an Aho-Corasick automaton over every name (built once), where a search per
-/// command read the text once for each of them. Leftmost-longest matches, not every
-/// overlapping one: a command counts only as a word of its own (after a blank, a quote,
-/// `/`, `$`, `[` or `(`, before a blank or a quote), and no name holds such a byte, so a
-/// name inside another match (`mysql` in `mysqldump`, `zip` in `unzip`) never counts.
-fn command_positions(text: &str) -> Vec<Vec<usize>> {
-    static FINDER: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
-    let finder = FINDER.get_or_init(|| {
-        aho_corasick::AhoCorasick::builder()
-            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-            .build(COMMANDS.iter().map(|(command, _)| command))
-            .ok()
-    });
-    let mut named = vec![Vec::new(); COMMANDS.len()];
-    match finder {
-        Some(finder) => {
-            for m in finder.find_iter(text) {
-                named[m.pattern().as_usize()].push(m.start());
-            }
-            crate::search::work::tally(text.len());
-        }
-        // The names are valid patterns, so this is never taken; a search per command then.
-        None => {
-            for (named, (command, _)) in named.iter_mut().zip(COMMANDS) {
-                named.extend(positions(text, command));
-            }
-        }
-    }
-    named
-}
-
 /// The flags of HTTPie's two commands.
 const HTTPIE: &[Flag] = &[Flag::UserPassword("-a", b':'), Flag::UserPassword("--auth", b':')];
 
@@ -141,8 +109,7 @@ const MAX_COMMAND_LINE: usize = 2048;
 pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    let named = command_positions(text);
-    for ((command, flags), named) in COMMANDS.iter().zip(named) {
+    for (command, flags) in COMMANDS {
         // The same command named as a plain argument of one read before: its flags were
         // read with that one's. Named inside a quoted argument, it is read on its own, so
         // that a marker which stops the reading before the quote changes nothing.
@@ -154,7 +121,7 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
         // Where the next line break and the next marker are, found once for every
         // command name after them.
         let (mut next_break, mut next_marker) = (0, 0);
-        for at in named {
+        for at in positions(text, command) {
             let end = at + command.len();
             while passed.peek().is_some_and(|&std::cmp::Reverse(p)| p < at) {
                 passed.pop();
