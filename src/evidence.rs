@@ -80,16 +80,17 @@ pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, co
 ///
 /// The core's own markers read back keep the joint text the first pass saw: the marker of
 /// a value nested too deep, or of items left out, stands as `null` (in the first pass it
-/// was no string, or no item), and an item that is one redaction marker is read but never
-/// cut (it holds no secret), as is the ending of a string the core cut. So a second pass
-/// changes nothing (F18: a `Cookie:` item took every later string, and markers made by the
-/// first pass became cookie markers; F19: a cut string ending in `Set-Cookie:` lost its
-/// `…[TRUNCATED]` to the cookie marker).
+/// was no string, or no item); so does a string the core cut (`…[TRUNCATED]`), whose
+/// whole text the first pass saw, or saw as `null` when it was long, and whose end is
+/// gone; an item that is one redaction marker is read but never cut (it holds no secret).
+/// So a second pass changes nothing (F18: a `Cookie:` item took every later string, and
+/// markers made by the first pass became cookie markers; F19: a cut string ending in
+/// `Set-Cookie:` lost its `…[TRUNCATED]` to the cookie marker, and the next item its text).
 fn secrets_across_items(items: &[Json], custom: &CustomRules, counts: &mut Redactions) -> Vec<Option<String>> {
     let texts: Vec<Option<&str>> = items
         .iter()
         .map(|item| match item {
-            Json::String(t) if t.head() == TOO_DEEP_MARKER || is_items_marker(t.head()) => None,
+            Json::String(t) if t.head() == TOO_DEEP_MARKER || is_items_marker(t.head()) || t.head().ends_with(CUT_ENDING) => None,
             Json::String(t) if t.head().len() <= ITEM_READ_TOGETHER && t.is_complete() => Some(t.head()),
             _ => None,
         })
@@ -125,9 +126,7 @@ fn secrets_across_items(items: &[Json], custom: &CustomRules, counts: &mut Redac
         let mut held = false;
         for (k, place) in places.iter().enumerate() {
             let Some(place) = place else { continue };
-            // The ending of a string the core cut (`…[TRUNCATED]`) is read, never cut.
-            let end_of_text = if joint[place.clone()].ends_with(CUT_ENDING) { place.end - CUT_ENDING.len() } else { place.end };
-            let (start, end) = (t.span.start.max(place.start), t.span.end.min(end_of_text));
+            let (start, end) = (t.span.start.max(place.start), t.span.end.min(place.end));
             if start < end {
                 cuts[k].push((start - place.start..end - place.start, t));
                 held = true;
@@ -664,6 +663,13 @@ mod tests {
         assert_eq!(render(&once), once);
         // F19: a cut string's ending is read, never cut.
         let cut = r#"[["x\nSet-Cookie:…[TRUNCATED]","[REDACTED:cookie]"]]"#;
+        assert_eq!(render(cut), cut);
+        // Nor does a line-long value run on from it into the next item.
+        let cut = r#"[["x\nSet-Cookie:…[TRUNCATED]","row 19 has a bad value"]]"#;
+        assert_eq!(render(cut), cut);
+        // A cut item is the rest of one the first pass may have seen as `null` (too long to
+        // read together): no flag before it takes it.
+        let cut = r#"[["sshpass","-p","NKVBBG_oELym1ki8zz…[TRUNCATED]"]]"#;
         assert_eq!(render(cut), cut);
     }
 
