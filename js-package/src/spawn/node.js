@@ -11,6 +11,9 @@
  */
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32, stackSizeMb: 8 };
 
+/** How often a `node-vm` process checks that the host is still there, in milliseconds. */
+const WATCHDOG_MS = 200;
+
 /** The V8 flags of a `node-vm` process: its heap (a guest that exhausts it ends its run). */
 const PROCESS_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=16'];
 
@@ -75,8 +78,16 @@ async function spawnProcess() {
 export async function workerPort() {
   const { parentPort } = await import('node:worker_threads');
   if (parentPort === null && typeof process.send === 'function') {
-    // A child process: it ends when the host goes away.
+    // A child process: it ends when the host goes away. A guest spinning on this thread
+    // never lets the `disconnect` event run, so a watchdog thread also looks at the parent
+    // process and kills this one when the host is gone (it would spin on as an orphan).
     process.on('disconnect', () => process.exit(0));
+    const { Worker } = await import('node:worker_threads');
+    const watchdog = new Worker(
+      `const host = ${process.ppid}; setInterval(() => { if (process.ppid !== host) process.kill(process.pid, 'SIGKILL'); }, ${WATCHDOG_MS});`,
+      { eval: true, env: {}, resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 4 } },
+    );
+    watchdog.unref();
     process.on('unhandledRejection', () => {});
     for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace']) console[method] = () => {};
     return { post: (message) => process.connected && process.send(message), onMessage: (listener) => process.on('message', listener) };
