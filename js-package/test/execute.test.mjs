@@ -51,6 +51,24 @@ const failing = { isError: true, content: [{ type: 'text', text: 'GitHub API err
 
 for (const executor of ['quickjs', 'node-vm']) describe(`execute on ${executor}`, () => {
   const run = (request, options) => execute(request, { executor, ...options });
+  test('a lone surrogate in console output is one U+FFFD on every executor', async () => {
+    const result = await run({ code: 'console.log("a\\ud800b", "\\udc00");\nreturn 1;' }, { catalog, dispatch: upstream().dispatch });
+    assert.equal(result.status, 'completed', JSON.stringify(result));
+    assert.equal(result.output, 'a\ufffdb \ufffd\n');
+  });
+
+  test("no hook of the guest's sees the engine's frames, also through a replaced global Error", async () => {
+    const code = [
+      'let seen = 0;',
+      'try { globalThis.Error = { prepareStackTrace(e, frames) { seen = frames.length; return "s"; } }; } catch {}',
+      'try { null.x; } catch (e) { String(e.stack); }',
+      'return { seen, same: typeof Error === "function" };',
+    ].join('\n');
+    const result = await run({ code }, { catalog, dispatch: upstream().dispatch });
+    assert.equal(result.status, 'completed', JSON.stringify(result));
+    assert.deepEqual(result.value, { seen: 0, same: true });
+  });
+
   test('a completed run returns its value as plain data, its output and telemetry', async () => {
     const { calls, dispatch } = upstream({ get_issue: { content: [{ type: 'text', text: 'issue 7' }], structuredContent: { number: 7 } } });
     const result = await run(

@@ -38,11 +38,18 @@ export const GUEST_BRIDGE = `(() => {
   const wmGet = WeakMap.prototype.get;
   const wmSet = WeakMap.prototype.set;
   const S = String;
+  const charCodeAt = String.prototype.charCodeAt;
+  const slice = String.prototype.slice;
   const MAX_DEPTH = 1000;
   // Stacks are text only: no callback of the guest's ever sees the engine's frames, which
   // could hand it the executor's functions.
   try {
     defineProperty(E, 'prepareStackTrace', { value: undefined, writable: false, configurable: false });
+  } catch {}
+  // Node reads the hook from the realm's global \`Error\`, so that binding is locked too (a
+  // guest that put an object with its own hook there would see the frames).
+  try {
+    defineProperty(globalThis, 'Error', { value: E, writable: false, enumerable: false, configurable: false });
   } catch {}
 
   return (call, log, end, namespacesJson, maxArgsUnits) => {
@@ -112,10 +119,28 @@ export const GUEST_BRIDGE = `(() => {
         return '[unprintable value]';
       }
     };
+    // A lone surrogate becomes U+FFFD in the guest's realm, so that both engines hand the
+    // host the same line (QuickJS would pass its three UTF-8 bytes, each read as U+FFFD).
+    const wellFormed = (text) => {
+      let out = '';
+      let from = 0;
+      for (let i = 0; i < text.length; i++) {
+        const c = apply(charCodeAt, text, [i]);
+        if (c < 0xd800 || c > 0xdfff) continue;
+        const next = i + 1 < text.length ? apply(charCodeAt, text, [i + 1]) : 0;
+        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          i++;
+          continue;
+        }
+        out += apply(slice, text, [from, i]) + '\\ufffd';
+        from = i + 1;
+      }
+      return from === 0 ? text : out + apply(slice, text, [from]);
+    };
     const line = function () {
       let out = '';
       for (let i = 0; i < arguments.length; i++) out += (i === 0 ? '' : ' ') + shown(arguments[i]);
-      log(out);
+      log(wellFormed(out));
     };
     const console = freeze({ log: line, info: line, warn: line, error: line, debug: line });
 
