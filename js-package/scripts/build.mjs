@@ -155,31 +155,95 @@ ${lines.join('\n')}
 };`;
 }
 
-/**
- * The whole layer as one CommonJS file: each module becomes a function in a table, and
- * `require` of a bundled name returns its exports (other names, such as `./binding.js`,
- * go to Node's require). One file instead of one per module: Node's loader costs about a
- * third of a millisecond per file it resolves, reads and compiles.
- */
-function commonJsBundle(files, tail = layerExports(), what = "the layer's modules (src/*.js)") {
-  const table = files.map(([name, file]) => `  '${name}': function (module, moduleExports, require) {\n${toCommonJs(file)}\n  },`).join('\n');
-  return `'use strict';
-// codemode-errors for Node (CommonJS): ${what}, bundled by scripts/build.mjs. The
-// WebAssembly core is ./binding.js.
-const modules = {
-${table}
-};
-const loaded = {};
-function load(name) {
-  if (!(name in modules)) return require(name);
+/** A bundle's table of modules: each a function of the module, its exports and `require`. */
+function moduleTable(entries) {
+  return entries.map(([name, text]) => `  '${name}': function (module, moduleExports, require) {\n${text}\n  },`).join('\n');
+}
+
+/** A bundle's `own(name)`: the exports of its module `name`, evaluated on first use. */
+const OWN_MODULES = `const loaded = {};
+function own(name) {
   if (!(name in loaded)) {
     const module = { exports: {} };
     loaded[name] = module;
     modules[name].call(module.exports, module, module.exports, load);
   }
   return loaded[name].exports;
+}`;
+
+/** The layer modules (`./x.js`) the CommonJS text of a module requires. */
+function layerRequires(text) {
+  return Array.from(text.matchAll(/require\("(\.\/[^"]+)"\)/g), (m) => m[1]);
 }
-${tail}
+
+/**
+ * The layer as two CommonJS files, each module a function in a table, and `require` of a
+ * bundled name returning its exports (other names, such as `./binding.js`, go to Node's
+ * require). layer.js holds the modules a first `normalize` needs (EAGER_MODULES and what
+ * they require); layer-later.js the rest, read and compiled on the first call that needs
+ * one of them, so a process that only normalizes never parses the executors. Two files
+ * instead of one per module: Node's loader costs about a third of a millisecond per file
+ * it resolves, reads and compiles.
+ */
+function commonJsLayer(files) {
+  const texts = new Map(files.map(([name, file]) => [name, toCommonJs(file)]));
+  const eager = new Set();
+  const reach = (name) => {
+    if (eager.has(name) || !texts.has(name)) return;
+    eager.add(name);
+    for (const needed of layerRequires(texts.get(name))) reach(needed);
+  };
+  for (const name of EAGER_MODULES) reach(name);
+  const later = [...texts.keys()].filter((name) => !eager.has(name));
+  const table = (names) => moduleTable(names.map((name) => [name, texts.get(name)]));
+  const layerJs = `'use strict';
+// codemode-errors for Node (CommonJS): the layer's modules (src/*.js) a first \`normalize\`
+// needs, bundled by scripts/build.mjs; the others are in ./layer-later.js, loaded on first
+// use. The WebAssembly core is ./binding.js.
+const modules = {
+${table([...eager])}
+};
+const LATER = new Set(${JSON.stringify(later)});
+let later;
+${OWN_MODULES}
+function load(name) {
+  if (name in modules) return own(name);
+  if (LATER.has(name)) return (later ??= require('./layer-later.js')(load))(name);
+  return require(name);
+}
+${layerExports()}
+`;
+  const laterJs = `'use strict';
+// codemode-errors for Node (CommonJS): the layer's modules (src/*.js) a first \`normalize\`
+// does not need, bundled by scripts/build.mjs and loaded by ./layer.js on first use; the
+// loader it is given resolves every other name.
+module.exports = function (outer) {
+const modules = {
+${table(later)}
+};
+${OWN_MODULES}
+function load(name) {
+  return name in modules ? own(name) : outer(name);
+}
+return load;
+};
+`;
+  return { layerJs, laterJs };
+}
+
+/** The executor worker (src/worker/*.js) as one CommonJS file. */
+function workerBundle(files) {
+  return `'use strict';
+// codemode-errors for Node (CommonJS): the executor worker (src/worker/*.js), bundled by
+// scripts/build.mjs. The WebAssembly core is ./binding.js.
+const modules = {
+${moduleTable(files.map(([name, file]) => [name, toCommonJs(file)]))}
+};
+${OWN_MODULES}
+function load(name) {
+  return name in modules ? own(name) : require(name);
+}
+load('./main.js');
 `;
 }
 
@@ -216,9 +280,11 @@ function assembleCjs() {
   const host = layer()
     .filter((f) => f !== 'index.js')
     .map((f) => [`./${f}`, f]);
-  write(`${OUT}/cjs/layer.js`, commonJsBundle([...host, ['./spawn.js', 'spawn/node.js']]));
+  const { layerJs, laterJs } = commonJsLayer([...host, ['./spawn.js', 'spawn/node.js']]);
+  write(`${OUT}/cjs/layer.js`, layerJs);
+  write(`${OUT}/cjs/layer-later.js`, laterJs);
   const worker = workerModules().map((f) => [`./${f}`, `worker/${f}`]);
-  write(`${OUT}/cjs/worker.js`, commonJsBundle([...worker, ['../spawn.js', 'spawn/node.js']], "load('./main.js');", 'the executor worker (src/worker/*.js)'));
+  write(`${OUT}/cjs/worker.js`, workerBundle([...worker, ['../spawn.js', 'spawn/node.js']]));
   write(`${OUT}/cjs/binding.js`, commonJsBinding());
   copyAcorn(`${OUT}/cjs`, 'acorn.js');
   copyFileSync(at('index.d.ts'), at(`${OUT}/cjs/index.d.ts`));
