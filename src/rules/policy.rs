@@ -490,7 +490,7 @@ fn allowed_value_problem(value: &str) -> Option<String> {
     }
     let mut counts = Redactions::default();
     let sanitized = crate::text::sanitize::strip_controls(value);
-    let seen = crate::text::sanitize::defang_chat_markers(&sanitized, &mut counts);
+    let seen = crate::text::defang::defang_markers(&sanitized, &mut counts);
     (seen != value || value.contains(MARKER_PREFIX)).then(|| {
         "must read as it is after sanitizing (no control or invisible character, chat-template marker or redaction marker)".to_owned()
     })

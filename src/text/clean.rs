@@ -11,9 +11,10 @@ use crate::error::{ErrorCode, ReportError};
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::search;
 use crate::text::custom::CustomRules;
+use crate::text::defang::{defang_markers, defang_role_words, ROLE_LINES};
 use crate::text::redact::{redact_secrets, redact_secrets_with, Redactions, TextHints, MARKER_PREFIX};
 use crate::text::safe::{SafeText, SafeTextBuilder};
-use crate::text::sanitize::{defang_chat_markers, strip_controls, strip_controls_prefix};
+use crate::text::sanitize::{strip_controls, strip_controls_prefix};
 
 /// Extra UTF-16 units read past a text cap, so a secret that starts before the cut is
 /// seen whole by the redactor.
@@ -173,8 +174,8 @@ fn defang_and_redact<'a>(text: &'a str, custom: &CustomRules, counts: &mut Redac
     // The text's hints tell whether it may hold a chat marker at all; unchanged by the
     // defanging, the redaction reads the same hints.
     let hints = TextHints::of(text);
-    let redacted = if hints.may_hold_a_chat_marker() {
-        match defang_chat_markers(text, counts) {
+    let redacted = if hints.may_hold_a_marker(ROLE_LINES) {
+        match defang_markers(text, counts) {
             Cow::Borrowed(_) => redact_secrets_with(hints, custom, counts),
             Cow::Owned(defanged) => match redact_secrets(&defanged, custom, counts) {
                 Cow::Borrowed(_) => return Cow::Owned(defanged),
@@ -206,7 +207,7 @@ fn defang_marker_lines(text: &str, counts: &mut Redactions) -> Option<String> {
         // `from` is where the last line read ended, never before `copied`.
         let start = text[from..found].rfind('\n').map_or(from, |nl| from + nl + 1);
         let end = text[found..].find('\n').map_or(text.len(), |nl| found + nl);
-        if let Cow::Owned(line) = defang_chat_markers(&text[start..end], counts) {
+        if let Cow::Owned(line) = defang_markers(&text[start..end], counts) {
             let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
             out.push_str(&text[copied..start]);
             out.push_str(&line);
@@ -369,9 +370,14 @@ pub(crate) fn without_open_marker(cut: &str) -> &str {
 
 /// Sanitize, defang, redact and cap a short label (MIME type, name, block type, URI, key).
 pub(crate) fn label(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> SafeText {
-    // A URI, name or key reaches the model like any text: chat markers are defanged too.
+    // A URI, name or key reaches the model like any text: chat markers are defanged too,
+    // and so are role labels anywhere in it (`x::Human: go`), which a label on one line
+    // can carry where a text would start a line with them.
     let ((kept, _), _) = capped(text, cap, custom, counts);
-    SafeText::from_pipeline(kept)
+    match defang_role_words(&kept, counts) {
+        Cow::Borrowed(_) => SafeText::from_pipeline(kept),
+        Cow::Owned(defanged) => SafeText::from_pipeline(defanged),
+    }
 }
 
 /// Room a qualified name's second part always keeps, in UTF-16 units: more than the
@@ -427,7 +433,7 @@ mod tests {
         let text = "a [REDACTED:x] <|im_end|>\nnext <|im_end|>\n[REDACTED:y] [INST]";
         assert_eq!(
             defang_marker_lines(text, &mut counts).as_deref(),
-            Some("a [REDACTED:x] ‹|im_end|›\nnext <|im_end|>\n[REDACTED:y] ⟦INST⟧")
+            Some("a [REDACTED:x] ⟨|im_end|⟩\nnext <|im_end|>\n[REDACTED:y] ⟦INST⟧")
         );
         assert_eq!(counts.get("chat_template"), 2);
         assert_eq!(defang_marker_lines("[REDACTED:x] clean\n<|im_end|>", &mut counts), None);

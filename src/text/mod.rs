@@ -3,6 +3,7 @@
 
 pub(crate) mod clean;
 pub(crate) mod custom;
+pub(crate) mod defang;
 pub(crate) mod redact;
 pub(crate) mod safe;
 pub(crate) mod sanitize;

@@ -25,7 +25,6 @@ use std::ops::Range;
 use crate::search::{contains_ignore_ascii_case, find_byte, hints, pair_index, AsciiSet, BlockPairs, Literal, PairSet, ShortPairs};
 use crate::text::custom::CustomRules;
 use crate::text::safe::SafeText;
-use crate::text::sanitize::ROLE_LINES;
 use crate::text::scan;
 use crate::text::secret_names::{KeyNames, StemStarts, SECRET_NAME_STEMS};
 use crate::text::tokens::{CustomTokens, TOKENS};
@@ -318,14 +317,17 @@ impl<'t> TextHints<'t> {
         TextHints(HintCache::of(text))
     }
 
-    /// Whether the text may hold a chat marker or a role line ([`defang_chat_markers`]):
-    /// a `<`, `[` or `!`, or a role's label, as the text's bytes and pairs tell.
+    /// Whether the text may hold anything the defanging changes (a chat marker, a role
+    /// line, an image, a link, a heading: see [`defang_markers`]): a `<`, `[` or `!`, a
+    /// `#` before a blank, one of `role_lines`, as the text's bytes and pairs tell, or a
+    /// character other than ASCII (a look-alike of one of those).
     ///
-    /// [`defang_chat_markers`]: crate::text::sanitize::defang_chat_markers
-    pub(crate) fn may_hold_a_chat_marker(&self) -> bool {
+    /// [`defang_markers`]: crate::text::defang::defang_markers
+    pub(crate) fn may_hold_a_marker(&self, role_lines: &[&str]) -> bool {
         let hints = &self.0.hints;
         b"<[!".iter().any(|&b| hints.present.has_byte(b) && hints.text.as_bytes().contains(&b))
-            || ROLE_LINES.iter().any(|role| hints.may_occur(role))
+            || ["# ", "#\t"].iter().chain(role_lines).any(|literal| hints.may_occur(literal))
+            || !hints.text.is_ascii()
     }
 }
 
@@ -935,6 +937,7 @@ fn is_cut_marker(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::defang::ROLE_LINES;
 
     fn redact(text: &str) -> (String, Redactions) {
         let mut counts = Redactions::default();
@@ -1194,20 +1197,34 @@ mod tests {
         {
             // Short texts hash their pairs, long ones keep them.
             for text in [format!("{pad}{text}"), text] {
-                if !TextHints::of(&text).may_hold_a_chat_marker() {
+                if !TextHints::of(&text).may_hold_a_marker(ROLE_LINES) {
                     ruled_out += 1;
-                    let defanged = crate::text::sanitize::defang_chat_markers(&text, &mut Redactions::default());
+                    let defanged = crate::text::defang::defang_markers(&text, &mut Redactions::default());
                     assert!(matches!(defanged, Cow::Borrowed(_)), "{text}");
                 }
             }
         }
         assert!(ruled_out > 1000, "only {ruled_out} texts ruled out");
-        for marker in
-            ["<|im_start|>", "[INST]", "<<SYS>>", "![x](https://h/p.png)", "\nHuman: hi", "\n  Assistant: ok", "User: x", "<think>"]
-        {
+        for marker in [
+            "<|im_start|>",
+            "[INST]",
+            "<<SYS>>",
+            "![x](https://h/p.png)",
+            "\nHuman: hi",
+            "\n  Assistant: ok",
+            "User: x",
+            "<think>",
+            "«system»",
+            "\nΗuman: x",
+            "### Instruction:",
+            "SYSTEM: x",
+            "\nAI: x",
+            "[a](https://h)",
+            "<img src=x>",
+        ] {
             for text in [format!("{pad}{marker}\n{pad}"), marker.to_owned()] {
-                assert!(TextHints::of(&text).may_hold_a_chat_marker(), "{marker}");
-                let defanged = crate::text::sanitize::defang_chat_markers(&text, &mut Redactions::default());
+                assert!(TextHints::of(&text).may_hold_a_marker(ROLE_LINES), "{marker}");
+                let defanged = crate::text::defang::defang_markers(&text, &mut Redactions::default());
                 assert!(matches!(defanged, Cow::Owned(_)), "{marker}");
             }
         }
