@@ -155,7 +155,7 @@ fn app_log(rng: &mut Rng, out: &mut String) {
     timestamp(rng, out);
     let service = rng.pick(SERVICES);
     match rng.below(8) {
-        0 | 1 | 2 => out.push_str(&format!(
+        0..=2 => out.push_str(&format!(
             " INFO {service}-{} {} {}?page={}&per_page={}&sort={} status={} in {} ms ({})",
             rng.below(9),
             rng.pick(&["GET", "POST", "PUT", "DELETE"]),

@@ -365,7 +365,7 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
                 counts.add("chat_template");
             }
             Found::Heading => {
-                out.extend(std::iter::repeat('⌗').take(len));
+                out.extend(std::iter::repeat_n('⌗', len));
                 counts.add("chat_template");
             }
         }
