@@ -210,6 +210,8 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "api_key", hints: hints![], scan: Scan::Tokens(scan::provider_tokens), lines: Some(Anchor::TokenPrefixes) },
     SecretRule { family: "authorization", hints: hints!["authorization"], scan: Scan::Stemmed(scan::authorization_values), lines: None },
     SecretRule { family: "authorization", hints: hints!["bearer"], scan: Scan::Stemmed(scan::bearer_tokens), lines: None },
+    SecretRule { family: "authorization", hints: hints!["basic "], scan: Scan::Spans(scan::basic_credentials), lines: None },
+    SecretRule { family: "aws_secret_access_key", hints: hints!["akia", "asia"], scan: Scan::Spans(scan::aws_secret_keys), lines: None },
     SecretRule { family: "cookie", hints: hints!["cookie"], scan: Scan::Spans(scan::cookie_headers), lines: None },
     SecretRule { family: "cookie", hints: hints!["\ttrue\t", "\tfalse\t"], scan: Scan::Spans(scan::cookie_jar_values), lines: None },
     SecretRule {
@@ -225,6 +227,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         lines: None,
     },
     SecretRule { family: "url_credentials", hints: hints!["@"], scan: Scan::Spans(scan::proxy_credentials), lines: None },
+    SecretRule { family: "secret_field", hints: hints![":"], scan: Scan::Spans(scan::pgpass_passwords), lines: None },
     SecretRule {
         family: "url_query",
         hints: hints!["?", "&", ";", "%3f", "%26"],
@@ -1009,12 +1012,36 @@ mod tests {
             r#"{"argv": ["htpasswd", "-nbB", "admin", "[REDACTED:cli_password]"]}"#,
             "cli_password",
         ),
+        // keytool's flags are joined names ending in `pass`, which name a secret wherever
+        // they stand.
         (
             "keytool -importkeystore -srcstorepass Xk9vQ2mLp7 -deststorepass Yk9vQ2mLp8",
-            "keytool -importkeystore -srcstorepass [REDACTED:cli_password] -deststorepass [REDACTED:cli_password]",
-            "cli_password",
+            "keytool -importkeystore -srcstorepass [REDACTED:secret_field] -deststorepass [REDACTED:secret_field]",
+            "secret_field",
         ),
         ("openssl enc -aes-256-cbc -k Xk9vQ2mLp7 -in f", "openssl enc -aes-256-cbc -k [REDACTED:cli_password] -in f", "cli_password"),
+        // A bare `Basic` credential: base64 of `user:password`.
+        ("retrying with Basic dXNlcm5hbWU6cEBzc3cwcmQxMjM= now", "retrying with Basic [REDACTED:authorization] now", "authorization"),
+        // An AWS key pair with no names: the secret key stands after the id.
+        (
+            "keys: AKIAQYLPMN5HHHFPZAM2, 8mHWZdK9k3QvZ1x+T0pJvN4cRbLsYeAu/7FgH2iW",
+            "keys: [REDACTED:aws_access_key_id], [REDACTED:aws_secret_access_key]",
+            "aws_secret_access_key",
+        ),
+        // A PostgreSQL password file's line.
+        ("db.internal:5432:app:alice:S3cr3t:Pg\\:Pass\n", "db.internal:5432:app:alice:[REDACTED:secret_field]\n", "secret_field"),
+        // A key as a URL's only user information (Sentry's DSN).
+        (
+            "SENTRY: https://a1b2c3d4e5f60718293a4b5c6d7e8f90@o123456.ingest.sentry.io/7",
+            "SENTRY: https://[REDACTED:url_credentials]@o123456.ingest.sentry.io/7",
+            "url_credentials",
+        ),
+        // A quote after a backslash is part of the value.
+        (r#"password = "abc\"def123ghi" next"#, r#"password = "[REDACTED:secret_field]" next"#, "secret_field"),
+        // A joined name ending in `pass`: sshpass's environment variable.
+        ("env: SSHPASS=Zq9xW2vB7nM4kL", "env: SSHPASS=[REDACTED:secret_field]", "secret_field"),
+        // The value on the line after the line naming it.
+        ("Property: app.passwd\nValue: \"Tr0ub4dor&3xyz\"", "Property: app.passwd\nValue: \"[REDACTED:secret_field]\"", "secret_field"),
         ("ssh-keygen -t ed25519 -N Xk9vQ2mLp7 -f k", "ssh-keygen -t ed25519 -N [REDACTED:cli_password] -f k", "cli_password"),
         ("redis-cli -h db --pass Xk9vQ2mLp7 ping", "redis-cli -h db --pass [REDACTED:cli_password] ping", "cli_password"),
         ("xfreerdp /v:host /u:admin /p:Xk9vQ2mLp7", "xfreerdp /v:host /u:admin /p:[REDACTED:cli_password]", "cli_password"),
@@ -1047,6 +1074,15 @@ mod tests {
             r#"{"author": "ann", "tokens": 5, "key": "value"}"#,
             "Error: file not found",
             "see https://example.com/docs?page=2",
+            // Settings about a secret, and what a file's name is followed by.
+            "token_budget=9000 password_min_length=12 secret_store: vault auth_token_header = X-Auth-Token",
+            "Error reading 'password_policy.yaml': No",
+            "password_auth: no",
+            // Basic without credentials, a short user name, times and versions.
+            r#"WWW-Authenticate: Basic realm="api" and basic auth is off"#,
+            "https://git@github.com/org/repo.git and ssh://deploy@host:22/x",
+            "at 10:30:45:123:abc and v1.2.3:5432:x",
+            "the bypass=on compass=north",
         ] {
             let (out, counts) = redact(text);
             assert_eq!(out, text);

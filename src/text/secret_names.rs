@@ -49,6 +49,10 @@ const SECRET_KEY_WORDS: &[&str] = &[
 /// `bind_pw`, `keystore.pass`): alone they mean other things.
 const TRAILING_SECRET_WORDS: &[&str] = &["pass", "pw", "pin"];
 
+/// English words ending in `pass`, which name no password.
+const PASS_WORDS: &[&str] =
+    &["bypass", "compass", "trespass", "surpass", "encompass", "overpass", "underpass", "multipass", "firstpass", "onepass", "singlepass"];
+
 /// Adjacent word pairs that make a key name a secret.
 const SECRET_KEY_PAIRS: &[(&str, &str)] = &[
     ("api", "key"),
@@ -184,6 +188,47 @@ const METADATA_WORDS: &[&str] = &[
     "changed",
     "id",
     "ids",
+    // What a setting about a secret names besides the secret: where it is kept, how it
+    // is sent or checked, how much of it is allowed (`secret_store`, `auth_token_header`,
+    // `token_budget`, `password_min`).
+    "budget",
+    "store",
+    "storage",
+    "backend",
+    "provider",
+    "manager",
+    "header",
+    "headers",
+    "field",
+    "fields",
+    "param",
+    "parameter",
+    "label",
+    "location",
+    "source",
+    "env",
+    "var",
+    "variable",
+    "mode",
+    "kind",
+    "status",
+    "state",
+    "error",
+    "min",
+    "max",
+    "minimum",
+    "maximum",
+    "size",
+    "timeout",
+    "lifetime",
+    "duration",
+    "rotation",
+    "complexity",
+    "quota",
+    "algorithm",
+    "strategy",
+    "validator",
+    "validation",
 ];
 
 /// First words that make the name a flag about a secret (`has_password`, `is_token`).
@@ -582,19 +627,32 @@ pub(crate) fn is_secret_key(key: &str) -> bool {
     let Some(last) = words.last() else {
         return false;
     };
-    let secret_word = |w: &str| SECRET_KEY_WORDS.iter().any(|s| w == *s || (w.len() > s.len() + 1 && w.ends_with(s)));
+    let secret_word = |w: &str| {
+        SECRET_KEY_WORDS.iter().any(|s| w == *s || (w.len() > s.len() + 1 && w.ends_with(s)))
+            // A joined name ending in `pass` (`SSHPASS`, `dbpass`, `rootpass`), not an
+            // English word that ends so (`bypass`, `compass`).
+            || (w.len() >= 6 && w.ends_with("pass") && !PASS_WORDS.contains(&w))
+    };
     words.iter().any(|w| secret_word(w))
         || (words.len() > 1 && TRAILING_SECRET_WORDS.contains(last))
         || words.windows(2).any(|p| SECRET_KEY_PAIRS.contains(&(p[0], p[1])))
         || (words.len() > 1 && *last == "key" && !PLAIN_KEY_QUALIFIERS.contains(&words[words.len() - 2]))
 }
 
-/// Whether `key` is a source file's name (`TokenService.java`, `token.go`): in a stack
-/// frame, `TokenService.java:42` is a place in the code, and its line number no secret.
+/// Whether `key` is a file's name (`TokenService.java`, `token.go`, `password_policy.yaml`):
+/// in a stack frame, `TokenService.java:42` is a place in the code, and its line number no
+/// secret; after a file's name, a colon starts what is said of the file. A key file's
+/// name (`tls.key`, `id_rsa.pem`) is no such name: its value is the key.
 fn names_a_source_file(key: &str) -> bool {
-    key.rsplit_once('.')
-        .is_some_and(|(name, extension)| !name.is_empty() && SOURCE_FILE_EXTENSIONS.iter().any(|e| extension.eq_ignore_ascii_case(e)))
+    key.rsplit_once('.').is_some_and(|(name, extension)| {
+        !name.is_empty() && SOURCE_FILE_EXTENSIONS.iter().chain(DATA_FILE_EXTENSIONS).any(|e| extension.eq_ignore_ascii_case(e))
+    })
 }
+
+/// The extensions of configuration and data files whose names messages quote before a
+/// colon (`Error reading 'password_policy.yaml': …`).
+const DATA_FILE_EXTENSIONS: &[&str] =
+    &["yaml", "yml", "json", "toml", "ini", "cfg", "conf", "txt", "xml", "csv", "md", "log", "lock", "html"];
 
 /// The extensions of source files whose names stack frames and compiler messages show
 /// before a line number.

@@ -188,7 +188,7 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_
             Some(&q @ (b'"' | b'\'')) => {
                 // An unclosed quote (a value cut off at the window edge) runs to the line end.
                 let inner = value + 1;
-                let close = run_end(bytes, inner, |c| c != q && c != b'\n' && c != b'\r');
+                let close = quoted_end(bytes, inner, q);
                 if close > inner && !is_placeholder(&text[inner..close]) {
                     spans.push(inner..close);
                 }
@@ -791,6 +791,16 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "test",
     "todo",
     "tbd",
+    // Booleans and states, which a setting about a secret holds (`password_auth: no`).
+    "yes",
+    "no",
+    "on",
+    "off",
+    "enabled",
+    "disabled",
+    "set",
+    "none set",
+    "not set",
 ];
 
 /// Whether a secret-named value is a placeholder or a reference, not a secret: empty, a
@@ -845,6 +855,60 @@ pub(crate) fn is_placeholder_value(value: &str) -> bool {
     };
     reference || dummy_body || lower.starts_with("your") || v.starts_with(MARKER_PREFIX)
 }
+
+/// Where a value opened by the quote `q` ends, reading from `inner`: at the quote, or at
+/// the line's end when it is not closed (a value cut off at the window edge). A quote
+/// after a backslash is part of the value (`"abc\"def"`), as in JSON, shells and most
+/// languages' strings.
+fn quoted_end(bytes: &[u8], inner: usize, q: u8) -> usize {
+    let mut i = inner;
+    while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') && bytes[i] != q {
+        i += if bytes[i] == b'\\' && bytes.get(i + 1).is_some_and(|&b| b != b'\n' && b != b'\r') { 2 } else { 1 };
+    }
+    crate::search::work::tally((i - inner) / 8 + 1);
+    i.min(bytes.len())
+}
+
+/// Passwords of PostgreSQL password files (`.pgpass`): lines of
+/// `hostname:port:database:username:password`, the port digits or `*`, the password the
+/// rest of the line (a `\:` in it is a colon).
+pub(crate) fn pgpass_passwords(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for colon in positions(text, ":") {
+        if !bytes.get(colon + 1).is_some_and(|&b| b.is_ascii_digit() || b == b'*') {
+            continue;
+        }
+        let reach = colon.saturating_sub(MAX_PGPASS_HOST);
+        let Some(line) = (reach..colon).rev().find(|&k| bytes[k] == b'\n').map(|k| k + 1).or((reach == 0).then_some(0)) else { continue };
+        let host = &bytes[line..colon];
+        let host_ok = !host.is_empty()
+            && host.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'*'))
+            && host.iter().any(|&b| b.is_ascii_alphabetic() || matches!(b, b'.' | b'*'));
+        if !host_ok {
+            continue;
+        }
+        let field = |from: usize| run_end(bytes, from, |b| !matches!(b, b':' | b'\n' | b'\r' | b' ' | b'\t'));
+        let port_end = run_end(bytes, colon + 1, |b| b.is_ascii_digit() || b == b'*');
+        let db_end = field(port_end + 1);
+        let user_end = field(db_end + 1);
+        let fields_ok =
+            bytes.get(port_end) == Some(&b':') && db_end > port_end + 1 && bytes.get(db_end) == Some(&b':') && user_end > db_end + 1;
+        if !fields_ok || bytes.get(user_end) != Some(&b':') {
+            continue;
+        }
+        let password = user_end + 1;
+        let end = run_end(bytes, password, |b| b != b'\n' && b != b'\r');
+        let end = password + text[password..end].trim_end().len();
+        if end > password && !is_placeholder(&text[password..end]) {
+            spans.push(password..end);
+        }
+    }
+    spans
+}
+
+/// The longest host name of a `.pgpass` line read, in bytes.
+const MAX_PGPASS_HOST: usize = 256;
 
 /// How far back a `value` looks for the `name` (or `key`) that says what it is.
 const PAIR_REACH: usize = 160;
@@ -965,9 +1029,15 @@ fn sibling<'a>(text: &'a str, at: usize, names: &[&str], value: &str, boundary: 
 fn yaml_sibling(text: &str, at: usize) -> Option<&str> {
     let line_start = text[..at].rfind('\n')?;
     let previous = &text[text[..line_start].rfind('\n').map_or(0, |p| p + 1)..line_start];
-    let name = previous.trim_start().trim_start_matches("- ").strip_prefix("name:")?;
-    Some(name.trim().trim_matches(|c| c == '"' || c == '\''))
+    let previous = previous.trim_start().trim_start_matches("- ");
+    let (label, name) = previous.split_once(':')?;
+    SIBLING_LABELS.iter().any(|l| label.trim_end().eq_ignore_ascii_case(l)).then(|| name.trim().trim_matches(|c| c == '"' || c == '\''))
 }
+
+/// Labels of the line before a `value:` line that name what the value is: Kubernetes'
+/// `name:`, and the property, key, parameter, variable and setting listings of
+/// configuration tools and consoles (`Property: app.passwd` then `Value: "…"`).
+const SIBLING_LABELS: &[&str] = &["name", "property", "key", "parameter", "variable", "setting", "secret", "field"];
 
 /// Values of command-line flags that name secrets, written with a space:
 /// `--api-key <value>`, `--password <value>` (the `=` form is a [`secret_field_values`] case).

@@ -162,6 +162,58 @@ pub(crate) fn bearer_tokens(text: &str, hints: &Hints<'_>) -> Vec<Range<usize>> 
     spans
 }
 
+/// A bare `Basic <credentials>` (RFC 7617) outside an `Authorization` header, any case:
+/// the base64 of `user:password`, so it counts only when it decodes to printable text with
+/// a colon (`Basic realm="x"` and prose about basic auth do not).
+pub(crate) fn basic_credentials(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for start in positions_ignore_ascii_case(text, "basic") {
+        let after = start + "basic".len();
+        if !boundary_before(bytes, start) || !matches!(bytes.get(after), Some(b' ' | b'\t')) {
+            continue;
+        }
+        let value = skip_blanks(bytes, after);
+        let body = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/');
+        let end = run_end(bytes, body, |b| b == b'=').min(body + 2);
+        let boundary_after = bytes.get(end).is_none_or(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'=' | b'"' | b'_')));
+        if (8..=MAX_BASIC).contains(&(end - value)) && boundary_after && decodes_to_credentials(&bytes[value..end]) {
+            spans.push(value..end);
+        }
+    }
+    spans
+}
+
+/// The longest `Basic` credentials read, in bytes of base64.
+const MAX_BASIC: usize = 1024;
+
+/// Whether `b64` (standard base64, padded or not) decodes to printable ASCII or UTF-8
+/// text with a colon: `user:password`.
+fn decodes_to_credentials(b64: &[u8]) -> bool {
+    let digit = |b: u8| match b {
+        b'A'..=b'Z' => Some(b - b'A'),
+        b'a'..=b'z' => Some(b - b'a' + 26),
+        b'0'..=b'9' => Some(b - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let body: Vec<u8> = b64.iter().copied().filter(|&b| b != b'=').collect();
+    if body.len() % 4 == 1 {
+        return false;
+    }
+    let mut out = Vec::with_capacity(body.len() * 3 / 4);
+    for chunk in body.chunks(4) {
+        let mut n = 0u32;
+        for (k, &b) in chunk.iter().enumerate() {
+            let Some(d) = digit(b) else { return false };
+            n |= u32::from(d) << (18 - 6 * k);
+        }
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    std::str::from_utf8(&out).is_ok_and(|s| s.contains(':') && !s.chars().any(char::is_control))
+}
+
 /// The value of a `Cookie:` or `Set-Cookie:` header line.
 pub(crate) fn cookie_headers(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();

@@ -13,11 +13,13 @@ mod urls;
 
 pub(crate) use cli::cli_credentials;
 pub(crate) use fields::{
-    column_values, flag_values, is_placeholder, is_placeholder_value, looks_random, paired_values, quoted_pairs, secret_field_values,
-    spaced_values,
+    column_values, flag_values, is_placeholder, is_placeholder_value, looks_random, paired_values, pgpass_passwords, quoted_pairs,
+    secret_field_values, spaced_values,
 };
-pub(crate) use headers::{authorization_values, bearer_tokens, cookie_headers, cookie_jar_values};
-pub(crate) use tokens::{dotted_tokens, jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls};
+pub(crate) use headers::{authorization_values, basic_credentials, bearer_tokens, cookie_headers, cookie_jar_values};
+pub(crate) use tokens::{
+    aws_secret_keys, dotted_tokens, jwts, private_keys, provider_tokens, shaped_tokens, telegram_tokens, webhook_urls,
+};
 pub(crate) use urls::{proxy_credentials, schemeless_dsn, secret_query_values, url_credentials, MAX_USERINFO, QUERY_NAME_STEMS};
 
 use crate::search::{byte_class, find_from, next_in_class, positions, positions_ignore_ascii_case, ByteClass};

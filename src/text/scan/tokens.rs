@@ -384,6 +384,46 @@ pub(crate) fn telegram_tokens(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
+/// The secret access key of an AWS key pair written without its name: 40 characters of
+/// base64's alphabet, mixed case with a digit, standing on its own within a few lines
+/// after an access key id (`AKIA…`, `ASIA…`: 20 capitals and digits), as the pair is
+/// printed by `aws configure`, in CSV exports and in prose.
+pub(crate) fn aws_secret_keys(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    for prefix in ["AKIA", "ASIA"] {
+        for id in positions(text, prefix) {
+            let id_end = run_end(bytes, id, |b| b.is_ascii_uppercase() || b.is_ascii_digit());
+            if id_end - id != 20 || !boundary_before(bytes, id) {
+                continue;
+            }
+            let limit = crate::search::floor_boundary(text, id_end + AWS_PAIR_REACH);
+            let mut i = id_end;
+            while i < limit {
+                let start =
+                    i + bytes[i..limit].iter().position(|&b| b.is_ascii_alphanumeric() || b == b'/' || b == b'+').unwrap_or(limit - i);
+                let end = run_end(&bytes[..limit.max(start)], start, |b| b.is_ascii_alphanumeric() || b == b'/' || b == b'+');
+                let run = &bytes[start..end];
+                let mixed =
+                    run.iter().any(u8::is_ascii_lowercase) && run.iter().any(u8::is_ascii_uppercase) && run.iter().any(u8::is_ascii_digit);
+                let alone = start > 0
+                    && !matches!(bytes[start - 1], b'=' | b'-' | b'_' | b'.')
+                    && bytes.get(end).is_none_or(|b| !matches!(b, b'=' | b'-' | b'_' | b'.'));
+                if run.len() == 40 && mixed && alone && spans.last().is_none_or(|s| s.end <= start) {
+                    spans.push(start..end);
+                    break;
+                }
+                i = end.max(start + 1);
+            }
+        }
+    }
+    spans.sort_by_key(|s| s.start);
+    spans
+}
+
+/// How far after an access key id its secret key is looked for, in bytes.
+const AWS_PAIR_REACH: usize = 256;
+
 /// JSON Web Tokens: three base64url segments, the first starting `eyJ` (JWS compact
 /// serialization), or five (JWE compact serialization: header, encrypted key, which is
 /// empty under direct encryption, IV, ciphertext, tag). A segment may carry base64's `=`

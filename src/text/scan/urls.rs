@@ -69,7 +69,8 @@ fn user_info(text: &str, after: usize, limit: usize, quoted: bool) -> Option<Ran
         digits > 0 && rest.as_bytes().get(digits) == Some(&b'/')
     });
     let plain = !userinfo.contains(['/', '\\']) || userinfo.contains('@');
-    (!port && (plain || userinfo.contains(':')) && (has_password(userinfo) || userinfo.contains('@'))).then_some(after..at)
+    (!port && (plain || userinfo.contains(':')) && (has_password(userinfo) || userinfo.contains('@') || is_key_as_user(userinfo)))
+        .then_some(after..at)
 }
 
 /// Credentials in data source names without a scheme: Go's MySQL driver
@@ -204,6 +205,19 @@ const URI_SCHEMES_BEFORE_AN_ADDRESS: &[&str] = &["mailto", "sip", "sips", "xmpp"
 fn has_password(userinfo: &str) -> bool {
     // A marker's colon is no separator: text the core already redacted is its own output.
     !userinfo.contains(MARKER_PREFIX) && userinfo.find(':').is_some_and(|c| c + 1 < userinfo.len() && !is_placeholder(&userinfo[c + 1..]))
+}
+
+/// Whether a user name alone is a key: a DSN that authenticates by its user part (Sentry's
+/// `https://<public key>@o1.ingest.sentry.io/2`, a token given as the user name of a Git
+/// remote): 20 or more letters, digits, `_` and `-`, with both letters and digits. People's
+/// and services' user names are shorter, or words.
+fn is_key_as_user(userinfo: &str) -> bool {
+    let b = userinfo.as_bytes();
+    b.len() >= 20
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+        && b.iter().any(u8::is_ascii_digit)
+        && b.iter().any(u8::is_ascii_alphabetic)
+        && !userinfo.contains(MARKER_PREFIX)
 }
 
 /// Whether a host name starts at `i` and ends where an authority ends.
