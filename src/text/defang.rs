@@ -140,10 +140,26 @@ struct Folded {
 }
 
 impl Folded {
-    fn at(text: &str, from: usize) -> Folded {
+    /// The view from `from` as far as what starts there can reach: for a marker, to its
+    /// closing `>` or `]` (a run of them), never past a line break or another opening; for
+    /// a label, to the first character that is no letter. So a text dense with openings
+    /// costs a marker's length at each, not [`REACH`].
+    fn at(text: &str, from: usize, label: bool) -> Folded {
         let mut folded = Folded { bytes: [0; REACH], ends: [0; REACH], len: 0 };
         for (k, c) in text[from..].char_indices().take(REACH) {
-            folded.bytes[folded.len] = if c.is_ascii() { c as u8 } else { look_alike(c).unwrap_or(OTHER) };
+            let b = if c.is_ascii() { c as u8 } else { look_alike(c).unwrap_or(OTHER) };
+            let last = folded.len.checked_sub(1).map(|l| folded.bytes[l]);
+            let stop_before = if label {
+                last.is_some_and(|l| !l.is_ascii_alphabetic())
+            } else {
+                b == b'\n'
+                    || (folded.len >= 2 && matches!(b, b'<' | b'['))
+                    || (matches!(last, Some(b'>' | b']')) && !matches!(b, b'>' | b']'))
+            };
+            if stop_before {
+                break;
+            }
+            folded.bytes[folded.len] = b;
             folded.ends[folded.len] = from + k + c.len_utf8();
             folded.len += 1;
         }
@@ -321,7 +337,8 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
             continue;
         }
         let plain = bytes[i..bytes.len().min(i + REACH)].is_ascii();
-        let folded = if plain { None } else { Some(Folded::at(text, i)) };
+        let label = !matches!(b, b'<' | b'[' | b'!' | b'#') && !opens_marker(text, i);
+        let folded = if plain { None } else { Some(Folded::at(text, i, label)) };
         let view = folded.as_ref().map_or(&bytes[i..bytes.len().min(i + REACH)], Folded::bytes);
         let found = match view[0] {
             b'<' | b'[' => marker_len(view).map(|(len, family)| (len, Found::Brackets(family))),
@@ -532,11 +549,16 @@ fn defang_links<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
     let mut out = String::new();
     let mut copied = 0;
     let mut from = 0;
+    // The start of the line of the last `]` read, found once per line.
+    let mut line = 0;
     while let Some(close) = find_byte(bytes, from, b']') {
+        if let Some(k) = bytes[from..close].iter().rposition(|&b| b == b'\n') {
+            line = from + k + 1;
+        }
         from = close + 1;
         let opens_target = match bytes.get(close + 1) {
             Some(b'(') => true,
-            Some(b':') => opens_definition(bytes, close),
+            Some(b':') => opens_definition(bytes, line, close),
             _ => false,
         };
         if !opens_target {
@@ -563,15 +585,16 @@ fn defang_links<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
     Cow::Owned(out)
 }
 
-/// Whether the `]` at `close` ends a reference definition's label: a `[` opens it at the
-/// start of the line, after at most three blanks, with no other bracket between.
-fn opens_definition(bytes: &[u8], close: usize) -> bool {
-    let line = bytes[..close].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
-    let indent = bytes[line..close].iter().take_while(|&&b| b == b' ').count();
+/// Whether the `]` at `close`, on the line that starts at `line`, ends a reference
+/// definition's label: a `[` opens it at the line's start, after at most three blanks,
+/// with no other bracket between.
+fn opens_definition(bytes: &[u8], line: usize, close: usize) -> bool {
+    let indent = bytes[line..close].iter().take(4).take_while(|&&b| b == b' ').count();
+    let label = line + indent;
     indent <= 3
-        && bytes[line + indent] == b'['
-        && !bytes[line + indent + 1..close].iter().any(|&b| matches!(b, b'[' | b']'))
-        && close - line < MAX_MARKER_BODY * 8
+        && close - label < MAX_MARKER_BODY * 8
+        && bytes[label] == b'['
+        && !bytes[label + 1..close].iter().any(|&b| matches!(b, b'[' | b']'))
 }
 
 /// Whether a link target starts with a scheme (`https:`, `mailto:`, `javascript:`) or a
@@ -605,7 +628,7 @@ pub(crate) fn defang_role_words<'a>(text: &'a str, counts: &mut Redactions) -> C
             continue;
         }
         let plain = bytes[i..bytes.len().min(i + REACH)].is_ascii();
-        let folded = if plain { None } else { Some(Folded::at(text, i)) };
+        let folded = if plain { None } else { Some(Folded::at(text, i, true)) };
         let view = folded.as_ref().map_or(&bytes[i..bytes.len().min(i + REACH)], Folded::bytes);
         let Some(len) = role_len(view) else {
             i += if plain { 1 } else { char_len(b) };

@@ -64,6 +64,14 @@ impl Redactions {
         }
     }
 
+    /// The first built-in family counted (in the order of names), if any.
+    fn first_builtin(&self) -> Option<&'static str> {
+        self.0.iter().find_map(|(family, _)| match family {
+            Cow::Borrowed(f) => Some(*f),
+            Cow::Owned(_) => None,
+        })
+    }
+
     /// Total redactions of every family.
     pub fn total(&self) -> u64 {
         self.0.iter().map(|(_, n)| n).sum()
@@ -155,6 +163,10 @@ pub(crate) enum Scan {
     Named(NamedScan, &'static [Literal]),
     /// Provider tokens of the built-in table and a policy's formats, each with its family.
     Tokens(TokenScan),
+    /// Encoded blobs, each with the text it decodes to: a blob is taken whole when that
+    /// text holds a secret (by every rule, a policy's included), under the family of the
+    /// first secret's (`encoded_secret` when only a policy's format matched).
+    Encoded(fn(&str) -> Vec<(Range<usize>, String)>),
 }
 
 /// A scanner of spans of several built-in families: each span with its family. It may rule
@@ -187,6 +199,14 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
             "b3blbnnzac1rzxktdjeaaaaa",
         ],
         scan: Scan::Spans(scan::private_keys),
+        lines: None,
+    },
+    // Before the shapes: a blob may have one (an Azure key's 88 characters), and the
+    // family is what it holds.
+    SecretRule {
+        family: "encoded_secret",
+        hints: hints!["ls0tls1crudjti", "eyj", "eyai", "ewog", "ewoj", "ew0k"],
+        scan: Scan::Encoded(scan::base64_blobs),
         lines: None,
     },
     SecretRule {
@@ -515,6 +535,16 @@ fn scan_part<'r>(
         Scan::Families(scan) => scan(part, hints).into_iter().for_each(|(span, family)| take_span(span, Family::Builtin(family))),
         Scan::Named(scan, _) => scan(part, &custom.keys, hints).into_iter().for_each(|span| take_span(span, Family::Builtin(rule.family))),
         Scan::Tokens(scan) => scan(part, &custom.tokens).into_iter().for_each(|(span, family)| take_span(span, family)),
+        Scan::Encoded(scan) => {
+            for (span, decoded) in scan(part) {
+                // What a blob decodes to is a text of its own, read by every rule (its own
+                // blobs included: each level is shorter by a quarter).
+                let mut inside = Redactions::default();
+                if let Cow::Owned(_) = redact_secrets(&decoded, custom, &mut inside) {
+                    take_span(span, Family::Builtin(inside.first_builtin().unwrap_or("encoded_secret")));
+                }
+            }
+        }
     }
 }
 
@@ -1038,6 +1068,18 @@ mod tests {
         ),
         // A quote after a backslash is part of the value.
         (r#"password = "abc\"def123ghi" next"#, r#"password = "[REDACTED:secret_field]" next"#, "secret_field"),
+        // A secret inside a base64 blob: a Docker config in a Kubernetes Secret, a
+        // kubeconfig's key. The blob goes whole, under the family of what it holds.
+        (
+            ".dockerconfigjson: eyJhdXRocyI6eyJyIjp7InVzZXJuYW1lIjoiYm90IiwicGFzc3dvcmQiOiJYazltUDJ2UXo3d1J0NGJOIn19fQ==",
+            ".dockerconfigjson: [REDACTED:secret_field]",
+            "secret_field",
+        ),
+        (
+            "client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdGVzdGtleWJvZHlub3RyZWFsMTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3AKLS0tLS1FTkQgUlNBIFBSSVZBVEUgS0VZLS0tLS0K",
+            "client-key-data: [REDACTED:private_key]",
+            "private_key",
+        ),
         // A joined name ending in `pass`: sshpass's environment variable.
         ("env: SSHPASS=Zq9xW2vB7nM4kL", "env: SSHPASS=[REDACTED:secret_field]", "secret_field"),
         // The value on the line after the line naming it.
@@ -1083,6 +1125,9 @@ mod tests {
             "https://git@github.com/org/repo.git and ssh://deploy@host:22/x",
             "at 10:30:45:123:abc and v1.2.3:5432:x",
             "the bypass=on compass=north",
+            // Encoded text without a secret: a JSON config, a certificate.
+            "config=eyJ0aW1lb3V0IjozMCwicmV0cmllcyI6M30=",
+            "ca.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMvakNDQWVhZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmwKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",
         ] {
             let (out, counts) = redact(text);
             assert_eq!(out, text);

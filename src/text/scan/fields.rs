@@ -875,12 +875,19 @@ fn quoted_end(bytes: &[u8], inner: usize, q: u8) -> usize {
 pub(crate) fn pgpass_passwords(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
+    // The colons in order, each line's start found once: where the last colon was read
+    // up to, the start of its line, and whether that line already had a colon (the host
+    // ends at a line's first one).
+    let (mut read_to, mut line, mut line_has_colon) = (0, 0, false);
     for colon in positions(text, ":") {
-        if !bytes.get(colon + 1).is_some_and(|&b| b.is_ascii_digit() || b == b'*') {
+        if let Some(k) = bytes[read_to..colon].iter().rposition(|&b| b == b'\n') {
+            (line, line_has_colon) = (read_to + k + 1, false);
+        }
+        read_to = colon;
+        let first = !std::mem::replace(&mut line_has_colon, true);
+        if !first || colon - line > MAX_PGPASS_HOST || !bytes.get(colon + 1).is_some_and(|&b| b.is_ascii_digit() || b == b'*') {
             continue;
         }
-        let reach = colon.saturating_sub(MAX_PGPASS_HOST);
-        let Some(line) = (reach..colon).rev().find(|&k| bytes[k] == b'\n').map(|k| k + 1).or((reach == 0).then_some(0)) else { continue };
         let host = &bytes[line..colon];
         let host_ok = !host.is_empty()
             && host.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'*'))

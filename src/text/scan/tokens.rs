@@ -390,34 +390,46 @@ pub(crate) fn telegram_tokens(text: &str) -> Vec<Range<usize>> {
 /// printed by `aws configure`, in CSV exports and in prose.
 pub(crate) fn aws_secret_keys(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
+    let key_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'/' || b == b'+';
     let mut spans: Vec<Range<usize>> = Vec::new();
-    for prefix in ["AKIA", "ASIA"] {
-        for id in positions(text, prefix) {
-            let id_end = run_end(bytes, id, |b| b.is_ascii_uppercase() || b.is_ascii_digit());
-            if id_end - id != 20 || !boundary_before(bytes, id) {
-                continue;
+    let mut ids: Vec<usize> = positions(text, "AKIA").chain(positions(text, "ASIA")).collect();
+    ids.sort_unstable();
+    // Where the last id's look ahead stopped: an id within it looks on from there (what
+    // lies before was read, and held no key), so each byte is read about once.
+    let mut read_to = 0;
+    for id in ids {
+        let id_end = run_end(bytes, id, |b| b.is_ascii_uppercase() || b.is_ascii_digit());
+        if id_end - id != 20 || !boundary_before(bytes, id) {
+            continue;
+        }
+        let limit = crate::search::floor_boundary(text, id_end + AWS_PAIR_REACH);
+        let mut i = id_end.max(read_to).min(limit);
+        read_to = limit;
+        // Resumed inside a run: that run was read already.
+        if i > 0 && key_byte(bytes[i - 1]) {
+            i = run_end(&bytes[..limit], i, key_byte);
+        }
+        while i < limit {
+            let Some(k) = bytes[i..limit].iter().position(|&b| key_byte(b)) else { break };
+            let start = i + k;
+            let end = run_end(&bytes[..limit], start, key_byte);
+            let run = &bytes[start..end];
+            let mixed =
+                run.iter().any(u8::is_ascii_lowercase) && run.iter().any(u8::is_ascii_uppercase) && run.iter().any(u8::is_ascii_digit);
+            let apart = |b: Option<&u8>| b.is_none_or(|&b| !matches!(b, b'=' | b'-' | b'_' | b'.'));
+            if run.len() == 40
+                && mixed
+                && start > id_end
+                && apart(bytes.get(start - 1))
+                && apart(bytes.get(end))
+                && (end < limit || limit == bytes.len())
+            {
+                spans.push(start..end);
+                break;
             }
-            let limit = crate::search::floor_boundary(text, id_end + AWS_PAIR_REACH);
-            let mut i = id_end;
-            while i < limit {
-                let start =
-                    i + bytes[i..limit].iter().position(|&b| b.is_ascii_alphanumeric() || b == b'/' || b == b'+').unwrap_or(limit - i);
-                let end = run_end(&bytes[..limit.max(start)], start, |b| b.is_ascii_alphanumeric() || b == b'/' || b == b'+');
-                let run = &bytes[start..end];
-                let mixed =
-                    run.iter().any(u8::is_ascii_lowercase) && run.iter().any(u8::is_ascii_uppercase) && run.iter().any(u8::is_ascii_digit);
-                let alone = start > 0
-                    && !matches!(bytes[start - 1], b'=' | b'-' | b'_' | b'.')
-                    && bytes.get(end).is_none_or(|b| !matches!(b, b'=' | b'-' | b'_' | b'.'));
-                if run.len() == 40 && mixed && alone && spans.last().is_none_or(|s| s.end <= start) {
-                    spans.push(start..end);
-                    break;
-                }
-                i = end.max(start + 1);
-            }
+            i = end;
         }
     }
-    spans.sort_by_key(|s| s.start);
     spans
 }
 

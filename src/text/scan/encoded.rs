@@ -1,0 +1,130 @@
+//! Text carried in base64: a Kubernetes Secret's `.dockerconfigjson`, a kubeconfig's
+//! `client-key-data`, an encoded JSON config or PEM file. The engine reads what such a blob
+//! decodes to as text of its own ([`crate::text::redact`]), and masks the whole blob when
+//! that text holds a secret: a secret inside is no safer for being encoded.
+
+use std::ops::Range;
+
+use super::*;
+
+/// How base64 blobs worth decoding start: the encodings of `-----BEGIN` (a PEM file) and
+/// of a JSON object's opening (`{"`, `{ "`, `{` then a line break).
+const BLOB_OPENINGS: &[&str] = &["LS0tLS1CRUdJTi", "eyJ", "eyAi", "ewog", "ewoJ", "ew0K"];
+
+/// The shortest blob decoded, in base64 characters.
+const MIN_BLOB: usize = 16;
+
+/// The longest blob decoded, in base64 characters (a larger one is not read).
+pub(crate) const MAX_BLOB: usize = 48 * 1024;
+
+/// Whether `b` is in base64's alphabet, standard or URL-safe, or its padding.
+fn base64_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_' | b'=')
+}
+
+/// The base64 blobs of `text` that decode to text (valid UTF-8 with no control character
+/// but tab and line breaks), each with what it decodes to. A blob may be wrapped in lines
+/// of 60 or more characters, a multiple of 4 (`base64`'s 76, PEM's 64).
+pub(crate) fn base64_blobs(text: &str) -> Vec<(Range<usize>, String)> {
+    let bytes = text.as_bytes();
+    let mut blobs = Vec::new();
+    let mut starts: Vec<usize> = BLOB_OPENINGS.iter().flat_map(|opening| positions(text, opening)).collect();
+    starts.sort_unstable();
+    let mut resume = 0;
+    for start in starts {
+        if start < resume || (start > 0 && base64_byte(bytes[start - 1])) {
+            continue;
+        }
+        let end = blob_end(bytes, start);
+        resume = end;
+        if end - start < MIN_BLOB || end - start > MAX_BLOB {
+            continue;
+        }
+        if let Some(decoded) = decode(&bytes[start..end]) {
+            blobs.push((start..end, decoded));
+        }
+    }
+    blobs
+}
+
+/// Where the blob that starts at `start` ends: its last base64 character, across line
+/// breaks that wrap it.
+fn blob_end(bytes: &[u8], start: usize) -> usize {
+    let mut end = start;
+    let mut line = start;
+    loop {
+        end = run_end(bytes, end, base64_byte);
+        let width = end - line;
+        let wrap = match bytes.get(end..) {
+            Some([b'\n', ..]) => 1,
+            Some([b'\r', b'\n', ..]) => 2,
+            _ => 0,
+        };
+        let continues = bytes.get(end + wrap).is_some_and(|&b| base64_byte(b));
+        if wrap == 0 || width < 60 || width % 4 != 0 || !continues || end - start > MAX_BLOB {
+            return end;
+        }
+        end += wrap;
+        line = end;
+    }
+}
+
+/// What `blob` decodes to, when that is text.
+fn decode(blob: &[u8]) -> Option<String> {
+    let mut out = Vec::with_capacity(blob.len() / 4 * 3 + 3);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &b in blob {
+        let digit = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' | b'\n' | b'\r' => continue,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(digit);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    let text = String::from_utf8(out).ok()?;
+    (!text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blobs_that_decode_to_text_are_found() {
+        // `{"auths":{"r":{"auth":"dXNlcjpwYXNzd29yZA=="}}}` and a PEM line, wrapped at 64.
+        let json = "eyJhdXRocyI6eyJyIjp7ImF1dGgiOiJkWE5sY2pwd1lYTnpkMjl5WkE9PSJ9fX0=";
+        let found = base64_blobs(&format!("data:\n  .dockerconfigjson: {json}\n"));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, r#"{"auths":{"r":{"auth":"dXNlcjpwYXNzd29yZA=="}}}"#);
+        let pem = "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJna3Foa2lH\nOXcwQkFRRUZBQVNDQktjd2dnU2pBZ0VBQW9JQkFRQzcKLS0tLS1FTkQgUFJJVkFU\nRSBLRVktLS0tLQo=";
+        let found = base64_blobs(&format!("client-key-data: {pem}\nnext: x"));
+        assert_eq!(found.len(), 1);
+        assert!(found[0].1.starts_with("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG"), "{}", found[0].1);
+        assert!(found[0].1.ends_with("-----END PRIVATE KEY-----\n"));
+    }
+
+    #[test]
+    fn binary_short_and_embedded_runs_are_not_blobs() {
+        for text in [
+            "eyJhbGciOiJIUzI1NiJ9",
+            "xeyJhdXRocyI6eyJyIjp7ImF1dGgiOiJkWE5sY2pwd1lYTnpkMjl5WkE9PSJ9fX0=",
+            "ewog",
+            "ewoJ////////////////AAAA",
+        ] {
+            let found = base64_blobs(text);
+            assert!(found.iter().all(|(_, t)| !t.is_empty() && t.len() >= 12), "{text}: {found:?}");
+        }
+        assert!(base64_blobs("ewoJ////////////////AAAA").is_empty());
+        assert!(base64_blobs("xeyJhdXRocyI6eyJyIjp7ImF1dGgiOiJ9").is_empty());
+    }
+}
