@@ -54,6 +54,14 @@ pub fn write_number<S: JsonSink + ?Sized>(out: &mut S, n: f64) {
         write_decimal(out, i.unsigned_abs());
         return;
     }
+    write_fraction(out, n);
+}
+
+/// [`write_number`] for a number that is no exact integer: out of line, so that writing
+/// whole numbers (nearly all an error object holds) compiles none of the float formatting.
+#[cold]
+#[inline(never)]
+fn write_fraction<S: JsonSink + ?Sized>(out: &mut S, n: f64) {
     // Rust's `{:e}` prints the shortest digits that round-trip (finite by construction):
     // at most 17 digits, a point after the first, and the exponent.
     let mut shortest = Buffer::default();

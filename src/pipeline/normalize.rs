@@ -218,42 +218,34 @@ impl Normalizer {
     /// `None`: not a failure. A malformed result is a `decode_error` draft.
     fn tool_result(&self, result: &Json) -> Option<Draft> {
         if result.as_object().is_none() {
-            return Some(self.malformed("tool_result", &format!("is {}, not a CallToolResult object", result.type_name())));
+            return Some(self.malformed_value("tool_result", None, result, "a CallToolResult object"));
         }
         match result.get("resultType") {
             None | Some(Json::Null) => {}
             Some(Json::String(t)) if t.head() == "input_required" => return None,
             Some(Json::String(_)) => {}
-            Some(other) => return Some(self.malformed("tool_result.resultType", &format!("is {}, not a string", other.type_name()))),
+            Some(other) => return Some(self.malformed_value("tool_result.resultType", None, other, "a string")),
         }
         let empty = JsonList::new(Vec::new(), 0);
         let content = match result.get("content") {
             None | Some(Json::Null) => &empty,
             Some(Json::Array(list)) => list,
-            Some(other) => return Some(self.malformed("tool_result.content", &format!("is {}, not an array", other.type_name()))),
+            Some(other) => return Some(self.malformed_value("tool_result.content", None, other, "an array")),
         };
         let shown = &content.items()[..content.items().len().min(self.policy.max_content_blocks())];
         let mut types = Vec::with_capacity(shown.len());
         for (i, block) in shown.iter().enumerate() {
             match block.get("type") {
                 Some(Json::String(t)) => types.push(t.head()),
-                Some(other) => {
-                    return Some(
-                        self.malformed(&format!("tool_result.content[{i}].type"), &format!("is {}, not a string", other.type_name())),
-                    )
-                }
-                None if block.as_object().is_some() => return Some(self.malformed(&format!("tool_result.content[{i}]"), "has no `type`")),
-                None => {
-                    return Some(
-                        self.malformed(&format!("tool_result.content[{i}]"), &format!("is {}, not a content block", block.type_name())),
-                    )
-                }
+                Some(other) => return Some(self.malformed_value("tool_result.content", Some((i, ".type")), other, "a string")),
+                None if block.as_object().is_some() => return Some(self.malformed_block(i)),
+                None => return Some(self.malformed_value("tool_result.content", Some((i, "")), block, "a content block")),
             }
         }
         match result.get("isError") {
             None | Some(Json::Null) | Some(Json::Bool(false)) => return None,
             Some(Json::Bool(true)) => {}
-            Some(other) => return Some(self.malformed("tool_result.isError", &format!("is {}, not a boolean", other.type_name()))),
+            Some(other) => return Some(self.malformed_value("tool_result.isError", None, other, "a boolean")),
         }
 
         let mut d = Draft::new(Origin::ToolExecution, Kind::ToolError.as_str(), KindSource::Default, Breaker::Success);
@@ -449,6 +441,26 @@ impl Normalizer {
 
 impl Normalizer {
     /// The outcome for a result the upstream sent malformed.
+    /// [`Normalizer::malformed`] for a member of the wrong type: `path` (with an item's
+    /// index and the rest of its path, when one is given) is `value`, not `expected`. Out
+    /// of line, with its formatting, so a well-formed result's path compiles none of it.
+    #[cold]
+    #[inline(never)]
+    fn malformed_value(&self, path: &str, item: Option<(usize, &str)>, value: &Json, expected: &str) -> Draft {
+        let path = match item {
+            Some((i, rest)) => format!("{path}[{i}]{rest}"),
+            None => path.to_owned(),
+        };
+        self.malformed(&path, &format!("is {}, not {expected}", value.type_name()))
+    }
+
+    /// A content block without a `type`.
+    #[cold]
+    #[inline(never)]
+    fn malformed_block(&self, i: usize) -> Draft {
+        self.malformed(&format!("tool_result.content[{i}]"), "has no `type`")
+    }
+
     #[inline(never)]
     fn malformed(&self, path: &str, problem: &str) -> Draft {
         let mut d = Draft::new(Origin::UpstreamTransport, Kind::DecodeError.as_str(), KindSource::Structured, Breaker::Failure);

@@ -215,6 +215,7 @@ const MAX_NAMED: usize = 3;
 /// call's `arguments` (a string of three or more characters, or such a string in a list)
 /// the text quotes. A property the schema does not have is never named, and a failure of
 /// a kind that is not about an argument names none.
+#[inline(never)]
 pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, arguments: Option<&Json>) -> Vec<ArgumentProblem> {
     let Some(&(_, problem)) = NAMED_BY_KIND.iter().find(|(k, _)| *k == kind) else {
         return Vec::new();

@@ -27,13 +27,10 @@ use crate::text::redact::Redactions;
 /// alphanumerics) and look-alike brackets, bars, colons, slashes and underscores.
 /// Full-width forms are folded earlier, by [`strip_controls`](super::sanitize::strip_controls).
 pub(crate) fn look_alike(c: char) -> Option<u8> {
+    if let Some(bracket) = bracket_look_alike(c) {
+        return Some(bracket);
+    }
     let ascii = match c {
-        // Brackets: angle quotation marks, angle brackets of other blocks, Canadian
-        // syllabics and modifier arrowheads that render as `<` `>`.
-        '«' | '‹' | '˂' | 'ᐸ' | '❮' | '\u{2329}' | '\u{3008}' | '《' | '﹤' | '❬' | '⧼' => '<',
-        '»' | '›' | '˃' | 'ᐳ' | '❯' | '\u{232A}' | '\u{3009}' | '》' | '﹥' | '❭' | '⧽' => '>',
-        '【' | '〔' | '﹝' | '❲' | '〖' | '⁅' | '〘' => '[',
-        '】' | '〕' | '﹞' | '❳' | '〗' | '⁆' | '〙' => ']',
         'ǀ' | '∣' | '⏐' | '│' | '￨' | '׀' | '❘' | '┃' | 'ا' => '|',
         '։' | '׃' | '꞉' | '﹕' | '︓' | '˸' | '⁚' | '᛬' | '܃' | '܄' => ':',
         '∕' | '⁄' | '⧸' | '╱' => '/',
@@ -119,6 +116,20 @@ pub(crate) fn look_alike(c: char) -> Option<u8> {
         _ => return None,
     };
     Some(ascii as u8)
+}
+
+/// The bracket `c` imitates, if any: angle quotation marks, angle brackets of other
+/// blocks, Canadian syllabics and modifier arrowheads that render as `<` `>`, and
+/// lenticular, tortoise-shell and white brackets for `[` `]`. Apart from [`look_alike`]
+/// so that a look for an opening inside a line stays small.
+fn bracket_look_alike(c: char) -> Option<u8> {
+    Some(match c {
+        '«' | '‹' | '˂' | 'ᐸ' | '❮' | '\u{2329}' | '\u{3008}' | '《' | '﹤' | '❬' | '⧼' => b'<',
+        '»' | '›' | '˃' | 'ᐳ' | '❯' | '\u{232A}' | '\u{3009}' | '》' | '﹥' | '❭' | '⧽' => b'>',
+        '【' | '〔' | '﹝' | '❲' | '〖' | '⁅' | '〘' => b'[',
+        '】' | '〕' | '﹞' | '❳' | '〗' | '⁆' | '〙' => b']',
+        _ => return None,
+    })
 }
 
 /// A folded view's stand-in for a character that is no look-alike of ASCII.
@@ -398,7 +409,7 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
 
 /// Whether the character at `i` is a look-alike of a marker's opening bracket.
 fn opens_marker(text: &str, i: usize) -> bool {
-    text[i..].chars().next().and_then(look_alike).is_some_and(|b| b == b'<' || b == b'[')
+    text[i..].chars().next().and_then(bracket_look_alike).is_some_and(|b| b == b'<' || b == b'[')
 }
 
 /// The length of the UTF-8 character whose first byte is `b` (1 for a stray byte).

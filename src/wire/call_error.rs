@@ -175,7 +175,7 @@ impl ShownText {
         ShownText { text, original_length: truncated.then_some(original_length as u64) }
     }
 
-    fn write<S: JsonSink>(&self, o: &mut ObjectWriter<'_, S>) {
+    fn write<S: JsonSink + ?Sized>(&self, o: &mut ObjectWriter<'_, S>) {
         o.text("text", &self.text);
         if let Some(n) = self.original_length {
             o.bool("truncated", true);
@@ -308,7 +308,7 @@ impl ContentDescriptor {
     }
 
     /// Append the compact JSON to `out`.
-    pub fn write<S: JsonSink>(&self, out: &mut S) {
+    pub fn write<S: JsonSink + ?Sized>(&self, out: &mut S) {
         let mut o = ObjectWriter::new(out);
         match self {
             ContentDescriptor::Unknown { block_type } => o.text("type", block_type),
@@ -432,19 +432,21 @@ impl CodeModeCallError {
     /// The compact JSON that goes into `Error.message`.
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(1024);
-        self.write(&mut out);
+        self.write(&mut out as &mut dyn JsonSink);
         out
     }
 
     /// The length in bytes of [`CodeModeCallError::to_json`], measured without building it.
     pub fn json_len(&self) -> usize {
         let mut count = ByteCount::default();
-        self.write(&mut count);
+        // Through the same `dyn` writer as `to_json`: one copy of the writer's code, which
+        // a first call in a WebAssembly engine compiles once.
+        self.write(&mut count as &mut dyn JsonSink);
         count.0
     }
 
     /// Append the compact JSON to `out` (a `String`, or a [`ByteCount`] that measures it).
-    pub fn write<S: JsonSink>(&self, out: &mut S) {
+    pub fn write<S: JsonSink + ?Sized>(&self, out: &mut S) {
         let mut o = ObjectWriter::new(out);
         o.key("contract_version");
         write_number(o.out, f64::from(self.contract_version));
@@ -520,7 +522,7 @@ impl CodeModeCallError {
     }
 }
 
-fn write_evidence<S: JsonSink>(out: &mut S, e: &Evidence) {
+fn write_evidence<S: JsonSink + ?Sized>(out: &mut S, e: &Evidence) {
     let mut o = ObjectWriter::new(out);
     if !e.content.is_empty() {
         o.key("content");
@@ -596,12 +598,12 @@ fn outcome_json(error_json: Option<&str>, breaker: Breaker) -> String {
 }
 
 /// Writes one JSON object member by member, handling the commas.
-struct ObjectWriter<'a, S: JsonSink> {
+struct ObjectWriter<'a, S: JsonSink + ?Sized> {
     out: &'a mut S,
     first: bool,
 }
 
-impl<'a, S: JsonSink> ObjectWriter<'a, S> {
+impl<'a, S: JsonSink + ?Sized> ObjectWriter<'a, S> {
     fn new(out: &'a mut S) -> Self {
         out.put("{");
         ObjectWriter { out, first: true }
