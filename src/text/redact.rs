@@ -209,6 +209,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
         scan: Scan::Encoded(scan::base64_blobs),
         lines: None,
     },
+    SecretRule { family: "encoded_secret", hints: hints!["%22", "%7b"], scan: Scan::Encoded(scan::percent_encoded_runs), lines: None },
     SecretRule {
         family: "webhook",
         hints: hints!["hooks.slack.com/", r"hooks.slack.com\/", "/api/webhooks/", "webhook"],
@@ -1079,6 +1080,12 @@ mod tests {
             "client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdGVzdGtleWJvZHlub3RyZWFsMTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3AKLS0tLS1FTkQgUlNBIFBSSVZBVEUgS0VZLS0tLS0K",
             "client-key-data: [REDACTED:private_key]",
             "private_key",
+        ),
+        // Percent-encoded JSON in a URL: the run goes whole.
+        (
+            "GET /cb?state=%7B%22access_token%22%3A%22ya29.a0AfH6SMBxQz7wRt4bN%22%7D&x=1",
+            "GET /cb?state=[REDACTED:secret_field]&x=1",
+            "secret_field",
         ),
         // A joined name ending in `pass`: sshpass's environment variable.
         ("env: SSHPASS=Zq9xW2vB7nM4kL", "env: SSHPASS=[REDACTED:secret_field]", "secret_field"),

@@ -1,6 +1,7 @@
-//! Text carried in base64: a Kubernetes Secret's `.dockerconfigjson`, a kubeconfig's
-//! `client-key-data`, an encoded JSON config or PEM file. The engine reads what such a blob
-//! decodes to as text of its own ([`crate::text::redact`]), and masks the whole blob when
+//! Text carried encoded: in base64 (a Kubernetes Secret's `.dockerconfigjson`, a
+//! kubeconfig's `client-key-data`, an encoded JSON config or PEM file) or percent-encoded
+//! in a URL (`?state=%7B%22token%22%3A%22…%22%7D`). The engine reads what such a run
+//! decodes to as text of its own ([`crate::text::redact`]), and masks the whole run when
 //! that text holds a secret: a secret inside is no safer for being encoded.
 
 use std::ops::Range;
@@ -95,6 +96,59 @@ fn decode(blob: &[u8]) -> Option<String> {
     (!text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))).then_some(text)
 }
 
+/// Percent-encoded runs of `text` that hold a quote or a brace (`%22`, `%7B`: encoded
+/// JSON, or a quoted value), each with what it decodes to (`+` as a space). A run is what
+/// a URL's query value can hold: it ends at `&`, `=`, `#`, a blank or a quote.
+pub(crate) fn percent_encoded_runs(text: &str) -> Vec<(Range<usize>, String)> {
+    let bytes = text.as_bytes();
+    let url_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'%' | b'.' | b'_' | b'~' | b'+' | b'-' | b'*' | b'!' | b'(' | b')' | b',' | b';' | b':' | b'/' | b'@');
+    let mut runs = Vec::new();
+    let mut starts: Vec<usize> = ["%22", "%7B", "%7b"].iter().flat_map(|anchor| positions(text, anchor)).collect();
+    starts.sort_unstable();
+    let mut resume = 0;
+    for anchor in starts {
+        if anchor < resume {
+            continue;
+        }
+        // Back to the run's start, within reach.
+        let reach = anchor.saturating_sub(MAX_BLOB);
+        let start = (reach..anchor).rev().find(|&k| !url_byte(bytes[k])).map_or(reach, |k| k + 1);
+        let end = run_end(bytes, anchor, url_byte);
+        resume = end;
+        if end - start > MAX_BLOB {
+            continue;
+        }
+        if let Some(decoded) = percent_decode(&bytes[start..end]) {
+            runs.push((start..end, decoded));
+        }
+    }
+    runs
+}
+
+/// What a percent-encoded run decodes to, when that is text.
+fn percent_decode(run: &[u8]) -> Option<String> {
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let mut out = Vec::with_capacity(run.len());
+    let mut i = 0;
+    while i < run.len() {
+        match run[i] {
+            b'%' => match (run.get(i + 1).copied().and_then(hex), run.get(i + 2).copied().and_then(hex)) {
+                (Some(h), Some(l)) => {
+                    out.push(h << 4 | l);
+                    i += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            b'+' => out.push(b' '),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    let text = String::from_utf8(out).ok()?;
+    (!text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))).then_some(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +165,16 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert!(found[0].1.starts_with("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG"), "{}", found[0].1);
         assert!(found[0].1.ends_with("-----END PRIVATE KEY-----\n"));
+    }
+
+    #[test]
+    fn percent_encoded_json_is_decoded() {
+        let text = "GET /cb?state=%7B%22access_token%22%3A%22ya29.a0AfH6SMBx%22%7D&x=1 HTTP/1.1";
+        let found = percent_encoded_runs(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&text[found[0].0.clone()], "%7B%22access_token%22%3A%22ya29.a0AfH6SMBx%22%7D");
+        assert_eq!(found[0].1, r#"{"access_token":"ya29.a0AfH6SMBx"}"#);
+        assert!(percent_encoded_runs("a=%ZZ%22").iter().all(|(_, t)| t == "%ZZ\""));
     }
 
     #[test]

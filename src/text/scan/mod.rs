@@ -13,7 +13,7 @@ mod tokens;
 mod urls;
 
 pub(crate) use cli::cli_credentials;
-pub(crate) use encoded::base64_blobs;
+pub(crate) use encoded::{base64_blobs, percent_encoded_runs};
 pub(crate) use fields::{
     column_values, flag_values, is_placeholder, is_placeholder_value, looks_random, paired_values, pgpass_passwords, quoted_pairs,
     secret_field_values, spaced_values,
