@@ -166,7 +166,7 @@ pub(crate) enum Scan {
     /// Encoded blobs, each with the text it decodes to: a blob is taken whole when that
     /// text holds a secret (by every rule, a policy's included), under the family of the
     /// first secret's (`encoded_secret` when only a policy's format matched).
-    Encoded(fn(&str) -> Vec<(Range<usize>, String)>),
+    Encoded(EncodedScan),
 }
 
 /// A scanner of spans of several built-in families: each span with its family. It may rule
@@ -176,6 +176,9 @@ pub(crate) type FamilyScan = fn(&str, &Hints<'_>) -> Vec<(Range<usize>, &'static
 /// A scanner of values named by a key: spans. It may rule out its names' stems by the
 /// text's [`Hints`] before it searches for them.
 pub(crate) type NamedScan = fn(&str, &KeyNames, &Hints<'_>) -> Vec<Range<usize>>;
+
+/// A scanner of encoded runs: spans, each with the text it decodes to.
+pub(crate) type EncodedScan = fn(&str) -> Vec<(Range<usize>, String)>;
 
 /// A scanner of provider tokens: spans, each with the family of its format.
 pub(crate) type TokenScan = for<'r> fn(&str, &'r CustomTokens) -> Vec<(Range<usize>, Family<'r>)>;
@@ -1308,7 +1311,8 @@ mod tests {
             "SYSTEM: x",
             "\nAI: x",
             "[a](https://h)",
-            "<img src=x>",
+            "<img src=https://h/x>",
+            "<https://h/x>",
         ] {
             for text in [format!("{pad}{marker}\n{pad}"), marker.to_owned()] {
                 assert!(TextHints::of(&text).may_hold_a_marker(ROLE_LINES), "{marker}");

@@ -229,6 +229,41 @@ const METADATA_WORDS: &[&str] = &[
     "strategy",
     "validator",
     "validation",
+    "regex",
+    "pattern",
+    "hasher",
+    "hashers",
+    // Periods: `secret_rotation_days`, `token_refresh_interval`.
+    "days",
+    "hours",
+    "minutes",
+    "seconds",
+    "secs",
+    "ms",
+    "interval",
+    "period",
+    "frequency",
+    // Where and as whom a credential is used, which is no secret: `auth_username`,
+    // `auth.database`, `X-Auth-Email`, `SSH_AUTH_SOCK`.
+    "username",
+    "user",
+    "email",
+    "host",
+    "hostname",
+    "port",
+    "database",
+    "db",
+    "realm",
+    "domain",
+    "server",
+    "scope",
+    "scopes",
+    "issuer",
+    "audience",
+    "sock",
+    "socket",
+    "plugin",
+    "mechanism",
 ];
 
 /// First words that make the name a flag about a secret (`has_password`, `is_token`).
@@ -257,6 +292,9 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
     "cursor_token",
     "secret_name",
     "credential_type",
+    "next_token",
+    "nexttoken",
+    "pagination_token",
 ];
 
 /// Stems of which every built-in secret name holds one (ASCII case-insensitively): the

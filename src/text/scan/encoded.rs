@@ -101,7 +101,10 @@ fn decode(blob: &[u8]) -> Option<String> {
 /// a URL's query value can hold: it ends at `&`, `=`, `#`, a blank or a quote.
 pub(crate) fn percent_encoded_runs(text: &str) -> Vec<(Range<usize>, String)> {
     let bytes = text.as_bytes();
-    let url_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'%' | b'.' | b'_' | b'~' | b'+' | b'-' | b'*' | b'!' | b'(' | b')' | b',' | b';' | b':' | b'/' | b'@');
+    let url_byte = |b: u8| {
+        b.is_ascii_alphanumeric()
+            || matches!(b, b'%' | b'.' | b'_' | b'~' | b'+' | b'-' | b'*' | b'!' | b'(' | b')' | b',' | b';' | b':' | b'/' | b'@')
+    };
     let mut runs = Vec::new();
     let mut starts: Vec<usize> = ["%22", "%7B", "%7b"].iter().flat_map(|anchor| positions(text, anchor)).collect();
     starts.sort_unstable();

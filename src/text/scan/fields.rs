@@ -801,6 +801,27 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "set",
     "none set",
     "not set",
+    // Permissions (GitHub Actions' `id-token: write`).
+    "read",
+    "write",
+    // Type names, where code declares a secret's variable (`password: str`,
+    // `apiKey: string | null`, `token: Option<String>`).
+    "str",
+    "string",
+    "int",
+    "integer",
+    "bool",
+    "boolean",
+    "number",
+    "bytes",
+    "any",
+    "object",
+    "unknown",
+    "option",
+    "optional",
+    "secretstr",
+    "secretstring",
+    "secretbytes",
 ];
 
 /// Whether a secret-named value is a placeholder or a reference, not a secret: empty, a

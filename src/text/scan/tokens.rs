@@ -639,9 +639,11 @@ fn policy_token<'r>(
 }
 
 /// Distinctive prefixes are secrets even when glued to a word (`xghp_…`); short, common
-/// ones (`sk-`, `hf_`, `SG.`) need a word boundary before them.
+/// ones (`sk-`, `hf_`, `SG.`) need a word boundary before them, and so do prefixes of
+/// capitals and digits alone (`EAAA`, `AKIA`): base64 is made of such runs (`EAAA` is
+/// how three bytes 0x10 0x00 0x00 encode, and every RSA public key holds it).
 fn distinctive(prefix: &str) -> bool {
-    prefix.len() >= 4 && !prefix.ends_with('-')
+    prefix.len() >= 4 && !prefix.ends_with('-') && !prefix.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
 }
 
 /// [`token_end`] for a policy's format, remembering in `bodies` where each alphabet's last

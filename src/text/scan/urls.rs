@@ -60,7 +60,12 @@ fn user_info(text: &str, after: usize, limit: usize, quoted: bool) -> Option<Ran
         return user_info(text, after, after + marker, quoted);
     }
     let Some(at) = at else {
-        return (end == bytes.len() && has_password(&text[after..end])).then_some(after..end);
+        // `http://0.0.0.0:8000` at the end of a text is a host and its port.
+        let host_port = text[after..end].rsplit_once(':').is_some_and(|(_, port)| {
+            let port = port.trim_end_matches(['.', ',', ')', ';']);
+            !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit() || b == b'/')
+        });
+        return (end == bytes.len() && !host_port && has_password(&text[after..end])).then_some(after..end);
     };
     let userinfo = &text[after..at];
     // `host:8080/path/@user`: the authority ended at the port's `/`.
