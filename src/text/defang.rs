@@ -25,17 +25,18 @@ use crate::text::redact::Redactions;
 /// The ASCII character `c` imitates, for the characters markers are written with: look-
 /// alike letters of other scripts (Cyrillic, Greek, Latin extensions, mathematical
 /// alphanumerics) and look-alike brackets, bars, colons, slashes and underscores.
-/// Full-width forms are folded earlier, by [`strip_controls`](super::sanitize::strip_controls).
+/// Full-width letters are folded earlier, by [`strip_controls`](super::sanitize::strip_controls);
+/// full-width brackets, bars and colons are look-alikes here.
 pub(crate) fn look_alike(c: char) -> Option<u8> {
     if let Some(bracket) = bracket_look_alike(c) {
         return Some(bracket);
     }
     let ascii = match c {
-        'ǀ' | '∣' | '⏐' | '│' | '￨' | '׀' | '❘' | '┃' | 'ا' => '|',
-        '։' | '׃' | '꞉' | '﹕' | '︓' | '˸' | '⁚' | '᛬' | '܃' | '܄' => ':',
-        '∕' | '⁄' | '⧸' | '╱' => '/',
-        '‗' | '﹍' | '﹎' | '﹏' => '_',
-        'ǃ' | 'ⵑ' => '!',
+        'ǀ' | '∣' | '⏐' | '│' | '￨' | '׀' | '❘' | '┃' | 'ا' | '｜' => '|',
+        '։' | '׃' | '꞉' | '﹕' | '︓' | '˸' | '⁚' | '᛬' | '܃' | '܄' | '：' => ':',
+        '∕' | '⁄' | '⧸' | '╱' | '／' => '/',
+        '‗' | '﹍' | '﹎' | '﹏' | '＿' => '_',
+        'ǃ' | 'ⵑ' | '！' => '!',
         // Cyrillic.
         'А' => 'A',
         'В' => 'B',
@@ -124,10 +125,10 @@ pub(crate) fn look_alike(c: char) -> Option<u8> {
 /// so that a look for an opening inside a line stays small.
 fn bracket_look_alike(c: char) -> Option<u8> {
     Some(match c {
-        '«' | '‹' | '˂' | 'ᐸ' | '❮' | '\u{2329}' | '\u{3008}' | '《' | '﹤' | '❬' | '⧼' => b'<',
-        '»' | '›' | '˃' | 'ᐳ' | '❯' | '\u{232A}' | '\u{3009}' | '》' | '﹥' | '❭' | '⧽' => b'>',
-        '【' | '〔' | '﹝' | '❲' | '〖' | '⁅' | '〘' => b'[',
-        '】' | '〕' | '﹞' | '❳' | '〗' | '⁆' | '〙' => b']',
+        '«' | '‹' | '˂' | 'ᐸ' | '❮' | '\u{2329}' | '\u{3008}' | '《' | '﹤' | '❬' | '⧼' | '＜' => b'<',
+        '»' | '›' | '˃' | 'ᐳ' | '❯' | '\u{232A}' | '\u{3009}' | '》' | '﹥' | '❭' | '⧽' | '＞' => b'>',
+        '【' | '〔' | '﹝' | '❲' | '〖' | '⁅' | '〘' | '［' => b'[',
+        '】' | '〕' | '﹞' | '❳' | '〗' | '⁆' | '〙' | '］' => b']',
         _ => return None,
     })
 }
@@ -482,9 +483,11 @@ fn marker_len(s: &[u8]) -> Option<(usize, &'static str)> {
         // Any other opening tag that makes a renderer fetch or link a URL of another host
         // (`<img src=…>`, `<a href=…>`, `<link href=…>`, `<meta content="0;url=…">`, a
         // `background=` or a `style` with `url(…)`): its `<` goes. Not `<script>`: HTML a
-        // renderer inserts runs no script.
-        let script = body[start..name_end].eq_ignore_ascii_case(b"script");
-        return (start == 0 && !script && fetches_outside(&body[name_end..])).then_some((1, "html_media"));
+        // renderer inserts runs no script. Not an XML element of a namespace
+        // (`<wsse:Password Type="http://…">`): no HTML.
+        let name = &body[start..name_end];
+        let html = !name.eq_ignore_ascii_case(b"script") && !name.contains(&b':');
+        return (start == 0 && html && fetches_outside(&body[name_end..])).then_some((1, "html_media"));
     };
     match body.get(name_end) {
         Some(b'>') => Some((1 + name_end + 1, family)),
@@ -509,6 +512,33 @@ fn tag_family(name: &[u8]) -> Option<&'static str> {
 /// captured output, Maven's system-scoped dependencies and Surefire's properties.
 const SCHEMA_NAMES: &[&str] = &["system-out", "system-err", "systemPath", "systemProperties", "systemPropertyVariables"];
 
+/// Whether the attribute whose name `before` ends with holds a URL an HTML renderer
+/// fetches or follows (the HTML standard's URL attributes, and the `url=` inside a
+/// `<meta>` refresh's `content`), and not, say, an XML schema's `Type="http://…"`.
+fn names_a_url(before: &[u8]) -> bool {
+    let name_len = before.iter().rev().take_while(|b| b.is_ascii_alphanumeric() || **b == b'-').count();
+    let name = &before[before.len() - name_len..];
+    URL_ATTRIBUTES.iter().any(|a| name.eq_ignore_ascii_case(a.as_bytes()))
+}
+
+/// Attributes whose value is a URL an HTML renderer loads or links.
+const URL_ATTRIBUTES: &[&str] = &[
+    "src",
+    "href",
+    "url",
+    "srcset",
+    "background",
+    "poster",
+    "data",
+    "action",
+    "formaction",
+    "content",
+    "xlink:href",
+    "lowsrc",
+    "dynsrc",
+    "ping",
+];
+
 /// Whether an autolink to another host opens `body` (what follows a `<`): a scheme, `:`,
 /// `//` (or `mailto:`), then no blank before the `>`.
 fn is_autolink(body: &[u8]) -> bool {
@@ -530,7 +560,8 @@ fn fetches_outside(attrs: &[u8]) -> bool {
     }
     let attrs = &attrs[..attrs.iter().position(|&b| b == b'>' || b == b'<').unwrap_or(attrs.len())];
     (1..attrs.len()).any(|k| {
-        let opens_value = attrs[k - 1] == b'=' || (attrs[k - 1] == b'(' && k >= 4 && attrs[k - 4..k - 1].eq_ignore_ascii_case(b"url"));
+        let opens_value = (attrs[k - 1] == b'=' && names_a_url(&attrs[..k - 1]))
+            || (attrs[k - 1] == b'(' && k >= 4 && attrs[k - 4..k - 1].eq_ignore_ascii_case(b"url"));
         if !opens_value {
             return false;
         }
@@ -918,6 +949,7 @@ mod tests {
     fn lookalike_text_is_not_a_marker() {
         let text = "a <| b and x[0] and <b>bold</b> and <|unterminated, a![b] c, Humans: many, user: ann, \
                     <userId>7</userId> <modelVersion>4</modelVersion> <Message>denied</Message> <a href=\"/docs/x\">x</a> <img src=\"logo.png\"> <soap:Envelope> <script src=\"https://cdn.example/x.js\"></script> \
+                    <wsse:Password Type=\"http://docs.oasis-open.org/wss#PasswordText\">x</wsse:Password> <input type=\"http://x\"> \
                     Link: <https://api.example/items?page=3>; rel=\"next\"\n\
                     <system-out>ok</system-out> <systemPath>/x</systemPath> <source>17</source> <image>i</image> \
                     [a](./b.md) arr[i](x) ## Notes\n# System design\n#hashtag Response: ok\nResponse: 404\nInstructions: run it\n\

@@ -33,23 +33,67 @@ pub(crate) fn is_stripped(c: char) -> bool {
     )
 }
 
-/// The character a text shows in place of `c`: full-width ASCII forms (`ｇｈｐ＿`) fold to
-/// ASCII, every blank other than the space (the space separators of Unicode: no-break,
-/// en, em, thin, hair, ideographic spaces and kin; and the braille blank U+2800, which
-/// renders as one) becomes a space, and line breaks of other kinds become a newline, so
-/// the rules that follow see one spelling and a blank hides nothing.
+/// The character a text shows in place of `c`: every blank other than the space (the
+/// space separators of Unicode: no-break, en, em, thin, hair, ideographic spaces and kin;
+/// and the braille blank U+2800, which renders as one) becomes a space, and line breaks of
+/// other kinds become a newline, so the rules that follow see one spelling and a blank
+/// hides nothing. Full-width forms fold by runs ([`fold_wide_runs`]).
 fn folded(c: char) -> char {
     match c {
-        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
         '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{2800}' => ' ',
         '\u{85}' | '\u{2028}' | '\u{2029}' => '\n',
         other => other,
     }
 }
 
-/// Whether `c` is kept exactly as it is.
+/// Whether `c` is kept exactly as it is (a full-width letter may not be: see
+/// [`fold_wide_runs`]).
 fn is_plain(c: char) -> bool {
-    !is_stripped(c) && folded(c) == c
+    !is_stripped(c) && folded(c) == c && !is_wide_letter(c)
+}
+
+/// A full-width form of an ASCII character (`！` to `～`).
+fn is_wide(c: char) -> bool {
+    ('\u{FF01}'..='\u{FF5E}').contains(&c)
+}
+
+/// A full-width Latin letter (`Ａ` to `Ｚ`, `ａ` to `ｚ`).
+fn is_wide_letter(c: char) -> bool {
+    ('\u{FF21}'..='\u{FF3A}').contains(&c) || ('\u{FF41}'..='\u{FF5A}').contains(&c)
+}
+
+/// `text` with every run of full-width forms that holds a Latin letter folded to ASCII
+/// (`ｇｈｐ＿ａｂｃ１２３` is a token spelled wide; `Ｈｕｍａｎ：` a role label), and runs
+/// without one kept: CJK text writes its punctuation and digits wide (`（税込）`,
+/// `合計：１２３円`), and a marker made of wide brackets and bars alone is found by the
+/// defanging's look-alikes.
+fn fold_wide_runs(text: String) -> String {
+    if !text.chars().any(is_wide_letter) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let mut lettered = false;
+    let flush = |out: &mut String, run: &mut String, lettered: bool| {
+        if lettered {
+            out.extend(run.chars().map(|c| char::from_u32(c as u32 - 0xFEE0).unwrap_or(c)));
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if is_wide(c) {
+            lettered |= is_wide_letter(c);
+            run.push(c);
+        } else {
+            flush(&mut out, &mut run, lettered);
+            lettered = false;
+            out.push(c);
+        }
+    }
+    flush(&mut out, &mut run, lettered);
+    out
 }
 
 byte_class!(
@@ -102,7 +146,7 @@ pub(crate) fn strip_controls(text: &str) -> Cow<'_, str> {
     if plain_ascii || text.chars().all(is_plain) {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(kept_chars(text).map(|(_, c)| folded(c)).collect())
+    Cow::Owned(fold_wide_runs(kept_chars(text).map(|(_, c)| folded(c)).collect()))
 }
 
 /// Strip like [`strip_controls`], but keep at most `max_units` UTF-16 units of output.
@@ -120,13 +164,13 @@ pub(crate) fn strip_controls_prefix(text: &str, max_units: usize) -> (Cow<'_, st
     let mut units = 0;
     for (i, c) in kept_chars(text) {
         if units + c.len_utf16() > max_units {
-            return (Cow::Owned(out), kept_chars(&text[i..]).next().is_none());
+            return (Cow::Owned(fold_wide_runs(out)), kept_chars(&text[i..]).next().is_none());
         }
         let c = folded(c);
         units += c.len_utf16();
         out.push(c);
     }
-    (Cow::Owned(out), true)
+    (Cow::Owned(fold_wide_runs(out)), true)
 }
 
 #[cfg(test)]
@@ -148,8 +192,10 @@ mod tests {
     fn markers_hidden_by_invisible_or_full_width_characters_are_found() {
         let mut counts = crate::text::redact::Redactions::default();
         let hidden = strip_controls("<\u{200B}|im_start|\u{E0041}> and ＜｜im_end｜＞ and ｇｈｐ＿");
-        assert_eq!(hidden, "<|im_start|> and <|im_end|> and ghp_");
+        assert_eq!(hidden, "<|im_start|> and ＜｜im_end｜＞ and ghp_");
         assert_eq!(crate::text::defang::defang_markers(&hidden, &mut counts), "⟨|im_start|⟩ and ⟨|im_end|⟩ and ghp_");
+        // Wide punctuation and digits of CJK text stay.
+        assert_eq!(strip_controls("合計：１２３円（税込） ｔｏｋｅｎ＝ａｂｃ"), "合計：１２３円（税込） token=abc");
     }
 
     #[test]

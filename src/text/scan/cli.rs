@@ -215,7 +215,16 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
                         Flag::Next(f) if word == f => args.get(k + 1).cloned(),
                         _ => None,
                     };
-                    if let Some(span) = found.filter(|s| s.end > s.start && !is_placeholder(&text[s.clone()])) {
+                    // `docker run -p 8080:80`: a published port, which `-p` also means.
+                    let port_mapping = |v: &str| {
+                        v.contains(':')
+                            && v.bytes().all(|b| {
+                                b.is_ascii_digit() || matches!(b, b':' | b'.' | b'/' | b'-') || b.is_ascii_lowercase() && v.contains('/')
+                            })
+                    };
+                    if let Some(span) =
+                        found.filter(|s| s.end > s.start && !is_placeholder(&text[s.clone()]) && !port_mapping(&text[s.clone()]))
+                    {
                         spans.push(span);
                     }
                 }
