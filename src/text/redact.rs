@@ -252,6 +252,30 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     },
     SecretRule { family: "url_credentials", hints: hints!["@"], scan: Scan::Spans(scan::proxy_credentials), lines: None },
     SecretRule { family: "secret_field", hints: hints![":"], scan: Scan::Spans(scan::pgpass_passwords), lines: None },
+    SecretRule { family: "secret_field", hints: hints!["identified"], scan: Scan::Spans(scan::sql_identified_by), lines: None },
+    SecretRule {
+        family: "secret_field",
+        hints: hints![
+            "kennwort",
+            "senha",
+            "wachtwoord",
+            "haslo",
+            "sifre",
+            "parola",
+            "losenord",
+            "salasana",
+            "heslo",
+            "contrasena",
+            "mot de passe",
+            "adgangskode",
+            "passord"
+        ],
+        scan: Scan::Spans(scan::latin_labeled_values),
+        lines: None,
+    },
+    // Labels in other scripts have no ASCII to hint them: the scanner answers at once for
+    // an ASCII text.
+    SecretRule { family: "secret_field", hints: hints![], scan: Scan::Spans(scan::script_labeled_values), lines: None },
     SecretRule {
         family: "url_query",
         hints: hints!["?", "&", ";", "%3f", "%26"],
@@ -267,7 +291,7 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     SecretRule { family: "secret_field", hints: hints!["--"], scan: Scan::Named(scan::flag_values, &SECRET_NAME_STEM_HINTS), lines: None },
     SecretRule {
         family: "secret_field",
-        hints: hints!["pass", "pwd", "secret", "token", "key", "credential"],
+        hints: hints!["pass", "pwd", "secret", "token", "key", "credential", "auth"],
         scan: Scan::Named(scan::spaced_values, &SECRET_NAME_STEM_HINTS),
         lines: None,
     },
@@ -1090,6 +1114,16 @@ mod tests {
             "GET /cb?state=[REDACTED:secret_field]&x=1",
             "secret_field",
         ),
+        // Prose that names what a password is for before linking it to its value.
+        ("the password for the staging box is Xk9mPq2vL7, same", "the password for the staging box is [REDACTED:secret_field], same", "secret_field"),
+        ("password was set to Hv7#pLm2Qz and", "password was set to [REDACTED:secret_field] and", "secret_field"),
+        // A password's label in another language.
+        ("Логин: admin\nПароль: Tz7vNq4Wx2", "Логин: admin\nПароль: [REDACTED:secret_field]", "secret_field"),
+        ("密码：Ky3mRp8Ws5", "密码：[REDACTED:secret_field]", "secret_field"),
+        ("Senha: Wd6hJs1Fq8", "Senha: [REDACTED:secret_field]", "secret_field"),
+        // SQL setting a user's password, and Redis' AUTH.
+        ("CREATE USER 'r'@'%' IDENTIFIED BY 'DHOTGoOWbY*e4TH';", "CREATE USER 'r'@'%' IDENTIFIED BY '[REDACTED:secret_field]';", "secret_field"),
+        ("127.0.0.1:6379> AUTH yNSwGy670E!48Jk", "127.0.0.1:6379> AUTH [REDACTED:secret_field]", "secret_field"),
         // A joined name ending in `pass`: sshpass's environment variable.
         ("env: SSHPASS=Zq9xW2vB7nM4kL", "env: SSHPASS=[REDACTED:secret_field]", "secret_field"),
         // The value on the line after the line naming it.
@@ -1135,6 +1169,10 @@ mod tests {
             "https://git@github.com/org/repo.git and ssh://deploy@host:22/x",
             "at 10:30:45:123:abc and v1.2.3:5432:x",
             "the bypass=on compass=north",
+            "the password policy for this account is Strict2024 hmm",
+            "Die Kennwortrichtlinie: zwölf Zeichen",
+            "identified by its name; IDENTIFIED BY PASSWORD",
+            "auth failed: retry later",
             // Encoded text without a secret: a JSON config, a certificate.
             "config=eyJ0aW1lb3V0IjozMCwicmV0cmllcyI6M30=",
             "ca.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMvakNDQWVhZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmwKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",

@@ -266,6 +266,12 @@ const METADATA_WORDS: &[&str] = &[
     "mechanism",
 ];
 
+/// Whether `word` (lower case) says what a secret's setting is rather than the secret
+/// ([`METADATA_WORDS`]): in prose, `the password policy for … is` names no password.
+pub(crate) fn is_metadata_word(word: &str) -> bool {
+    METADATA_WORDS.contains(&word)
+}
+
 /// First words that make the name a flag about a secret (`has_password`, `is_token`).
 const FLAG_WORDS: &[&str] = &["has", "is", "use", "uses", "needs", "requires", "no", "with", "without", "show", "hide"];
 

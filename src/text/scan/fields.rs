@@ -348,7 +348,7 @@ fn is_uuid(bytes: &[u8]) -> bool {
 /// The words a name followed by a spaced value must hold. Each starts with one of
 /// [`SECRET_NAME_STEMS`](crate::text::secret_names::SECRET_NAME_STEMS), so its places are
 /// among the stems' starts the rule walks (a test checks it).
-pub(crate) const SPACED_NAME_STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential"];
+pub(crate) const SPACED_NAME_STEMS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential", "auth"];
 
 /// Values after a secret's name and a blank, with no sign between (`aws_secret_access_key
 /// <value>`, `ENV API_TOKEN <value>`, netrc's `password <value>`, `with secret <value>`):
@@ -426,23 +426,50 @@ const PROSE_NAME_QUALIFIERS: &[&str] =
 /// …`, `token was …`, `set the key to …`), each followed by a blank or a colon.
 const LINKING_WORDS: &[&str] = &["is", "was", "to"];
 
+/// Words that may follow a linking word before the value (`was set to`, `is now`, `has
+/// been reset to`).
+const LINK_FILLERS: &[&str] = &["now", "set", "been", "reset", "changed", "updated", "still", "to"];
+
+/// How many words of letters may stand between a secret's name and the linking word
+/// (`for the admin account`).
+const MAX_WORDS_BEFORE_LINK: usize = 5;
+
 /// The value after a secret's name that ends at `end` (a blank follows), when it looks
 /// generated.
 fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
     let bytes = text.as_bytes();
     let mut value = skip_blanks(bytes, end);
     let mut linked = false;
-    if let Some(word) = LINKING_WORDS.iter().find(|w| starts_with_ci(bytes, value, w)) {
-        let after = value + word.len();
-        let next = match bytes.get(after) {
-            Some(b' ' | b'\t') => Some(after),
-            Some(b':') => Some(after + 1),
-            _ => None,
-        };
-        if let Some(next) = next {
-            value = skip_blanks(bytes, next);
-            linked = true;
+    // Prose may name what the secret is for before linking it to its value: `the password
+    // for the admin account is …`, `password was set to …`. A few words of letters, in
+    // the same sentence, then the linking word and the verbs that may follow it.
+    let mut word = value;
+    for _ in 0..=MAX_WORDS_BEFORE_LINK {
+        if let Some(link) = LINKING_WORDS.iter().find(|w| starts_with_ci(bytes, word, w)) {
+            let after = word + link.len();
+            let next = match bytes.get(after) {
+                Some(b' ' | b'\t') => Some(after),
+                Some(b':') => Some(after + 1),
+                _ => None,
+            };
+            if let Some(mut next) = next {
+                next = skip_blanks(bytes, next);
+                while let Some(filler) =
+                    LINK_FILLERS.iter().find(|f| starts_with_ci(bytes, next, f) && bytes.get(next + f.len()) == Some(&b' '))
+                {
+                    next = skip_blanks(bytes, next + filler.len());
+                }
+                value = next;
+                linked = true;
+                break;
+            }
         }
+        let word_end = run_end(bytes, word, |b| b.is_ascii_alphabetic());
+        let describes = crate::text::secret_names::is_metadata_word(&text[word..word_end].to_ascii_lowercase());
+        if word_end == word || word_end - word > 20 || bytes.get(word_end) != Some(&b' ') || describes {
+            break;
+        }
+        word = word_end + 1;
     }
     if linked {
         // Prose: the sentence's period is no part of the value, and a value named in prose
@@ -888,6 +915,144 @@ fn quoted_end(bytes: &[u8], inner: usize, q: u8) -> usize {
     }
     crate::search::work::tally((i - inner) / 8 + 1);
     i.min(bytes.len())
+}
+
+/// A password's label in other languages, written in Latin letters without accents, as
+/// configuration tools and web consoles write it before a value (`Kennwort: …`,
+/// `Senha: …`, `Mot de passe : …`). Matched ASCII case-insensitively.
+pub(crate) const LATIN_PASSWORD_LABELS: &[&str] = &[
+    "kennwort",
+    "senha",
+    "wachtwoord",
+    "haslo",
+    "sifre",
+    "parola",
+    "losenord",
+    "salasana",
+    "heslo",
+    "contrasena",
+    "mot de passe",
+    "adgangskode",
+    "passord",
+];
+
+/// A password's label in scripts other than ASCII's (Cyrillic, Chinese, Japanese, Korean,
+/// Greek, Hebrew, Arabic, Thai, Vietnamese) and Latin ones with accents, in the cases its
+/// script has.
+const OTHER_PASSWORD_LABELS: &[&str] = &[
+    "пароль",
+    "Пароль",
+    "ПАРОЛЬ",
+    "密码",
+    "密碼",
+    "口令",
+    "パスワード",
+    "비밀번호",
+    "암호",
+    "κωδικός",
+    "Κωδικός",
+    "סיסמה",
+    "كلمة المرور",
+    "รหัสผ่าน",
+    "mật khẩu",
+    "Mật khẩu",
+    "contraseña",
+    "Contraseña",
+    "hasło",
+    "Hasło",
+    "şifre",
+    "Şifre",
+    "lösenord",
+    "Lösenord",
+    "jelszó",
+    "Jelszó",
+];
+
+/// Values after a password's label in another language written in Latin letters and a
+/// colon (`Kennwort: …`, `Senha: …`): the value's first word, or what its quotes hold.
+pub(crate) fn latin_labeled_values(text: &str) -> Vec<Range<usize>> {
+    labeled_values(
+        text,
+        LATIN_PASSWORD_LABELS.iter().flat_map(|label| positions_ignore_ascii_case(text, label).map(|at| (at, label.len()))),
+    )
+}
+
+/// [`latin_labeled_values`] for labels in other scripts (`Пароль: …`, `密码：…`,
+/// `Contraseña: …`); nothing to find in an ASCII text, which is told at once.
+pub(crate) fn script_labeled_values(text: &str) -> Vec<Range<usize>> {
+    if text.is_ascii() {
+        return Vec::new();
+    }
+    labeled_values(text, OTHER_PASSWORD_LABELS.iter().flat_map(|label| positions(text, label).map(|at| (at, label.len()))))
+}
+
+/// The values after each label found (its start and length), when it starts a word.
+fn labeled_values(text: &str, labels: impl Iterator<Item = (usize, usize)>) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    for (at, len) in labels {
+        if text[..at].chars().next_back().is_some_and(char::is_alphanumeric) {
+            continue;
+        }
+        spans.extend(labeled_value(text, at + len));
+    }
+    spans.sort_unstable_by_key(|s| (s.start, s.end));
+    spans.dedup_by(|b, a| b.start < a.end);
+    spans
+}
+
+/// The value after a label that ends at `end`: blanks, a colon (`:`, `：`) or `=`, blanks,
+/// then a word or a quoted value that is no placeholder.
+fn labeled_value(text: &str, end: usize) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut i = skip_blanks(bytes, end);
+    if text[i..].starts_with('：') {
+        i += '：'.len_utf8();
+    } else if matches!(bytes.get(i), Some(b':' | b'=')) {
+        i += 1;
+    } else {
+        return None;
+    }
+    let value = skip_blanks(bytes, i);
+    let (start, stop) = match bytes.get(value) {
+        Some(&q @ (b'"' | b'\'')) => (value + 1, quoted_end(bytes, value + 1, q)),
+        Some(_) => (value, run_end(bytes, value, |b| !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'' | b',' | b';'))),
+        None => return None,
+    };
+    let v = &text[start..stop];
+    (v.chars().count() >= 4 && !is_placeholder(v)).then_some(start..stop)
+}
+
+/// Passwords SQL sets for a user: `CREATE USER … IDENTIFIED BY 'x'`, `ALTER USER …
+/// IDENTIFIED WITH mysql_native_password BY 'x'` (MySQL, Oracle, Snowflake), the quoted
+/// value or the word after `BY`.
+pub(crate) fn sql_identified_by(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for at in positions_ignore_ascii_case(text, "identified") {
+        let mut i = skip_blanks(bytes, at + "identified".len());
+        // `IDENTIFIED WITH <plugin> BY`.
+        if starts_with_ci(bytes, i, "with ") {
+            i = skip_blanks(bytes, i + "with ".len());
+            i = skip_blanks(bytes, run_end(bytes, i, |b| b.is_ascii_alphanumeric() || b == b'_'));
+        }
+        if !starts_with_ci(bytes, i, "by ") {
+            continue;
+        }
+        let value = skip_blanks(bytes, i + "by ".len());
+        let (start, stop) = match bytes.get(value) {
+            Some(&q @ (b'"' | b'\'')) => (value + 1, quoted_end(bytes, value + 1, q)),
+            // Unquoted, a password must read as one (`identified by its name` is prose).
+            Some(_) => {
+                let stop = run_end(bytes, value, |b| !b.is_ascii_whitespace() && b != b';');
+                (value, if looks_like_a_credential(&text[value..stop]) { stop } else { value })
+            }
+            None => continue,
+        };
+        if stop > start && !is_placeholder(&text[start..stop]) {
+            spans.push(start..stop);
+        }
+    }
+    spans
 }
 
 /// Passwords of PostgreSQL password files (`.pgpass`): lines of

@@ -15,8 +15,8 @@ mod urls;
 pub(crate) use cli::cli_credentials;
 pub(crate) use encoded::{base64_blobs, percent_encoded_runs};
 pub(crate) use fields::{
-    column_values, flag_values, is_placeholder, is_placeholder_value, looks_random, paired_values, pgpass_passwords, quoted_pairs,
-    secret_field_values, spaced_values,
+    column_values, flag_values, is_placeholder, is_placeholder_value, latin_labeled_values, looks_random, paired_values, pgpass_passwords,
+    quoted_pairs, script_labeled_values, secret_field_values, spaced_values, sql_identified_by,
 };
 pub(crate) use headers::{authorization_values, basic_credentials, bearer_tokens, cookie_headers, cookie_jar_values};
 pub(crate) use tokens::{
