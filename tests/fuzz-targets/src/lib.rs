@@ -269,10 +269,27 @@ pub fn assert_clean(what: &str, text: &str) {
         assert!(!text.contains(m), "{what} holds the chat marker {m}: {text:?}");
     }
     assert!(markdown_image(text).is_none(), "{what} holds the markdown image {:?}: {text:?}", markdown_image(text));
+    assert!(outside_link(text).is_none(), "{what} holds a link to another host at {:?}: {text:?}", outside_link(text));
 }
 
-/// The first markdown image `![alt](target)` in `text` of the shape the core defangs:
-/// alt and target on one line, alt up to 384 bytes, target up to 768 without a blank.
+/// Whether a link's target has a scheme or starts `//` (after blanks and a `<`).
+fn points_outside(target: &[u8]) -> bool {
+    let skip = target.iter().take(8).take_while(|&&b| b == b' ' || b == b'<').count();
+    let t = &target[skip..];
+    let scheme = t.iter().take(32).take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-')).count();
+    t.starts_with(b"//") || (scheme > 0 && t[0].is_ascii_alphabetic() && t.get(scheme) == Some(&b':'))
+}
+
+/// The offset of the first inline link `](` in `text` whose target points to another
+/// host, which the core breaks with a blank.
+pub fn outside_link(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    (0..bytes.len().saturating_sub(1)).find(|&i| bytes[i] == b']' && bytes[i + 1] == b'(' && points_outside(&bytes[i + 2..]))
+}
+
+/// The first markdown image `![alt](target)` of another host in `text`, of the shape the
+/// core defangs: alt and target on one line, alt up to 384 bytes, target up to 768
+/// without a blank.
 pub fn markdown_image(text: &str) -> Option<&str> {
     let bytes = text.as_bytes();
     let mut from = 0;
@@ -284,6 +301,9 @@ pub fn markdown_image(text: &str) -> Option<&str> {
             continue;
         }
         let target = &alt[close + 2..];
+        if !points_outside(target) {
+            continue;
+        }
         if let Some(end) = target.iter().take(768).position(|&b| b == b')' || b == b'\n' || b == b' ') {
             if target[end] == b')' {
                 return Some(&text[at..at + 2 + close + 2 + end + 1]);
