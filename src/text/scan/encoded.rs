@@ -12,6 +12,11 @@ use super::*;
 /// of a JSON object's opening (`{"`, `{ "`, `{` then a line break).
 const BLOB_OPENINGS: &[&str] = &["LS0tLS1CRUdJTi", "eyJ", "eyAi", "ewog", "ewoJ", "ew0K"];
 
+crate::search::byte_class!(
+    /// Where a blob's opening may start: `e` before `y` or `w`, `L` before `S`.
+    BlobOpening = |b, next| (b.is(b'e') & (next.is(b'y') | next.is(b'w'))) | (b.is(b'L') & next.is(b'S'))
+);
+
 /// The shortest blob decoded, in base64 characters.
 const MIN_BLOB: usize = 16;
 
@@ -29,10 +34,18 @@ fn base64_byte(b: u8) -> bool {
 pub(crate) fn base64_blobs(text: &str) -> Vec<(Range<usize>, String)> {
     let bytes = text.as_bytes();
     let mut blobs = Vec::new();
-    let mut starts: Vec<usize> = BLOB_OPENINGS.iter().flat_map(|opening| positions(text, opening)).collect();
-    starts.sort_unstable();
     let mut resume = 0;
-    for start in starts {
+    let mut at = 0;
+    // The openings start `ey`, `ew` or `LS`: one pass finds those pairs.
+    loop {
+        let start = crate::search::next_in_pair_class(bytes, at, BlobOpening);
+        if start >= bytes.len() {
+            break;
+        }
+        at = start + 1;
+        if !BLOB_OPENINGS.iter().any(|o| bytes[start..].starts_with(o.as_bytes())) {
+            continue;
+        }
         if start < resume || (start > 0 && base64_byte(bytes[start - 1])) {
             continue;
         }

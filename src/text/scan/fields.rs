@@ -970,11 +970,24 @@ const OTHER_PASSWORD_LABELS: &[&str] = &[
 
 /// Values after a password's label in another language written in Latin letters and a
 /// colon (`Kennwort: …`, `Senha: …`): the value's first word, or what its quotes hold.
+/// One pass over the separators, each read back for a label.
 pub(crate) fn latin_labeled_values(text: &str) -> Vec<Range<usize>> {
-    labeled_values(
-        text,
-        LATIN_PASSWORD_LABELS.iter().flat_map(|label| positions_ignore_ascii_case(text, label).map(|at| (at, label.len()))),
-    )
+    // Such a label starts its line (a console's or a form's listing): the lines are read,
+    // not every separator, which a log holds by the thousand.
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut line = 0;
+    while line < bytes.len() {
+        let start = skip_blanks(bytes, line);
+        let label = LATIN_PASSWORD_LABELS
+            .iter()
+            .find(|l| bytes[start..].len() >= l.len() && bytes[start..start + l.len()].eq_ignore_ascii_case(l.as_bytes()));
+        if let Some(label) = label {
+            spans.extend(labeled_value(text, start + label.len()));
+        }
+        line = crate::search::find_byte(bytes, line, b'\n').map_or(bytes.len(), |n| n + 1);
+    }
+    spans
 }
 
 /// [`latin_labeled_values`] for labels in other scripts (`Пароль: …`, `密码：…`,
@@ -983,20 +996,51 @@ pub(crate) fn script_labeled_values(text: &str) -> Vec<Range<usize>> {
     if text.is_ascii() {
         return Vec::new();
     }
-    labeled_values(text, OTHER_PASSWORD_LABELS.iter().flat_map(|label| positions(text, label).map(|at| (at, label.len()))))
+    labeled_values(text, OTHER_PASSWORD_LABELS, false)
 }
 
-/// The values after each label found (its start and length), when it starts a word.
-fn labeled_values(text: &str, labels: impl Iterator<Item = (usize, usize)>) -> Vec<Range<usize>> {
+byte_class!(
+    /// A label's separator: `:`, `=`, or the first byte of `：` (and of other characters).
+    LabelSeparator = |b| b.is(b':') | b.is(b'=') | b.is(0xEF)
+);
+
+/// The values after each of `labels` that stands before a separator (`:`, `：`, `=`, after
+/// blanks) and starts a word: the separators are found in one pass, and the bytes before
+/// each compared with the labels (ASCII case-insensitively when `ignore_case`).
+fn labeled_values(text: &str, labels: &[&str], ignore_case: bool) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    for (at, len) in labels {
-        if text[..at].chars().next_back().is_some_and(char::is_alphanumeric) {
+    let mut from = 0;
+    // The last byte of each label, for a quick look before comparing whole labels.
+    let lasts: Vec<u8> = labels.iter().filter_map(|l| l.as_bytes().last().map(u8::to_ascii_lowercase)).collect();
+    loop {
+        let sep = next_in_class(bytes, from, LabelSeparator);
+        if sep >= bytes.len() {
+            break;
+        }
+        from = sep + 1;
+        if bytes[sep] == 0xEF && !bytes[sep..].starts_with("：".as_bytes()) {
             continue;
         }
-        spans.extend(labeled_value(text, at + len));
+        let label_end = sep - bytes[..sep].iter().rev().take(8).take_while(|&&b| b == b' ' || b == b'\t').count();
+        if label_end < 2 || !lasts.contains(&bytes[label_end - 1].to_ascii_lowercase()) {
+            continue;
+        }
+        let found = labels.iter().any(|label| {
+            let l = label.as_bytes();
+            label_end >= l.len()
+                && bytes[label_end - 2].eq_ignore_ascii_case(&l[l.len() - 2])
+                && if ignore_case {
+                    bytes[label_end - l.len()..label_end].eq_ignore_ascii_case(l)
+                } else {
+                    &bytes[label_end - l.len()..label_end] == l
+                }
+                && !text[..label_end - l.len()].chars().next_back().is_some_and(char::is_alphanumeric)
+        });
+        if found {
+            spans.extend(labeled_value(text, label_end));
+        }
     }
-    spans.sort_unstable_by_key(|s| (s.start, s.end));
-    spans.dedup_by(|b, a| b.start < a.end);
     spans
 }
 
@@ -1063,19 +1107,18 @@ pub(crate) fn sql_identified_by(text: &str) -> Vec<Range<usize>> {
 pub(crate) fn pgpass_passwords(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    // The colons in order, each line's start found once: where the last colon was read
-    // up to, the start of its line, and whether that line already had a colon (the host
-    // ends at a line's first one).
-    let (mut read_to, mut line, mut line_has_colon) = (0, 0, false);
     for colon in positions(text, ":") {
-        if let Some(k) = bytes[read_to..colon].iter().rposition(|&b| b == b'\n') {
-            (line, line_has_colon) = (read_to + k + 1, false);
-        }
-        read_to = colon;
-        let first = !std::mem::replace(&mut line_has_colon, true);
-        if !first || colon - line > MAX_PGPASS_HOST || !bytes.get(colon + 1).is_some_and(|&b| b.is_ascii_digit() || b == b'*') {
+        if !bytes.get(colon + 1).is_some_and(|&b| b.is_ascii_digit() || b == b'*') {
             continue;
         }
+        // Back to the line's start: the host ends at the line's first colon, so reading
+        // back stops at another colon too, and each byte is read back once.
+        let reach = colon.saturating_sub(MAX_PGPASS_HOST);
+        let line = match bytes[reach..colon].iter().rposition(|&b| b == b'\n' || b == b':') {
+            Some(k) if bytes[reach + k] == b'\n' => reach + k + 1,
+            None if reach == 0 => 0,
+            _ => continue,
+        };
         let host = &bytes[line..colon];
         let host_ok = !host.is_empty()
             && host.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'*'))
