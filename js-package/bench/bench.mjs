@@ -4,14 +4,14 @@
 // are reported, not asserted.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { normalize, normalizeToJson, toCallError } from 'codemode-errors';
 import { naiveCallError, NAIVE_PATTERNS } from './naive.mjs';
+import { oneLinePackage } from './one-line.mjs';
 import { PLANTED } from './planted.mjs';
 
 const pkg = fileURLToPath(new URL('../', import.meta.url));
@@ -93,19 +93,6 @@ function sizes() {
   return { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length, jsRaw: jsRaw.length, jsGzip: gzipSync(jsRaw, { level: 9 }).length };
 }
 
-/**
- * A package whose entry is one line, in a temporary folder: what Node itself spends
- * importing any package, measured beside ours so the machine's state falls on both.
- */
-function onelinePackage() {
-  const dir = mkdtempSync(join(tmpdir(), 'codemode-errors-floor-'));
-  const at = join(dir, 'node_modules', 'one-line');
-  mkdirSync(at, { recursive: true });
-  writeFileSync(join(at, 'package.json'), JSON.stringify({ name: 'one-line', exports: { import: './index.mjs', require: './index.cjs' } }));
-  writeFileSync(join(at, 'index.mjs'), 'export const normalize = (report) => report;\n');
-  writeFileSync(join(at, 'index.cjs'), 'exports.normalize = (report) => report;\n');
-  return dir;
-}
 
 /**
  * Import and require, each plus the first normalize of the typical report, in fresh Node
@@ -255,7 +242,7 @@ function misses() {
 // ---------------------------------------------------------------- report
 
 const size = sizes();
-const floorDir = onelinePackage();
+const floorDir = oneLinePackage();
 const { esm, cjs } = startups(floorDir);
 rmSync(floorDir, { recursive: true, force: true });
 const parts = startupParts();

@@ -7,9 +7,8 @@
 // machine's state. Not part of the tests: timings are reported, not asserted.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { oneLinePackage } from './one-line.mjs';
 
 const [runs = '21', ...dirs] = process.argv.slice(2);
 if (dirs.length === 0) {
@@ -25,16 +24,6 @@ const typical = {
   tool_result: { isError: true, content: [{ type: 'text', text: body }, { type: 'text', text: 'request id C0DE:1234 auth=Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' }] },
 };
 
-/** A folder whose node_modules holds `one-line`, a package whose entry is one line. */
-function oneLinePackage() {
-  const dir = mkdtempSync(join(tmpdir(), 'codemode-errors-startup-'));
-  const at = join(dir, 'node_modules', 'one-line');
-  mkdirSync(at, { recursive: true });
-  writeFileSync(join(at, 'package.json'), JSON.stringify({ name: 'one-line', exports: { import: './index.mjs', require: './index.cjs' } }));
-  writeFileSync(join(at, 'index.mjs'), 'export const normalize = (report) => report;\n');
-  writeFileSync(join(at, 'index.cjs'), 'exports.normalize = (report) => report;\n');
-  return dir;
-}
 
 /** `[load, first call]` in ms of one fresh process. */
 function sample(kind, name, cwd) {

@@ -404,13 +404,7 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
                 out.push_str(if i > 0 && bytes[i - 1] == b'!' { " [image: " } else { "[image: " });
                 counts.add("markdown_image");
             }
-            Found::Role => {
-                // The label in ASCII, its colon a ratio sign.
-                let label = folded.as_ref().map_or(&bytes[i..end - 1], |f| &f.bytes()[..len - 1]);
-                out.extend(label.iter().map(|&b| char::from(b)));
-                out.push('∶');
-                counts.add("chat_template");
-            }
+            Found::Role => push_role(&mut out, folded.as_ref().map_or(&bytes[i..end - 1], |f| &f.bytes()[..len - 1]), counts),
             Found::Heading => {
                 out.extend(std::iter::repeat_n('⌗', len));
                 counts.add("chat_template");
@@ -419,11 +413,24 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
         i = end;
         copied = i;
     }
+    rewritten(text, out, copied)
+}
+
+/// `text` as a pass rewrote it: `out` holds it rewritten up to `copied`, and nothing was
+/// when `copied` is 0.
+fn rewritten(text: &str, mut out: String, copied: usize) -> Cow<'_, str> {
     if copied == 0 {
         return Cow::Borrowed(text);
     }
     out.push_str(&text[copied..]);
     Cow::Owned(out)
+}
+
+/// A role label (folded, without its colon) in ASCII, its colon a ratio sign; counted.
+fn push_role(out: &mut String, label: &[u8], counts: &mut Redactions) {
+    out.extend(label.iter().map(|&b| char::from(b)));
+    out.push('∶');
+    counts.add("chat_template");
 }
 
 /// Whether the character at `i` is a look-alike of a marker's opening bracket.
@@ -761,11 +768,7 @@ fn defang_links<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
         copied = close + 1;
         counts.add("markdown_link");
     }
-    if copied == 0 {
-        return Cow::Borrowed(text);
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    rewritten(text, out, copied)
 }
 
 /// Whether the `]` at `close`, on the line that starts at `line`, ends a reference
@@ -869,17 +872,11 @@ pub(crate) fn defang_role_words<'a>(text: &'a str, counts: &mut Redactions) -> C
         };
         let end = folded.as_ref().map_or(i + len, |f| f.end_of(len));
         out.push_str(&text[copied..i]);
-        out.extend(view[..len - 1].iter().map(|&b| char::from(b)));
-        out.push('∶');
-        counts.add("chat_template");
+        push_role(&mut out, &view[..len - 1], counts);
         i = end;
         copied = i;
     }
-    if copied == 0 {
-        return Cow::Borrowed(text);
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    rewritten(text, out, copied)
 }
 
 #[cfg(test)]
