@@ -78,7 +78,7 @@ fn capped(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions)
                     }
                     cut = settle(trimmed, custom);
                 }
-                cut.to_owned()
+                markers_at_cut(cut, cap, counts)
             };
             return ((kept, !fits), whole);
         }
@@ -91,6 +91,23 @@ fn capped(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions)
 pub(crate) fn capped_str(text: &str, cap: usize, custom: &CustomRules, counts: &mut Redactions) -> (SafeText, bool) {
     let ((kept, cut), whole) = capped(text, cap, custom, counts);
     (SafeText::from_pipeline(kept), cut || !whole)
+}
+
+/// A cut text with the chat markers its cut made defanged. Whether a bracket opens a
+/// marker can depend on what follows it (an autolink `<https://…` with no `>` is one up to
+/// the first blank), so a cut that takes that away can make a marker of what the whole
+/// text did not: the cut is defanged on its own, as the next pass will read it. Defanging
+/// keeps every character's width but an image's, which gains `image: ` and is kept only
+/// when it still fits.
+fn markers_at_cut(cut: &str, cap: usize, counts: &mut Redactions) -> String {
+    let mut found = Redactions::default();
+    match defang_markers(cut, &mut found) {
+        Cow::Owned(defanged) if utf16_len(&defanged) <= cap => {
+            counts.merge(&found);
+            defanged
+        }
+        _ => cut.to_owned(),
+    }
 }
 
 /// Sanitize, defang, redact and cap a text of any length to `cap` units, reading the cap
@@ -424,6 +441,21 @@ mod tests {
             let again = clean_whole(&once, none, &mut counts);
             assert_eq!(&*again, &*once, "{text:?}");
         }
+    }
+
+    /// A cut that takes away what kept a bracket from opening a marker (the blank after an
+    /// autolink with no `>`) defangs it in the cut text, which the next pass reads alone
+    /// (found by the fuzzer in an object key).
+    #[test]
+    fn a_marker_the_cut_makes_is_defanged() {
+        let none = CustomRules::none();
+        let text = "session line\n<pizationlg.xttps://api.-key=[x] then more words";
+        let cap = text.find("=[x]").unwrap();
+        let mut counts = Redactions::default();
+        let once = label(text, cap, none, &mut counts);
+        assert_eq!(once.as_str(), "session line\n⟨pizationlg.xttps://api.-key");
+        assert_eq!(counts.get("markdown_link"), 1);
+        assert_eq!(label(once.as_str(), cap, none, &mut Redactions::default()).as_str(), once.as_str());
     }
 
     /// After a redaction, the lines that hold a marker are defanged again, and only those.

@@ -54,7 +54,7 @@ pub(crate) fn base64_blobs(text: &str) -> Vec<(Range<usize>, String)> {
         if end - start < MIN_BLOB || end - start > MAX_BLOB {
             continue;
         }
-        if let Some(decoded) = decode(&bytes[start..end]) {
+        if let Some(decoded) = decode_base64(&bytes[start..end]) {
             blobs.push((start..end, decoded));
         }
     }
@@ -83,8 +83,9 @@ fn blob_end(bytes: &[u8], start: usize) -> usize {
     }
 }
 
-/// What `blob` decodes to, when that is text.
-fn decode(blob: &[u8]) -> Option<String> {
+/// What `blob` (base64, standard or URL-safe, padded or not, wrapped or not) decodes to,
+/// when that is text: valid UTF-8 with no control character but tab and line breaks.
+pub(super) fn decode_base64(blob: &[u8]) -> Option<String> {
     let mut out = Vec::with_capacity(blob.len() / 4 * 3 + 3);
     let (mut acc, mut bits) = (0u32, 0u32);
     for &b in blob {

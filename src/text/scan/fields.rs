@@ -996,7 +996,7 @@ pub(crate) fn script_labeled_values(text: &str) -> Vec<Range<usize>> {
     if text.is_ascii() {
         return Vec::new();
     }
-    labeled_values(text, OTHER_PASSWORD_LABELS, false)
+    labeled_values(text, OTHER_PASSWORD_LABELS)
 }
 
 byte_class!(
@@ -1004,15 +1004,14 @@ byte_class!(
     LabelSeparator = |b| b.is(b':') | b.is(b'=') | b.is(0xEF)
 );
 
-/// The values after each of `labels` that stands before a separator (`:`, `：`, `=`, after
-/// blanks) and starts a word: the separators are found in one pass, and the bytes before
-/// each compared with the labels (ASCII case-insensitively when `ignore_case`).
-fn labeled_values(text: &str, labels: &[&str], ignore_case: bool) -> Vec<Range<usize>> {
+/// The values after each of `labels` (exact bytes) that stands before a separator (`:`,
+/// `：`, `=`, after blanks) and starts a word: the separators are found in one pass, and the
+/// bytes before each compared with the labels, their last byte first.
+fn labeled_values(text: &str, labels: &[&str]) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     let mut from = 0;
-    // The last byte of each label, for a quick look before comparing whole labels.
-    let lasts: Vec<u8> = labels.iter().filter_map(|l| l.as_bytes().last().map(u8::to_ascii_lowercase)).collect();
+    let lasts: Vec<u8> = labels.iter().filter_map(|l| l.as_bytes().last().copied()).collect();
     loop {
         let sep = next_in_class(bytes, from, LabelSeparator);
         if sep >= bytes.len() {
@@ -1023,18 +1022,13 @@ fn labeled_values(text: &str, labels: &[&str], ignore_case: bool) -> Vec<Range<u
             continue;
         }
         let label_end = sep - bytes[..sep].iter().rev().take(8).take_while(|&&b| b == b' ' || b == b'\t').count();
-        if label_end < 2 || !lasts.contains(&bytes[label_end - 1].to_ascii_lowercase()) {
+        if label_end == 0 || !lasts.contains(&bytes[label_end - 1]) {
             continue;
         }
         let found = labels.iter().any(|label| {
             let l = label.as_bytes();
             label_end >= l.len()
-                && bytes[label_end - 2].eq_ignore_ascii_case(&l[l.len() - 2])
-                && if ignore_case {
-                    bytes[label_end - l.len()..label_end].eq_ignore_ascii_case(l)
-                } else {
-                    &bytes[label_end - l.len()..label_end] == l
-                }
+                && &bytes[label_end - l.len()..label_end] == l
                 && !text[..label_end - l.len()].chars().next_back().is_some_and(char::is_alphanumeric)
         });
         if found {

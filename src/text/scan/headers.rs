@@ -187,31 +187,10 @@ pub(crate) fn basic_credentials(text: &str) -> Vec<Range<usize>> {
 /// The longest `Basic` credentials read, in bytes of base64.
 const MAX_BASIC: usize = 1024;
 
-/// Whether `b64` (standard base64, padded or not) decodes to printable ASCII or UTF-8
-/// text with a colon: `user:password`.
+/// Whether `b64` decodes ([`decode_base64`](super::encoded::decode_base64)) to text with a
+/// colon: `user:password`.
 fn decodes_to_credentials(b64: &[u8]) -> bool {
-    let digit = |b: u8| match b {
-        b'A'..=b'Z' => Some(b - b'A'),
-        b'a'..=b'z' => Some(b - b'a' + 26),
-        b'0'..=b'9' => Some(b - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let body: Vec<u8> = b64.iter().copied().filter(|&b| b != b'=').collect();
-    if body.len() % 4 == 1 {
-        return false;
-    }
-    let mut out = Vec::with_capacity(body.len() * 3 / 4);
-    for chunk in body.chunks(4) {
-        let mut n = 0u32;
-        for (k, &b) in chunk.iter().enumerate() {
-            let Some(d) = digit(b) else { return false };
-            n |= u32::from(d) << (18 - 6 * k);
-        }
-        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
-    }
-    std::str::from_utf8(&out).is_ok_and(|s| s.contains(':') && !s.chars().any(char::is_control))
+    super::encoded::decode_base64(b64).is_some_and(|text| text.contains(':'))
 }
 
 /// The value of a `Cookie:` or `Set-Cookie:` header line.
