@@ -19,7 +19,7 @@
 
 use std::borrow::Cow;
 
-use crate::search::{byte_class, find_byte, next_in_pair_class};
+use crate::search::{byte_class, find_byte, next_in_class};
 use crate::text::redact::Redactions;
 
 /// The ASCII character `c` imitates, for the characters markers are written with: look-
@@ -237,6 +237,19 @@ const MARKER_WORDS: &[&str] = &[
     "jailbreak",
 ];
 
+/// For each first letter of a [`MARKER_WORDS`] word (`a` to `z`), the lengths such words
+/// have, as bits.
+const MARKER_WORD_LENGTHS: [u16; 26] = {
+    let mut table = [0u16; 26];
+    let mut k = 0;
+    while k < MARKER_WORDS.len() {
+        let word = MARKER_WORDS[k].as_bytes();
+        table[(word[0] - b'a') as usize] |= 1 << word.len();
+        k += 1;
+    }
+    table
+};
+
 /// Tag names that are markers only whole (`<s>`, `<user>`), since as a word of a longer
 /// name they are ordinary XML (`<userId>`, `<parameterName>`).
 const MARKER_NAMES: &[&str] =
@@ -294,28 +307,24 @@ fn defang_once<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str> {
 
 byte_class!(
     /// Where a marker may start (`<`, `[`, `!`, a non-ASCII character's first byte: a
-    /// look-alike), and a line break before a blank (indentation a role may follow), a
-    /// capital or an `h` or `a` (a role's first letter), a `#` (a heading), a quote's,
-    /// a list item's or emphasis' mark, or a non-ASCII character. Not a digit: log lines
-    /// start with one, and a numbered role line (`1. System:`) is left to the prose.
-    MarkerOrRoleLine = |b, next| b.is(b'<')
-        | b.is(b'[')
-        | b.is(b'!')
-        | b.within(0xC0, 0xFF)
-        | (b.is(b'\n')
-            & (next.is(b' ')
-                | next.is(b'\t')
-                | next.is(b'#')
-                | next.is(b'>')
-                | next.is(b'-')
-                | next.is(b'*')
-                | next.is(b'+')
-                | next.is(b'_')
-                | next.is(b'h')
-                | next.is(b'a')
-                | next.within(b'A', b'Z')
-                | next.within(0xC0, 0xFF)))
+    /// look-alike), and a line break, where a role line or a heading may follow
+    /// ([`may_open_role_line`] tells).
+    MarkerOrLineBreak = |b| b.is(b'<') | b.is(b'[') | b.is(b'!') | b.is(b'\n') | b.within(0xC0, 0xFF)
 );
+
+byte_class!(
+    /// A byte other than ASCII.
+    Wide = |b| b.within(0x80, 0xFF)
+);
+
+/// Whether a line that starts with `b` may be a role line or a heading: indentation (a
+/// role may follow), a capital or an `h` or `a` (a role's first letter), a `#` (a
+/// heading), a quote's, a list item's or emphasis' mark, or a non-ASCII character. Not a
+/// digit: log lines start with one, and a numbered role line (`1. System:`) is left to
+/// the prose.
+fn may_open_role_line(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'#' | b'>' | b'-' | b'*' | b'+' | b'_' | b'h' | b'a' | b'A'..=b'Z' | 0xC0..=0xFF)
+}
 
 /// What was found at an offset, and how it is defanged.
 #[derive(Clone, Copy)]
@@ -336,6 +345,9 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
     let mut out = String::new();
     let mut copied = 0;
     let mut i = 0;
+    // The first byte other than ASCII at or after `i`, found again only once passed: a
+    // view is plain when it ends before it.
+    let mut wide = next_in_class(bytes, 0, Wide);
     while i < bytes.len() {
         // Markers start with `<`, `[`, `!` or a look-alike; role lines and headings at a
         // line start, after any indentation (a cut or a collapsed line can make the
@@ -346,12 +358,17 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
             continue;
         }
         if !line_start {
-            i = next_in_pair_class(bytes, i, MarkerOrRoleLine);
+            i = next_in_class(bytes, i, MarkerOrLineBreak);
             if i == bytes.len() {
                 break;
             }
             if bytes[i] == b'\n' {
                 i += 1;
+                // A line that cannot open a role line or a heading is passed by, unless it
+                // starts with what may open a marker.
+                if bytes.get(i).is_some_and(|&next| !may_open_role_line(next) && !matches!(next, b'<' | b'[' | b'!' | b'\n')) {
+                    i += 1;
+                }
                 continue;
             }
         }
@@ -365,7 +382,10 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
         // A label or a heading is read as far as a role label reaches; a marker, further.
         let label = !matches!(b, b'<' | b'[' | b'!') && !opens_marker(text, i);
         let reach = bytes.len().min(i + if label { MAX_LABEL_VIEW } else { REACH });
-        let plain = bytes[i..reach].is_ascii();
+        if wide < i {
+            wide = next_in_class(bytes, i, Wide);
+        }
+        let plain = reach <= wide;
         let folded = if plain { None } else { Some(Folded::at(text, i, label)) };
         let view = folded.as_ref().map_or(&bytes[i..reach], Folded::bytes);
         let found = match view[0] {
@@ -460,8 +480,11 @@ fn at_line_start(bytes: &[u8], i: usize) -> bool {
 
 /// The length, in folded bytes, of the marker `s` starts with, and its family.
 fn marker_len(s: &[u8]) -> Option<(usize, &'static str)> {
-    if let Some(m) = BRACKET_MARKERS.iter().find(|m| s.len() >= m.len() && s[..m.len()].eq_ignore_ascii_case(m.as_bytes())) {
-        return Some((m.len(), "chat_template"));
+    // Every bracket marker starts `[` or `<<`.
+    if s[0] == b'[' || s.get(1) == Some(&b'<') {
+        if let Some(m) = BRACKET_MARKERS.iter().find(|m| s.len() >= m.len() && s[..m.len()].eq_ignore_ascii_case(m.as_bytes())) {
+            return Some((m.len(), "chat_template"));
+        }
     }
     if s[0] != b'<' {
         return None;
@@ -615,6 +638,15 @@ fn is_marker_word(word: &[u8]) -> bool {
         [.., b's'] if word.len() > 3 => &word[..word.len() - 1],
         _ => word,
     };
+    // Most words of a tag's name (`div`, `span`, `td`) are ruled out by their first
+    // letter and length alone.
+    let lengths = match word.first() {
+        Some(&first @ b'a'..=b'z') => MARKER_WORD_LENGTHS[usize::from(first - b'a')],
+        _ => return false,
+    };
+    if lengths & (1 << word.len() | 1 << singular.len()) == 0 {
+        return false;
+    }
     MARKER_WORDS.iter().any(|w| word == w.as_bytes() || singular == w.as_bytes())
 }
 
@@ -887,6 +919,23 @@ mod tests {
         let mut counts = Redactions::default();
         let out = defang_markers(text, &mut counts).into_owned();
         (out, counts)
+    }
+
+    /// `marker_len` looks the bracket markers up only after `[` or `<<`, and the pass
+    /// passes by a line whose first byte cannot open a role line: both hold for every
+    /// marker and role word.
+    #[test]
+    fn the_quick_rejections_hold_for_every_marker() {
+        assert!(BRACKET_MARKERS.iter().all(|m| m.starts_with('[') || m.starts_with("<<")));
+        for role in ROLE_WORDS.iter().chain(&["AI"]) {
+            for b in [role.as_bytes()[0], role.as_bytes()[0].to_ascii_lowercase()] {
+                let lowercase_counts = LOWER_CASE_ROLES.iter().any(|r| r[0] == b);
+                assert!(may_open_role_line(b) || b.is_ascii_lowercase() && !lowercase_counts, "{role}");
+            }
+        }
+        assert!(HEADING_WORDS.iter().all(|w| w.len() < 16) && may_open_role_line(b'#'));
+        let (out, _) = defanged("2\n<|im_start|>x\n[INST] y\n1 Human: z\n\n  System: w");
+        assert_eq!(out, "2\n⟨|im_start|⟩x\n⟦INST⟧ y\n1 Human: z\n\n  System∶ w");
     }
 
     #[test]
