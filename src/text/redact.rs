@@ -253,7 +253,8 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     },
     SecretRule { family: "url_credentials", hints: hints!["@"], scan: Scan::Spans(scan::proxy_credentials), lines: None },
     SecretRule { family: "secret_field", hints: hints![":"], scan: Scan::Spans(scan::pgpass_passwords), lines: None },
-    SecretRule { family: "secret_field", hints: hints!["identified"], scan: Scan::Spans(scan::sql_identified_by), lines: None },
+    // Passwords a statement or a form sets: SQL's `IDENTIFIED BY`, an HTML password field.
+    SecretRule { family: "secret_field", hints: hints!["identified", "<input"], scan: Scan::Spans(set_passwords), lines: None },
     SecretRule {
         family: "secret_field",
         // The scanner reads the lines' starts; a hint per label would cost a search each
@@ -308,11 +309,19 @@ pub(crate) const SECRET_RULES: &[SecretRule] = &[
     },
     SecretRule {
         family: "cli_password",
-        hints: hints![" -", "\"-", "pass:", "/user:", "freerdp"],
+        hints: hints![" -", "\"-", "pass:", "/user:", "freerdp", "net user "],
         scan: Scan::Spans(scan::cli_credentials),
         lines: None,
     },
 ];
+
+/// Passwords SQL sets for a user and HTML password fields hold (each scanner searches for
+/// its own anchor).
+fn set_passwords(text: &str) -> Vec<Range<usize>> {
+    let mut spans = scan::sql_identified_by(text);
+    spans.extend(scan::password_inputs(text));
+    spans
+}
 
 /// The stems of secret names as hints.
 const SECRET_NAME_STEM_HINTS: [Literal; SECRET_NAME_STEMS.len()] = Literal::all(SECRET_NAME_STEMS);

@@ -18,6 +18,8 @@ const SECRET_KEY_WORDS: &[&str] = &[
     "pwd",
     "passphrase",
     "passcode",
+    // A pre-shared key (`psk=` of WPA supplicant, IPsec and TLS-PSK configurations).
+    "psk",
     // German and French, which hold the `pass` stem (`Passwort`, `mot_de_passe`).
     "passwort",
     "motdepasse",
@@ -307,7 +309,7 @@ const SECRET_KEY_ALLOWLIST: &[&str] = &[
 /// secret words and pairs, the trailing words, the weak names and a `…_key` name. Most
 /// keys hold none, and a text without any has no built-in secret name to judge.
 pub(crate) const SECRET_NAME_STEMS: &[&str] =
-    &["pass", "pw", "pin", "secret", "token", "key", "credential", "creds", "cookie", "auth", "bearer", "session", "signature"];
+    &["pass", "pw", "pin", "psk", "secret", "token", "key", "credential", "creds", "cookie", "auth", "bearer", "session", "signature"];
 
 /// Whether `key` holds one of [`SECRET_NAME_STEMS`] (either case).
 fn holds_a_stem(key: &str) -> bool {

@@ -30,6 +30,12 @@ enum Flag {
     /// Only the argument after exactly this flag (`keytool -storepass secret`), where a
     /// longer word starting with it is another flag (`openssl -k secret`, not `-kfile`).
     Next(&'static str),
+    /// The `n`th argument after this subcommand, in any case, unless it is a switch or a
+    /// prompt's `*` (`net user ann secret /add`: the second).
+    Subcommand(&'static str, usize),
+    /// The first argument that is no flag, when this flag is given too, in any case
+    /// (`ConvertTo-SecureString 'secret' -AsPlainText`).
+    With(&'static str),
 }
 
 /// Commands whose arguments carry credentials, and how.
@@ -51,7 +57,10 @@ const COMMANDS: &[(&str, &[Flag])] = &[
     // `-n` prints the entry instead of writing a file: the password is then the second
     // operand (`htpasswd -nb user password`).
     ("htpasswd", &[Flag::Batch(b'b')]),
-    ("net", &[Flag::After("/user:")]),
+    ("net", &[Flag::After("/user:"), Flag::Subcommand("user", 2)]),
+    ("cmdkey", &[Flag::Prefixed("/pass:")]),
+    ("ConvertTo-SecureString", &[Flag::Next("-String"), Flag::With("-AsPlainText")]),
+    ("convertto-securestring", &[Flag::Next("-String"), Flag::With("-AsPlainText")]),
     ("wget", &[Flag::Value("--password"), Flag::Value("--http-password")]),
     ("docker", &[Flag::Value("-p"), Flag::Next("--password")]),
     ("podman", &[Flag::Value("-p")]),
@@ -213,6 +222,13 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
                         }
                         Flag::After(p) if word.len() > p.len() && word.to_ascii_lowercase().starts_with(p) => args.get(k + 1).cloned(),
                         Flag::Next(f) if word == f => args.get(k + 1).cloned(),
+                        Flag::Subcommand(sub, n) if word.eq_ignore_ascii_case(sub) => args.get(k + n).cloned().filter(|v| {
+                            let v = &text[v.clone()];
+                            !v.starts_with(['/', '-']) && v != "*"
+                        }),
+                        Flag::With(f) if k == 0 && args.iter().any(|a| text[a.clone()].eq_ignore_ascii_case(f)) => {
+                            args.iter().find(|a| !text[(*a).clone()].starts_with('-')).cloned()
+                        }
                         _ => None,
                     };
                     // `docker run -p 8080:80`: a published port, which `-p` also means.

@@ -214,11 +214,15 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_
             // `${TOKEN}`, `$(cat …)`, `{{ secrets.X }}`: a reference, not a value.
             Some(b'$' | b'{' | b'!') => {}
             Some(_) => {
-                let end = run_end(bytes, value, value_byte);
+                let end = escaped_value_end(bytes, value);
                 // `os.getenv('TOKEN')`, `getSecret()`: a call, named without digits.
                 let call = bytes.get(end) == Some(&b'(') && end - value <= 40 && !bytes[value..end].iter().any(u8::is_ascii_digit);
-                if end > value && !call && !is_placeholder(&text[value..end]) && !is_prose(bytes, value, end) {
-                    spans.push(value..end);
+                if end > value && !call && !is_placeholder(&text[value..end]) {
+                    if !is_prose(bytes, value, end) {
+                        spans.push(value..end);
+                    } else if let Some(phrase) = passphrase_line(bytes, key_start, value).filter(|_| !weak) {
+                        spans.push(phrase);
+                    }
                 }
             }
             None => {}
@@ -770,6 +774,51 @@ pub(crate) fn quoted_pairs(text: &str, names: &KeyNames, _: &Hints) -> Vec<Range
 }
 
 /// signature verification failed`): lowercase letters only, and another word follows.
+/// Where an unquoted value that starts at `value` ends: at a byte no value holds, but a
+/// Java properties file's escapes (`\=`, `\:`, `\#`, `\!`, `\ `) are part of it.
+fn escaped_value_end(bytes: &[u8], value: usize) -> usize {
+    let mut end = run_end(bytes, value, value_byte);
+    while end > value && bytes.get(end) == Some(&b'\\') && matches!(bytes.get(end + 1), Some(b'=' | b':' | b'#' | b'!' | b' ')) {
+        end = run_end(bytes, end + 2, value_byte);
+    }
+    end
+}
+
+/// A value of words written alone on a configuration line (`password = correct horse
+/// battery staple`, `passphrase: two words`): a password's name opens the line, and what
+/// follows the separator to the line's end is a few words of letters and digits, none of
+/// the little words a sentence is made with (`password: unable to connect`). The words,
+/// when so.
+fn passphrase_line(bytes: &[u8], key_start: usize, value: usize) -> Option<Range<usize>> {
+    let key = &bytes
+        [key_start..bytes[key_start..value].iter().position(|&b| matches!(b, b' ' | b'\t' | b'=' | b':')).map_or(value, |k| key_start + k)];
+    let names_a_password =
+        ["pass", "pwd", "psk", "secret"].iter().any(|w| key.windows(w.len()).any(|k| k.eq_ignore_ascii_case(w.as_bytes())));
+    if !names_a_password {
+        return None;
+    }
+    let mut start = key_start;
+    while start > 0 && matches!(bytes[start - 1], b' ' | b'\t') {
+        start -= 1;
+    }
+    if start > 0 && bytes[start - 1] != b'\n' {
+        return None;
+    }
+    let end = line_end(bytes, value);
+    let line = &bytes[value..end];
+    let trimmed = line.len() - line.iter().rev().take_while(|b| b.is_ascii_whitespace()).count();
+    let words = line[..trimmed].split(|&b| b == b' ').count();
+    let sentence = line[..trimmed].split(|&b| b == b' ').any(|w| SENTENCE_WORDS.iter().any(|s| w.eq_ignore_ascii_case(s.as_bytes())));
+    let plain = !sentence && line[..trimmed].iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'-' | b'_'));
+    (plain && (2..=8).contains(&words) && trimmed <= 64).then_some(value..value + trimmed)
+}
+
+/// Words that make a line a sentence rather than a passphrase ([`passphrase_line`]).
+const SENTENCE_WORDS: &[&str] = &[
+    "the", "a", "an", "to", "with", "for", "of", "in", "on", "is", "are", "was", "be", "not", "no", "your", "you", "please", "must",
+    "should", "has", "have", "from", "by", "at", "as", "and", "or", "it", "this", "that", "unable", "failed", "invalid",
+];
+
 fn is_prose(bytes: &[u8], value: usize, end: usize) -> bool {
     let word = &bytes[value..end];
     word.len() <= 16
@@ -1094,6 +1143,64 @@ pub(crate) fn sql_identified_by(text: &str) -> Vec<Range<usize>> {
     }
     spans
 }
+
+/// Values of HTML password fields (`<input type="password" value="…">`, the attributes in
+/// any order, quoted or not): what a form fills a password field with is the password.
+pub(crate) fn password_inputs(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for at in positions_ignore_ascii_case(text, "<input") {
+        let from = at + "<input".len();
+        if !bytes.get(from).is_some_and(|b| b.is_ascii_whitespace() || *b == b'/') {
+            continue;
+        }
+        // The tag's attributes, up to its `>` (a quoted value may hold one), at most
+        // `MAX_TAG` bytes.
+        let (mut password, mut value) = (false, None);
+        let mut i = from;
+        let end = bytes.len().min(from + MAX_TAG);
+        while i < end {
+            i = run_end(bytes, i, |b| b.is_ascii_whitespace() || b == b'/');
+            if i >= end || matches!(bytes[i], b'>' | b'<') {
+                break;
+            }
+            let name_end = run_end(bytes, i, |b| !b.is_ascii_whitespace() && !matches!(b, b'=' | b'>' | b'/' | b'<'));
+            let name = &text[i..name_end];
+            let eq = skip_blanks(bytes, name_end);
+            if bytes.get(eq) != Some(&b'=') {
+                i = name_end.max(i + 1);
+                continue;
+            }
+            let open = skip_blanks(bytes, eq + 1);
+            let (start, stop, next) = match bytes.get(open) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    let close = open + 1 + bytes[open + 1..end].iter().position(|&b| b == q).unwrap_or(end - open - 1);
+                    (open + 1, close, close + 1)
+                }
+                Some(_) => {
+                    let stop = run_end(bytes, open, |b| !b.is_ascii_whitespace() && b != b'>');
+                    // `TYPE=password/>`: the slash closes the tag.
+                    let value_end = if bytes.get(stop) == Some(&b'>') && bytes[stop - 1] == b'/' { stop - 1 } else { stop };
+                    (open, value_end, stop)
+                }
+                None => break,
+            };
+            if name.eq_ignore_ascii_case("type") {
+                password = text[start..stop].eq_ignore_ascii_case("password");
+            } else if name.eq_ignore_ascii_case("value") {
+                value = Some(start..stop);
+            }
+            i = next.max(i + 1);
+        }
+        if let Some(v) = value.filter(|v| password && v.end > v.start && !is_placeholder(&text[v.clone()])) {
+            spans.push(v);
+        }
+    }
+    spans
+}
+
+/// The longest HTML tag [`password_inputs`] reads, in bytes.
+const MAX_TAG: usize = 1024;
 
 /// Passwords of PostgreSQL password files (`.pgpass`): lines of
 /// `hostname:port:database:username:password`, the port digits or `*`, the password the

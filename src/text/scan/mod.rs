@@ -15,8 +15,8 @@ mod urls;
 pub(crate) use cli::cli_credentials;
 pub(crate) use encoded::{base64_blobs, percent_encoded_runs};
 pub(crate) use fields::{
-    column_values, flag_values, is_placeholder, is_placeholder_value, latin_labeled_values, looks_random, paired_values, pgpass_passwords,
-    quoted_pairs, script_labeled_values, secret_field_values, spaced_values, sql_identified_by,
+    column_values, flag_values, is_placeholder, is_placeholder_value, latin_labeled_values, looks_random, paired_values, password_inputs,
+    pgpass_passwords, quoted_pairs, script_labeled_values, secret_field_values, spaced_values, sql_identified_by,
 };
 pub(crate) use headers::{authorization_values, basic_credentials, bearer_tokens, cookie_headers, cookie_jar_values};
 pub(crate) use tokens::{
@@ -118,6 +118,31 @@ mod tests {
     }
     fn authorization_values(text: &str) -> Vec<Range<usize>> {
         super::authorization_values(text, &Hints::of(text))
+    }
+
+    /// Passwords in the formats that write them beside other settings: a form's password
+    /// field, an ODBC braced value, a properties file's escapes, a passphrase alone on a
+    /// configuration line, a pre-shared key, and the commands that take one.
+    #[test]
+    fn passwords_in_forms_configurations_and_commands() {
+        assert_eq!(found(r#"<input type="password" name="pw" value="hunter2Xk29">"#, password_inputs), vec!["hunter2Xk29"]);
+        assert_eq!(found("<INPUT value=Xk29fjQp3LmZ TYPE=password/>", password_inputs), vec!["Xk29fjQp3LmZ"]);
+        for plain in [r#"<input type="text" value="alice">"#, r#"<input type="password" value="">"#, "<inputs type=password value=x1>"] {
+            assert!(password_inputs(plain).is_empty(), "{plain}");
+        }
+        assert_eq!(found("Uid=sa;Pwd={p;a}}ss42word};Encrypt=yes", secret_query_values), vec!["p;a}}ss42word"]);
+        assert_eq!(found("db.password=se\\=cr\\:et42Xk\n", secret_field_values), vec!["se\\=cr\\:et42Xk"]);
+        assert_eq!(found("[db]\npassword = correct horse battery staple\n", secret_field_values), vec!["correct horse battery staple"]);
+        assert_eq!(found("network={\n  psk=\"two words 42\"\n}", secret_field_values), vec!["two words 42"]);
+        for prose in ["password = the one you set", "x password = one two", "auth: unable to authenticate now", "password: connection failed"] {
+            assert!(secret_field_values(prose).is_empty(), "{prose}");
+        }
+        assert_eq!(found("cmdkey /generic:srv /user:ann /pass:Xk29fjQp3LmZ", cli_credentials), vec!["Xk29fjQp3LmZ"]);
+        assert_eq!(found("net user ann Xk29fjQp3LmZ /add", cli_credentials), vec!["Xk29fjQp3LmZ"]);
+        assert_eq!(found("$p = ConvertTo-SecureString 'Xk29fjQp3LmZ' -AsPlainText -Force", cli_credentials), vec!["Xk29fjQp3LmZ"]);
+        for plain in ["net user ann * /add", "net user bob /delete", "ConvertTo-SecureString $enc -Key $k"] {
+            assert!(cli_credentials(plain).is_empty(), "{plain}");
+        }
     }
 
     #[test]

@@ -271,6 +271,24 @@ byte_class!(
     QueryStart = |b| b.is(b'?') | b.is(b'&') | b.is(b';') | b.is(b'%')
 );
 
+/// Where a braced value that starts at `from` closes: the first `}` not doubled, on the
+/// same line and within [`MAX_BRACED_VALUE`] bytes.
+fn braced_value_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i < bytes.len().min(from + MAX_BRACED_VALUE) {
+        match bytes[i] {
+            b'}' if bytes.get(i + 1) == Some(&b'}') => i += 2,
+            b'}' => return Some(i),
+            b'\n' | b'\r' => return None,
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The longest braced value [`braced_value_end`] reads, in bytes.
+const MAX_BRACED_VALUE: usize = 256;
+
 /// The values of secret query parameters ([`SECRET_QUERY_PARAMS`] and a policy's secret
 /// names, unless the policy names the parameter plain; `pass` when its value looks
 /// generated), after `?`, `&` or a `;` path parameter (`;jsessionid=`), also in a URL
@@ -332,6 +350,16 @@ pub(crate) fn secret_query_values(text: &str, names: &KeyNames, _: &Hints) -> Ve
         let weak = !strong && may_be_listed && listed(WEAK_QUERY_PARAMS);
         if (!strong && !weak) || (names.adds_plain_names() && policy_name(KeyNames::is_plain, name)) {
             continue;
+        }
+        // An ODBC connection string's braced value (`PWD={p;a}}ss}`) holds any `;`, and a
+        // `}}` stands for a `}`: the value is all that the braces hold.
+        if bytes.get(value) == Some(&b'{') {
+            if let Some(close) = braced_value_end(bytes, value + 1) {
+                if close > value + 1 {
+                    spans.push(value + 1..close);
+                }
+                continue;
+            }
         }
         let mut end = value;
         while end < bytes.len()
