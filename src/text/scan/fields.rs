@@ -171,7 +171,13 @@ pub(crate) fn secret_field_values(text: &str, names: &KeyNames, hints: &Hints<'_
             // `"api_keys": ["…", "…"]`: the items, up to the closing bracket on the line.
             Some(b'[') if !text[value..].starts_with(MARKER_PREFIX) => {
                 let close = run_end(bytes, value + 1, |c| c != b']' && c != b'\n' && c != b'[');
-                if close > value + 1 && bytes.get(close) == Some(&b']') && !is_placeholder(&text[value + 1..close]) {
+                // A flow sequence's items are all quoted (or objects) or none is: a quote
+                // after an unquoted start closes a string the bracket stands in (a JSON
+                // array's items read together, `["…key=[x", "next"]`), no item of its own.
+                let first = skip_blanks(bytes, value + 1);
+                let quoted = matches!(bytes.get(first), Some(b'"' | b'\'' | b'{'));
+                let sequence = quoted || !bytes[value + 1..close].iter().any(|&b| matches!(b, b'"' | b'\''));
+                if sequence && close > value + 1 && bytes.get(close) == Some(&b']') && !is_placeholder(&text[value + 1..close]) {
                     spans.push(value + 1..close);
                 }
             }
