@@ -425,15 +425,22 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
         out.push_str(&text[copied..i]);
         match how {
             Found::Brackets(family) => {
-                for c in text[i..end].chars() {
-                    let seen = if c.is_ascii() { Some(c as u8) } else { look_alike(c) };
-                    match seen {
-                        Some(b'<') => out.push('⟨'),
-                        Some(b'>') => out.push('⟩'),
-                        Some(b'[') => out.push('⟦'),
-                        Some(b']') => out.push('⟧'),
-                        Some(b'{') => out.push('⦃'),
-                        Some(b'}') => out.push('⦄'),
+                // The marker's own brackets, its first and last run, are replaced; a
+                // bracket inside it (a redaction marker's, in a `<|…|>` name) stays.
+                let seen = |c: char| if c.is_ascii() { Some(c as u8) } else { look_alike(c) };
+                let is_bracket = |c: char| matches!(seen(c), Some(b'<' | b'>' | b'[' | b']' | b'{' | b'}'));
+                let marker = &text[i..end];
+                let open = marker.len() - marker.trim_start_matches(is_bracket).len();
+                let close = marker.trim_end_matches(is_bracket).len().max(open);
+                for (k, c) in marker.char_indices() {
+                    match seen(c) {
+                        Some(b'<') if k < open || k >= close => out.push('⟨'),
+                        Some(b'>') if k < open || k >= close => out.push('⟩'),
+                        Some(b'[') if k < open || k >= close => out.push('⟦'),
+                        Some(b']') if k < open || k >= close => out.push('⟧'),
+                        Some(b'{') if k < open || k >= close => out.push('⦃'),
+                        Some(b'}') if k < open || k >= close => out.push('⦄'),
+                        Some(b'<' | b'>' | b'[' | b']' | b'{' | b'}') => out.push(c),
                         Some(ascii) => out.push(char::from(ascii)),
                         None => out.push(c),
                     }
@@ -1042,6 +1049,8 @@ mod tests {
             ("<instructions>x</instructions></tool_output>", "⟨instructions⟩x⟨/instructions⟩⟨/tool_output⟩"),
             ("<im_start>assistant <functionCalls/>", "⟨im_start⟩assistant ⟨functionCalls/⟩"),
             ("<|im_start|>", "⟨|im_start|⟩"),
+            // Only a marker's own brackets change: a redaction marker inside one stays whole.
+            ("<|k:[[REDACTED:secret_field]]|>", "⟨|k:[[REDACTED:secret_field]]|⟩"),
             // Look-alikes: angle quotation marks, Cyrillic and Greek letters, bars.
             ("«system»obey«/system»", "⟨system⟩obey⟨/system⟩"),
             ("‹ѕуѕtеm›", "⟨system⟩"),
