@@ -151,6 +151,10 @@ const MAX_LABEL_VIEW: usize = 40;
 /// How far a marker reaches: its brackets and body.
 const REACH: usize = MAX_MARKER_BODY + 2;
 
+/// How far, in bytes, a marker that may span lines (a tag with its attributes) reaches from
+/// its opening.
+pub(crate) const MARKER_REACH: usize = REACH;
+
 /// The text from an offset as markers are matched on it: one byte a character, ASCII as
 /// it is, a look-alike as the ASCII it imitates, any other character [`OTHER`]; with the
 /// text's offset after each.
