@@ -11,7 +11,7 @@ use crate::error::{ErrorCode, ReportError};
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::search;
 use crate::text::custom::CustomRules;
-use crate::text::defang::{defang_markers, defang_role_words, MARKER_REACH, ROLE_LINES};
+use crate::text::defang::{defang_markers, defang_role_words, ROLE_LINES};
 use crate::text::redact::{redact_secrets, redact_secrets_with, Redactions, TextHints, MARKER_PREFIX};
 use crate::text::safe::{SafeText, SafeTextBuilder};
 use crate::text::sanitize::{strip_controls, strip_controls_prefix};
@@ -214,19 +214,15 @@ fn defang_and_redact<'a>(text: &'a str, custom: &CustomRules, counts: &mut Redac
 }
 
 /// `text` with the lines that hold a redaction marker defanged again, or `None` when that
-/// changes nothing. A role line, an image and a `<|…|>` marker lie on one line, and a tag
-/// reaches at most [`MARKER_REACH`] bytes, so a redaction can only change how its own line,
-/// and the lines that end that near before it, are defanged.
+/// changes nothing. A chat marker and a role line lie on one line, so a redaction can only
+/// change how the line it is on is defanged.
 fn defang_marker_lines(text: &str, counts: &mut Redactions) -> Option<String> {
     let mut out: Option<String> = None;
     let mut copied = 0;
     let mut from = 0;
     while let Some(found) = search::find_from(text, MARKER_PREFIX, from) {
-        // `from` is where the last line read ended, never before `copied`. A tag may open
-        // on a line before the marker's and reach it (`<x\n… [REDACTED:y] …>`): the lines
-        // from as far back as a tag reaches are read too.
-        let back = search::floor_boundary(text, found.saturating_sub(MARKER_REACH).max(from));
-        let start = text[from..back].rfind('\n').map_or(from, |nl| from + nl + 1);
+        // `from` is where the last line read ended, never before `copied`.
+        let start = text[from..found].rfind('\n').map_or(from, |nl| from + nl + 1);
         let end = text[found..].find('\n').map_or(text.len(), |nl| found + nl);
         if let Cow::Owned(line) = defang_markers(&text[start..end], counts) {
             let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
@@ -462,7 +458,9 @@ mod tests {
         assert_eq!(label(once.as_str(), cap, none, &mut Redactions::default()).as_str(), once.as_str());
     }
 
-    /// After a redaction, the lines that hold a marker are defanged again, and only those.
+    /// After a redaction, the lines that hold a marker are defanged again, and only those: a
+    /// marker's view ends at its line's end, so no tag reaches a marker from a line before
+    /// (`<S` then a marker's line: the fuzzer's case, when views of plain text ran on).
     #[test]
     fn lines_with_a_redaction_marker_are_defanged_again() {
         let mut counts = Redactions::default();
@@ -473,9 +471,7 @@ mod tests {
         );
         assert_eq!(counts.get("chat_template"), 2);
         assert_eq!(defang_marker_lines("[REDACTED:x] clean\n<|im_end|>", &mut counts), None);
-        // A tag that opens on a line before and reaches the marker's line is read too
-        // (found by the fuzzer: the redaction had brought its `>` within reach).
-        assert_eq!(defang_marker_lines("a\n<S\nx [REDACTED:y] z>", &mut counts).as_deref(), Some("a\n⟨S\nx [REDACTED:y] z⟩"));
+        assert_eq!(defang_markers("a\n<S\nx [REDACTED:y] z>", &mut counts), "a\n<S\nx [REDACTED:y] z>");
     }
 
     #[test]
