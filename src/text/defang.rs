@@ -100,14 +100,37 @@ pub(crate) fn look_alike(c: char) -> Option<u8> {
         'υ' => 'u',
         'ϲ' => 'c',
         'ϳ' => 'j',
-        // Latin look-alikes: dotless i, small capitals, the long s.
+        // Latin look-alikes: dotless i, the long s, and the small capitals (every letter
+        // that has one but q and x), read as lower case.
         'ı' => 'i',
-        'ɪ' => 'i',
         'ſ' => 's',
-        'ꜱ' => 's',
-        'ᴜ' => 'u',
+        'ᴀ' => 'a',
+        'ʙ' => 'b',
+        'ᴄ' => 'c',
+        'ᴅ' => 'd',
+        'ᴇ' => 'e',
+        'ꜰ' => 'f',
+        'ɢ' => 'g',
+        'ʜ' => 'h',
+        'ɪ' => 'i',
+        'ᴊ' => 'j',
+        'ᴋ' => 'k',
+        'ʟ' => 'l',
         'ᴍ' => 'm',
+        'ɴ' => 'n',
+        'ᴏ' => 'o',
+        'ᴘ' => 'p',
+        'ʀ' => 'r',
+        'ꜱ' => 's',
+        'ᴛ' => 't',
+        'ᴜ' => 'u',
+        'ᴠ' => 'v',
+        'ᴡ' => 'w',
         'ʏ' => 'y',
+        'ᴢ' => 'z',
+        // Circled letters.
+        '\u{24B6}'..='\u{24CF}' => return Some(b'A' + (c as u32 - 0x24B6) as u8),
+        '\u{24D0}'..='\u{24E9}' => return Some(b'a' + (c as u32 - 0x24D0) as u8),
         // Mathematical alphanumerics (bold, italic, script, fraktur, double-struck, sans,
         // monospace): 13 alphabets of 52 letters from U+1D400.
         '\u{1D400}'..='\u{1D6A3}' => {
@@ -1180,8 +1203,8 @@ mod tests {
 
     #[test]
     fn look_alikes_fold_to_what_they_imitate() {
-        let folded: String = "ѕуѕtеm Ηuman 𝐬𝐲𝐬𝐭𝐞𝐦 «»‹›".chars().map(|c| look_alike(c).map_or(c, char::from)).collect();
-        assert_eq!(folded, "system Human system <><>");
+        let folded: String = "ѕуѕtеm Ηuman 𝐬𝐲𝐬𝐭𝐞𝐦 «»‹› ꜱʏꜱᴛᴇᴍ ⓢⓨⓢⓣⓔⓜ ⒽⓊⓂⒶⓃ".chars().map(|c| look_alike(c).map_or(c, char::from)).collect();
+        assert_eq!(folded, "system Human system <><> system system HUMAN");
         // The defanged forms are no look-alikes.
         for c in ['⟨', '⟩', '⟦', '⟧', '⦃', '⦄', '∶', '⌗'] {
             assert_eq!(look_alike(c), None, "{c}");
