@@ -370,13 +370,41 @@ byte_class!(
 );
 
 /// Whether a line that starts with `b` may be a role line or a heading: indentation (a
-/// role may follow), a capital or an `h` or `a` (a role's first letter), a `#` (a
-/// heading), a quote's, a list item's or emphasis' mark, or a non-ASCII character. Not a
-/// digit: log lines start with one, and a numbered role line (`1. System:`) is left to
-/// the prose.
+/// role may follow), a role word's first letter (as [`ROLE_WORDS`], `AI` and
+/// [`LOWER_CASE_ROLES`] write it), a `#` (a heading), a quote's, a list item's or
+/// emphasis' mark, or a non-ASCII character (a look-alike's). Not a digit: log lines start
+/// with one, and a numbered role line (`1. System:`) is left to the prose.
 fn may_open_role_line(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'#' | b'>' | b'-' | b'*' | b'+' | b'_' | b'h' | b'a' | b'A'..=b'Z' | 0xC0..=0xFF)
+    ROLE_LINE_STARTS[usize::from(b)]
 }
+
+/// The bytes [`may_open_role_line`] lets through, as a table.
+const ROLE_LINE_STARTS: [bool; 256] = {
+    let mut table = [false; 256];
+    let marks = b" \t#>-*+_";
+    let mut k = 0;
+    while k < marks.len() {
+        table[marks[k] as usize] = true;
+        k += 1;
+    }
+    let mut k = 0;
+    while k < ROLE_WORDS.len() {
+        table[ROLE_WORDS[k].as_bytes()[0] as usize] = true;
+        k += 1;
+    }
+    let mut k = 0;
+    while k < LOWER_CASE_ROLES.len() {
+        table[LOWER_CASE_ROLES[k][0] as usize] = true;
+        k += 1;
+    }
+    table[b'A' as usize] = true;
+    let mut b = 0xC0;
+    while b <= 0xFF {
+        table[b] = true;
+        b += 1;
+    }
+    table
+};
 
 /// What was found at an offset, and how it is defanged.
 #[derive(Clone, Copy)]
