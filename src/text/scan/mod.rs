@@ -134,7 +134,9 @@ mod tests {
         assert_eq!(found("db.password=se\\=cr\\:et42Xk\n", secret_field_values), vec!["se\\=cr\\:et42Xk"]);
         assert_eq!(found("[db]\npassword = correct horse battery staple\n", secret_field_values), vec!["correct horse battery staple"]);
         assert_eq!(found("network={\n  psk=\"two words 42\"\n}", secret_field_values), vec!["two words 42"]);
-        for prose in ["password = the one you set", "x password = one two", "auth: unable to authenticate now", "password: connection failed"] {
+        for prose in
+            ["password = the one you set", "x password = one two", "auth: unable to authenticate now", "password: connection failed"]
+        {
             assert!(secret_field_values(prose).is_empty(), "{prose}");
         }
         assert_eq!(found("cmdkey /generic:srv /user:ann /pass:Xk29fjQp3LmZ", cli_credentials), vec!["Xk29fjQp3LmZ"]);
