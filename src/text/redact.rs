@@ -369,14 +369,14 @@ impl<'t> TextHints<'t> {
     /// Whether the text may hold anything the defanging changes (a chat marker, a role
     /// line, an image, a link, a heading: see [`defang_markers`]): a `<`, `[`, `]` (a link
     /// is found from its `](`, with or without a `[` before) or `!`, a
-    /// `#` before a blank, a `{{`, one of `role_lines`, as the text's bytes and pairs tell, or a
+    /// `#` before a blank, a `{{`, an escaped `\u003c`, one of `role_lines`, as the text's bytes and pairs tell, or a
     /// character other than ASCII (a look-alike of one of those).
     ///
     /// [`defang_markers`]: crate::text::defang::defang_markers
     pub(crate) fn may_hold_a_marker(&self, role_lines: &[&str]) -> bool {
         let hints = &self.0.hints;
         b"<[]!".iter().any(|&b| hints.present.has_byte(b) && hints.text.as_bytes().contains(&b))
-            || ["# ", "#\t", "{{"].iter().chain(role_lines).any(|literal| hints.may_occur(literal))
+            || ["# ", "#\t", "{{", "\\u003c"].iter().chain(role_lines).any(|literal| hints.may_occur(literal))
             || !hints.text.is_ascii()
     }
 }
