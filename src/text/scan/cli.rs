@@ -227,7 +227,11 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
                             !v.starts_with(['/', '-']) && v != "*"
                         }),
                         Flag::With(f) if k == 0 && args.iter().any(|a| text[a.clone()].eq_ignore_ascii_case(f)) => {
-                            args.iter().find(|a| !text[(*a).clone()].starts_with('-')).cloned()
+                            // A variable (`$pw`) is a reference, not the password.
+                            args.iter()
+                                .find(|a| !text[(*a).clone()].starts_with('-'))
+                                .cloned()
+                                .filter(|v| !text[v.clone()].starts_with('$'))
                         }
                         _ => None,
                     };

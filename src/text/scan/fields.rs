@@ -1160,33 +1160,35 @@ pub(crate) fn password_inputs(text: &str) -> Vec<Range<usize>> {
         if !bytes.get(from).is_some_and(|b| b.is_ascii_whitespace() || *b == b'/') {
             continue;
         }
-        // The tag's attributes, up to its `>` (a quoted value may hold one), at most
-        // `MAX_TAG` bytes.
+        // The tag's attributes, up to its `>` (a quoted value may hold one), within
+        // `MAX_TAG` bytes: every read below stops at `end`.
         let (mut password, mut value) = (false, None);
+        let end = crate::search::floor_boundary(text, from + MAX_TAG);
+        let tag = &bytes[..end];
         let mut i = from;
-        let end = bytes.len().min(from + MAX_TAG);
         while i < end {
-            i = run_end(bytes, i, |b| b.is_ascii_whitespace() || b == b'/');
-            if i >= end || matches!(bytes[i], b'>' | b'<') {
+            i = run_end(tag, i, |b| b.is_ascii_whitespace() || b == b'/');
+            if i >= end || matches!(tag[i], b'>' | b'<') {
                 break;
             }
-            let name_end = run_end(bytes, i, |b| !b.is_ascii_whitespace() && !matches!(b, b'=' | b'>' | b'/' | b'<'));
+            let name_end = run_end(tag, i, |b| !b.is_ascii_whitespace() && !matches!(b, b'=' | b'>' | b'/' | b'<'));
             let name = &text[i..name_end];
-            let eq = skip_blanks(bytes, name_end);
-            if bytes.get(eq) != Some(&b'=') {
+            let eq = skip_blanks(tag, name_end);
+            if tag.get(eq) != Some(&b'=') {
                 i = name_end.max(i + 1);
                 continue;
             }
-            let open = skip_blanks(bytes, eq + 1);
-            let (start, stop, next) = match bytes.get(open) {
-                Some(&q @ (b'"' | b'\'')) => {
-                    let close = open + 1 + bytes[open + 1..end].iter().position(|&b| b == q).unwrap_or(end - open - 1);
-                    (open + 1, close, close + 1)
-                }
+            let open = skip_blanks(tag, eq + 1);
+            let (start, stop, next) = match tag.get(open) {
+                // A quoted value that does not close within the tag is none.
+                Some(&q @ (b'"' | b'\'')) => match tag[open + 1..].iter().position(|&b| b == q) {
+                    Some(k) => (open + 1, open + 1 + k, open + 2 + k),
+                    None => break,
+                },
                 Some(_) => {
-                    let stop = run_end(bytes, open, |b| !b.is_ascii_whitespace() && b != b'>');
+                    let stop = run_end(tag, open, |b| !b.is_ascii_whitespace() && !matches!(b, b'>' | b'<'));
                     // `TYPE=password/>`: the slash closes the tag.
-                    let value_end = if bytes.get(stop) == Some(&b'>') && bytes[stop - 1] == b'/' { stop - 1 } else { stop };
+                    let value_end = if tag.get(stop) == Some(&b'>') && stop > open && tag[stop - 1] == b'/' { stop - 1 } else { stop };
                     (open, value_end, stop)
                 }
                 None => break,

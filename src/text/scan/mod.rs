@@ -130,6 +130,17 @@ mod tests {
         for plain in [r#"<input type="text" value="alice">"#, r#"<input type="password" value="">"#, "<inputs type=password value=x1>"] {
             assert!(password_inputs(plain).is_empty(), "{plain}");
         }
+        // A tag is read within its bound whatever it holds (a reviewer's cases: a name or
+        // blanks past the bound, an unclosed quote over characters of two bytes).
+        for hostile in [
+            format!("<input {}=\"x\"", "a".repeat(1100)),
+            format!("<input type={}\"x\"", " ".repeat(1100)),
+            format!("<input type=\"{}", "é".repeat(600)),
+        ] {
+            assert!(password_inputs(&hostile).is_empty());
+        }
+        assert_eq!(password_inputs(&"<input/a=".repeat(1000)).len(), 0);
+        assert!(secret_query_values("https://h/login?pass={pass}").is_empty());
         assert_eq!(found("Uid=sa;Pwd={p;a}}ss42word};Encrypt=yes", secret_query_values), vec!["p;a}}ss42word"]);
         assert_eq!(found("db.password=se\\=cr\\:et42Xk\n", secret_field_values), vec!["se\\=cr\\:et42Xk"]);
         assert_eq!(found("[db]\npassword = correct horse battery staple\n", secret_field_values), vec!["correct horse battery staple"]);

@@ -355,7 +355,7 @@ pub(crate) fn secret_query_values(text: &str, names: &KeyNames, _: &Hints) -> Ve
         // `}}` stands for a `}`: the value is all that the braces hold.
         if bytes.get(value) == Some(&b'{') {
             if let Some(close) = braced_value_end(bytes, value + 1) {
-                if close > value + 1 {
+                if close > value + 1 && (strong || fields::looks_random(&text[value + 1..close])) {
                     spans.push(value + 1..close);
                 }
                 continue;
