@@ -556,16 +556,16 @@ fn defang_marker_pass<'a>(text: &'a str, counts: &mut Redactions) -> Cow<'a, str
                 // A combining mark after the closing bracket belongs to it.
                 let close = marker.trim_end_matches(|c| is_bracket(c) || is_combining_mark(c)).len().max(open);
                 for (k, c) in marker.char_indices() {
-                    match seen(c) {
-                        Some(b'<') if k < open || k >= close => out.push('⟨'),
-                        Some(b'>') if k < open || k >= close => out.push('⟩'),
-                        Some(b'[') if k < open || k >= close => out.push('⟦'),
-                        Some(b']') if k < open || k >= close => out.push('⟧'),
-                        Some(b'{') if k < open || k >= close => out.push('⦃'),
-                        Some(b'}') if k < open || k >= close => out.push('⦄'),
-                        Some(b'<' | b'>' | b'[' | b']' | b'{' | b'}') => out.push(c),
-                        Some(ascii) => out.push(char::from(ascii)),
-                        None => out.push(c),
+                    let own = k < open || k >= close;
+                    match (seen(c), own) {
+                        (Some(b'<'), true) => out.push('⟨'),
+                        (Some(b'>'), true) => out.push('⟩'),
+                        (Some(b'['), true) => out.push('⟦'),
+                        (Some(b']'), true) => out.push('⟧'),
+                        (Some(b'{'), true) => out.push('⦃'),
+                        (Some(b'}'), true) => out.push('⦄'),
+                        (Some(b'<' | b'>' | b'[' | b']' | b'{' | b'}'), false) | (None, _) => out.push(c),
+                        (Some(ascii), _) => out.push(char::from(ascii)),
                     }
                 }
                 counts.add(family);
