@@ -168,7 +168,13 @@ fn sdk_validation_text() -> impl Strategy<Value = Planted<String>> {
                 .map(|((path, p1), (message, p2), code)| {
                     probes.extend(p1);
                     probes.extend(p2);
-                    json!({"code": code, "path": [path], "message": message})
+                    // Some issues about nothing nameable: the arguments object, a blank name.
+                    let path = match path.len() % 7 {
+                        0 => json!([]),
+                        1 => json!([" \t"]),
+                        _ => json!([path]),
+                    };
+                    json!({"code": code, "path": path, "message": message})
                 })
                 .collect();
             let issues = serde_json::to_string_pretty(&Value::Array(list)).expect("issues serialize");
@@ -679,6 +685,11 @@ fn check_outcome(report: &Value, policy: &Policy, outcome: &str) -> Result<(), T
                 prop_assert!(utf16_len(t) <= policy.max_text_chars(), "text of {} units", utf16_len(t));
             }
         }
+    }
+    // An argument is named by a path that reads as something.
+    for argument in error["invalid_arguments"].as_array().map(Vec::as_slice).unwrap_or_default() {
+        let path = argument["path"].as_str().unwrap_or("");
+        prop_assert!(!path.trim().is_empty(), "an invalid_arguments entry with a blank path: {outcome}");
     }
     // The message stands alone and the whole object reads back.
     prop_assert!(!error["message"].as_str().unwrap_or("").is_empty());

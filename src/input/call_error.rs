@@ -184,7 +184,12 @@ impl Reader<'_> {
         let mut invalid_arguments = Vec::new();
         for p in v.get("invalid_arguments").and_then(Json::as_array).map(|a| a.items()).unwrap_or_default() {
             if let (Some(path), Some(problem)) = (p.get("path").and_then(Json::as_str), p.get("problem").and_then(Json::as_str)) {
-                invalid_arguments.push(InvalidArgument::new(self.clean(path), self.clean(problem)));
+                // A path that reads as nothing names no argument (the contract's schema
+                // requires a visible character): left out, as the normalizer leaves it out.
+                let argument = InvalidArgument::new(self.clean(path), self.clean(problem));
+                if !argument.path.trim().is_empty() {
+                    invalid_arguments.push(argument);
+                }
             }
         }
         let raw_kind = required(v, "kind", "")?;

@@ -8,7 +8,7 @@ use crate::input::failure_report::MAX_TOOL_NAME;
 use crate::input::{Failure, FailureReport, ValidationFailure};
 use crate::json::{exact_integer, parse_json, Json, JsonBuilder, JsonList, JsonText};
 use crate::pipeline::message::{clean_problem, compose_message, short_cause, MAX_CAUSE};
-use crate::rules::arguments::{argument_kind, arguments_named_in, check_arguments, ArgumentProblem, MAX_INVALID_ARGUMENTS};
+use crate::rules::arguments::{argument_kind, arguments_named_in, check_arguments, ArgumentProblem, CallView, MAX_INVALID_ARGUMENTS};
 use crate::rules::classify::{jsonrpc_code, transport_kind};
 use crate::rules::kinds::{canonicalize, clean_kind, sanitize_original, Advice, Kind};
 use crate::rules::policy::Policy;
@@ -122,11 +122,11 @@ impl Normalizer {
     /// Normalize a parsed report. Never fails: every report has an outcome.
     pub fn normalize(&self, report: &FailureReport) -> Outcome {
         let draft = match &report.failure {
-            Failure::ToolResult(result) => match self.tool_result(result) {
+            Failure::ToolResult(result) => match self.tool_result(result, call_view(report)) {
                 Some(draft) => draft,
                 None => return Outcome { error: None, breaker: Breaker::Success },
             },
-            Failure::JsonRpcError { code, message, data } => self.jsonrpc_error(*code, message, data.as_ref()),
+            Failure::JsonRpcError { code, message, data } => self.jsonrpc_error(*code, message, data.as_ref(), call_view(report)),
             Failure::Transport { kind, message } => {
                 let (kind, breaker) = transport_kind(*kind);
                 let mut d = Draft::new(Origin::UpstreamTransport, kind.as_str(), KindSource::Structured, breaker);
@@ -167,7 +167,15 @@ impl Normalizer {
         }
         // Argument problems are untrusted text whatever their source (SDK messages, hosts).
         let custom = self.custom();
-        let invalid_arguments: Vec<InvalidArgument> = d.invalid_arguments.iter().map(|p| clean_problem(p, custom, &mut d.counts)).collect();
+        // A path that reads as nothing (the arguments object itself, or text the cleaning
+        // removes) names no argument: left out.
+        let invalid_arguments: Vec<InvalidArgument> = d
+            .invalid_arguments
+            .iter()
+            .filter(|p| !p.path.trim().is_empty())
+            .map(|p| clean_problem(p, custom, &mut d.counts))
+            .filter(|a| !a.path.trim().is_empty())
+            .collect();
         // A tool name the report reader accepted can still hold a secret or a marker.
         let tool = report.tool.as_ref().map(|t| qualified_label(t.as_str(), MAX_TOOL_NAME, custom, &mut d.counts));
         // Kinds are the table's, checked host kinds or stable upstream kinds: identifiers.
@@ -216,7 +224,7 @@ impl Normalizer {
     }
 
     /// `None`: not a failure. A malformed result is a `decode_error` draft.
-    fn tool_result(&self, result: &Json) -> Option<Draft> {
+    fn tool_result(&self, result: &Json, call: Option<CallView<'_>>) -> Option<Draft> {
         if result.as_object().is_none() {
             return Some(self.malformed_value("tool_result", None, result, "a CallToolResult object"));
         }
@@ -290,7 +298,7 @@ impl Normalizer {
             tool_failure_hint(&mut d, hint, &self.policy);
         }
         if d.kind_source == KindSource::Default {
-            if let Some(found) = recognize(recognition_text) {
+            if let Some(found) = recognize(recognition_text, call) {
                 d.sharpen(found);
             }
         }
@@ -317,7 +325,7 @@ impl Normalizer {
     // Kept out of line: most first calls are tool results, and V8 compiles a function
     // whole the first time it runs (docs/PERFORMANCE-js.md).
     #[inline(never)]
-    fn jsonrpc_error(&self, code: i64, message: &JsonText, data: Option<&Json>) -> Draft {
+    fn jsonrpc_error(&self, code: i64, message: &JsonText, data: Option<&Json>, call: Option<CallView<'_>>) -> Draft {
         let mut d = match jsonrpc_code(code) {
             Some(r) => Draft::new(r.origin, r.kind.as_str(), KindSource::Structured, r.breaker),
             None => Draft::new(Origin::ToolExecution, Kind::ToolError.as_str(), KindSource::Default, Breaker::Success),
@@ -344,11 +352,11 @@ impl Normalizer {
                 && matches!(code, -32602 | -32603)
                 && d.kind != Kind::NotFound.as_str());
         if generic {
-            if let Some(found) = recognize(message.head()) {
+            if let Some(found) = recognize(message.head(), call) {
                 if found.kind == Kind::UnknownTool && matches!(code, -32602 | -32601) {
                     d.origin = Origin::CodeMode;
                 }
-                if code == -32602 && found.rule == RuleId::SdkInputValidation {
+                if code == -32602 && matches!(found.rule, RuleId::SdkInputValidation | RuleId::ValidatorOutput) {
                     // Keep the structured kind (`invalid_param`) unless only arguments are
                     // missing; take the named arguments.
                     d.kind = found.kind.as_str().to_owned();
@@ -498,6 +506,11 @@ impl Normalizer {
         d.set_cause(&summary, self.custom());
         d
     }
+}
+
+/// The call a report carries, as recognition reads it.
+fn call_view(report: &FailureReport) -> Option<CallView<'_>> {
+    report.call.as_ref().map(|c| CallView { schema: &c.input_schema, arguments: c.arguments.as_ref() })
 }
 
 /// The `_meta` key of the draft MCP tool-failure metadata.

@@ -13,7 +13,8 @@ pub(crate) const MAX_SCHEMA_DEPTH: usize = 16;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ArgumentProblem {
-    /// The argument, e.g. `title` or `labels[2]`; empty for the arguments object itself.
+    /// The argument, e.g. `title` or `labels[2]`; empty for the arguments object itself
+    /// (such a problem decides the kind, but names no argument: the error does not list it).
     pub path: String,
     /// What is wrong.
     pub problem: String,
@@ -23,6 +24,55 @@ impl ArgumentProblem {
     /// A problem with the argument at `path`.
     pub fn new(path: impl Into<String>, problem: impl Into<String>) -> Self {
         ArgumentProblem { path: path.into(), problem: problem.into() }
+    }
+}
+
+/// The call a failure text is read against: the tool's `inputSchema` and, when known, the
+/// arguments it was sent.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CallView<'a> {
+    /// The tool's input schema.
+    pub schema: &'a Json,
+    /// The call's arguments.
+    pub arguments: Option<&'a Json>,
+}
+
+impl<'a> CallView<'a> {
+    /// The top-level property names of the schema (at most 64).
+    pub(crate) fn property_names(self) -> impl Iterator<Item = &'a String> {
+        let properties = self.schema.get("properties").and_then(Json::as_object);
+        properties.map(|p| p.items()).unwrap_or_default().iter().take(64).map(|(name, _)| name)
+    }
+
+    /// Whether the schema has `name` as a top-level property.
+    pub(crate) fn has_property(self, name: &str) -> bool {
+        self.property_names().any(|p| p == name)
+    }
+
+    /// The call's top-level argument `name`.
+    pub(crate) fn argument(self, name: &str) -> Option<&'a Json> {
+        self.arguments?.get(name)
+    }
+
+    /// The one top-level argument of the schema whose value a message prints as
+    /// `printed`: a string bare or in quotes, a number, a boolean or null as JSON or
+    /// Python write them. `None` when no argument, or more than one, has that value.
+    pub(crate) fn argument_valued(self, printed: &str) -> Option<String> {
+        let printed = printed.trim();
+        if printed.is_empty() {
+            return None;
+        }
+        let unquoted = ['\'', '"', '`'].iter().find_map(|&q| printed.strip_prefix(q).and_then(|p| p.strip_suffix(q))).unwrap_or(printed);
+        let prints_as = |value: &Json| match value {
+            Json::String(s) => s.head() == unquoted,
+            Json::Number(_) => value.to_string() == printed,
+            Json::Bool(b) => printed.eq_ignore_ascii_case(if *b { "true" } else { "false" }),
+            Json::Null => matches!(printed, "null" | "None"),
+            _ => false,
+        };
+        let mut found = self.property_names().filter(|name| self.argument(name).is_some_and(prints_as));
+        let first = found.next()?;
+        found.next().is_none().then(|| first.clone())
     }
 }
 
@@ -204,6 +254,8 @@ const NAMED_BY_KIND: &[(Kind, &str)] = &[
     (Kind::Conflict, "names something that already exists"),
     (Kind::PathTraversal, "is outside what the tool may reach"),
     (Kind::Forbidden, "names a destination the tool may not reach"),
+    (Kind::PermissionDenied, "names something the tool may not touch"),
+    (Kind::ToolError, "the tool's failure is about it"),
 ];
 
 /// Most arguments named from a failure text.
@@ -234,8 +286,9 @@ pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, ar
             by_name.push(ArgumentProblem::new(name.clone(), problem));
         }
     }
-    // A value the text quotes is the stronger evidence: when one matches, names alone do not count.
-    let mut named = if by_value.is_empty() { by_name } else { by_value };
+    // A value the text quotes is the stronger evidence: when one matches, names alone do
+    // not count. A failure of no specific kind names only what it quotes.
+    let mut named = if by_value.is_empty() && kind != Kind::ToolError { by_name } else { by_value };
     named.truncate(MAX_NAMED);
     named
 }

@@ -9,3 +9,4 @@ pub(crate) mod policy;
 pub(crate) mod recognize;
 pub(crate) mod recovery;
 pub(crate) mod shrink;
+pub(crate) mod validators;

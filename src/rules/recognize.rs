@@ -5,22 +5,35 @@
 //! engine), so recognition costs a few microseconds. Recognition sharpens `kind` and
 //! advice; it never changes `origin` or lowers `side_effects`.
 
-use crate::json::{parse_json, utf16_prefix, Json};
-use crate::rules::arguments::{argument_kind, ArgumentProblem, MAX_INVALID_ARGUMENTS, MISSING};
+use crate::json::utf16_prefix;
+use crate::rules::arguments::{argument_kind, ArgumentProblem, CallView};
 use crate::rules::kinds::{Advice, Kind};
+use crate::rules::validators::validator_problems;
 use crate::search;
-use crate::text::sanitize::strip_controls;
+use crate::search::ShortPairs;
 use crate::wire::{RecoveryAction as A, SameArguments as S};
 
 /// How much of a text recognition reads, in UTF-16 code units.
 pub(crate) const RECOGNITION_WINDOW: usize = 4096;
 
-/// A text and its ASCII-lowercased copy (same byte offsets), for case-insensitive search.
+/// A text and its ASCII-lowercased copy (same byte offsets), for case-insensitive search,
+/// with the call it failed when the host passed it.
 pub(crate) struct Haystack<'a> {
     /// The text as written.
     pub text: &'a str,
     /// `text` with ASCII letters lowercased.
     pub lower: String,
+    /// The tool's input schema and the call's arguments.
+    pub call: Option<CallView<'a>>,
+    /// The text's pairs of bytes: a phrase with a pair the text lacks is not searched for.
+    pairs: ShortPairs,
+}
+
+impl Haystack<'_> {
+    /// Whether the lowercase text holds `phrase` (lowercase).
+    fn holds(&self, phrase: &str) -> bool {
+        self.pairs.may_contain(phrase) && search::contains(&self.lower, phrase)
+    }
 }
 
 /// What a matcher found: a plain hit, or a status (HTTP code, errno name) to map through
@@ -31,6 +44,10 @@ pub(crate) enum Hit {
     Plain,
     /// The kind depends on this status.
     Status(String),
+    /// Argument problems: the kind is what they mean ([`argument_kind`]).
+    Problems(Vec<ArgumentProblem>),
+    /// A library's message whose table row gives the kind and advice ([`Signature`]).
+    Signature(Kind, Option<Advice>),
 }
 
 wire_enum! {
@@ -60,6 +77,20 @@ wire_enum! {
         AlreadyExists = "already_exists",
         /// The server names an argument value it refuses (`Invalid timezone: ...`).
         InvalidValueText = "invalid_value_text",
+        /// A validation library's output (zod, valibot, ajv, jsonschema, pydantic, serde,
+        /// mcp-go, a server's `name: problem` lines) naming arguments.
+        ValidatorOutput = "validator_output",
+        /// The tool's own backend could not be reached (a refused or reset connection, a
+        /// name that does not resolve), as the OS, HTTP clients and drivers word it.
+        BackendUnreachable = "backend_unreachable",
+        /// A git command's `fatal:` / `error:` message.
+        GitError = "git_error",
+        /// A database engine's or driver's error (SQLite, PostgreSQL, MySQL, MongoDB).
+        DatabaseError = "database_error",
+        /// The OS's description of an error (`strerror`, Python's `[Errno N]` text).
+        OsErrorText = "os_error_text",
+        /// A command a tool runs: refused, not found, or out of time.
+        ProcessError = "process_error",
     }
 }
 
@@ -70,6 +101,11 @@ pub(crate) enum Meaning {
     Kind(Kind, Option<Advice>),
     /// The kind the status the matcher found means ([`STATUS_KINDS`]).
     ByStatus,
+    /// The kind the argument problems the matcher found mean: `missing_param` when every
+    /// one is a missing argument, `invalid_param` otherwise (also with none nameable).
+    ByProblems,
+    /// The kind and advice of the [`Signature`] the matcher found.
+    BySignature,
 }
 
 /// One recognition rule.
@@ -85,16 +121,22 @@ pub(crate) struct RecognitionRule {
 
 /// The rules, first match wins.
 pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
-    RecognitionRule { id: RuleId::SdkInputValidation, matcher: sdk_validation, meaning: Meaning::Kind(Kind::InvalidParam, None) },
+    RecognitionRule { id: RuleId::SdkInputValidation, matcher: sdk_validation, meaning: Meaning::ByProblems },
     RecognitionRule { id: RuleId::ToolNotFound, matcher: tool_not_found, meaning: Meaning::Kind(Kind::UnknownTool, None) },
     RecognitionRule {
         id: RuleId::PathOutsideAllowed,
         matcher: path_outside_allowed,
         meaning: Meaning::Kind(Kind::PathTraversal, Some((A::ReviseAndRetry, S::Never))),
     },
+    RecognitionRule { id: RuleId::ValidatorOutput, matcher: validator_output, meaning: Meaning::ByProblems },
     RecognitionRule { id: RuleId::HttpStatus, matcher: http_status, meaning: Meaning::ByStatus },
     RecognitionRule { id: RuleId::HttpReason, matcher: http_reason, meaning: Meaning::ByStatus },
     RecognitionRule { id: RuleId::Errno, matcher: errno, meaning: Meaning::ByStatus },
+    RecognitionRule { id: RuleId::BackendUnreachable, matcher: backend_unreachable, meaning: Meaning::Kind(Kind::ToolError, RETRY_LATER) },
+    RecognitionRule { id: RuleId::GitError, matcher: |hay| signature(hay, GIT_SIGNATURES), meaning: Meaning::BySignature },
+    RecognitionRule { id: RuleId::DatabaseError, matcher: |hay| signature(hay, DATABASE_SIGNATURES), meaning: Meaning::BySignature },
+    RecognitionRule { id: RuleId::ProcessError, matcher: process_error, meaning: Meaning::BySignature },
+    RecognitionRule { id: RuleId::OsErrorText, matcher: |hay| signature(hay, OS_ERROR_SIGNATURES), meaning: Meaning::BySignature },
     RecognitionRule { id: RuleId::RateLimitText, matcher: rate_limit_text, meaning: Meaning::Kind(Kind::RateLimited, None) },
     RecognitionRule { id: RuleId::PermissionText, matcher: permission_text, meaning: Meaning::Kind(Kind::PermissionDenied, None) },
     RecognitionRule { id: RuleId::ForbiddenTarget, matcher: forbidden_target, meaning: Meaning::Kind(Kind::Forbidden, None) },
@@ -111,6 +153,7 @@ const NOT_FOUND_PHRASES: &[&str] = &[
     "does not exist",
     "do not exist",
     "no such file",
+    "no such path",
     "did not resolve to",
     "did not match any",
     "no item found",
@@ -135,6 +178,7 @@ pub(crate) const STATUS_KINDS: &[(&str, Kind, Option<Advice>)] = &[
     ("403", Kind::Forbidden, None),
     ("404", Kind::NotFound, None),
     ("409", Kind::Conflict, None),
+    ("410", Kind::NotFound, None),
     ("429", Kind::RateLimited, None),
     ("5xx", Kind::ToolError, Some((A::RetryLater, S::Conditional))),
     ("ENOENT", Kind::NotFound, None),
@@ -192,29 +236,36 @@ pub(crate) struct Recognition {
     pub invalid_arguments: Vec<ArgumentProblem>,
 }
 
-/// Recognize well-known failure text. Reads at most [`RECOGNITION_WINDOW`] units.
-pub(crate) fn recognize(text: &str) -> Option<Recognition> {
+/// Recognize well-known failure text, read against the call when the host passed it.
+/// Reads at most [`RECOGNITION_WINDOW`] units.
+pub(crate) fn recognize(text: &str, call: Option<CallView<'_>>) -> Option<Recognition> {
     let text = utf16_prefix(text, RECOGNITION_WINDOW);
-    let hay = Haystack { text, lower: text.to_ascii_lowercase() };
+    let lower = text.to_ascii_lowercase();
+    let hay = Haystack { text, pairs: ShortPairs::of(&lower), lower, call };
     for rule in RECOGNITION_RULES {
         let Some(hit) = (rule.matcher)(&hay) else { continue };
+        let mut invalid_arguments = Vec::new();
         let (kind, advice) = match (rule.meaning, hit) {
             (Meaning::Kind(kind, advice), _) => (kind, advice),
             (Meaning::ByStatus, Hit::Status(status)) => match status_kind(&status) {
                 Some(found) => found,
                 None => continue,
             },
-            (Meaning::ByStatus, Hit::Plain) => continue,
+            (Meaning::ByProblems, Hit::Problems(problems)) => {
+                invalid_arguments = problems;
+                (argument_kind(&invalid_arguments).unwrap_or(Kind::InvalidParam), None)
+            }
+            (Meaning::BySignature, Hit::Signature(kind, advice)) => (kind, advice),
+            _ => continue,
         };
-        let mut found = Recognition { rule: rule.id, kind, advice, retry_after_ms: retry_after(&hay), invalid_arguments: Vec::new() };
-        if rule.id == RuleId::SdkInputValidation {
-            found.invalid_arguments = sdk_argument_problems(text);
-            found.kind = argument_kind(&found.invalid_arguments).unwrap_or(Kind::InvalidParam);
-        }
-        return Some(found);
+        return Some(Recognition { rule: rule.id, kind, advice, retry_after_ms: retry_after(&hay), invalid_arguments });
     }
     None
 }
+
+/// Advice for a failure that may pass by itself: retry later, the same call only when it
+/// is safe to repeat.
+const RETRY_LATER: Option<Advice> = Some((A::RetryLater, S::Conditional));
 
 /// A `Retry-After` in seconds (header or prose), as milliseconds.
 fn retry_after(hay: &Haystack<'_>) -> Option<u64> {
@@ -263,13 +314,161 @@ fn word_after(bytes: &[u8], i: usize) -> bool {
 /// Occurrences of `word` in the lowercase text that stand alone as a word.
 fn whole_words<'a>(hay: &'a Haystack<'_>, word: &'a str) -> impl Iterator<Item = usize> + 'a {
     let bytes = hay.lower.as_bytes();
-    search::positions(&hay.lower, word).filter(move |&i| !word_before(bytes, i) && !word_after(bytes, i + word.len()))
+    // A phrase with a pair the text lacks is not there: most phrases end here.
+    let lower = if hay.pairs.may_contain(word) { hay.lower.as_str() } else { "" };
+    search::positions(lower, word).filter(move |&i| !word_before(bytes, i) && !word_after(bytes, i + word.len()))
 }
 
 fn sdk_validation(hay: &Haystack<'_>) -> Option<Hit> {
     // Every text but the pydantic marker says "valid" or "required": one search rules most texts out.
-    let maybe = ["valid", "required", "[type="].iter().any(|w| search::contains(&hay.lower, w));
-    (maybe && SDK_VALIDATION_TEXTS.iter().any(|t| search::contains(&hay.lower, t))).then_some(Hit::Plain)
+    let maybe = ["valid", "required", "[type="].iter().any(|w| hay.holds(w));
+    let sdk = maybe && SDK_VALIDATION_TEXTS.iter().any(|t| hay.holds(t));
+    sdk.then(|| Hit::Problems(validator_problems(hay.text, hay.call).unwrap_or_default()))
+}
+
+/// A validation library's output, in any of the formats [`validator_problems`] reads.
+#[inline(never)] // only for validation text; kept out of `recognize` (docs/PERFORMANCE-js.md)
+fn validator_output(hay: &Haystack<'_>) -> Option<Hit> {
+    validator_problems(hay.text, hay.call).map(Hit::Problems)
+}
+
+/// A library's message: a phrase (lowercase, matched as whole words) and what it means.
+pub(crate) struct Signature {
+    /// The words.
+    pub phrase: &'static str,
+    /// The kind they mean.
+    pub kind: Kind,
+    /// Advice of their own, when the kind's is not right for them.
+    pub advice: Option<Advice>,
+}
+
+const fn sig(phrase: &'static str, kind: Kind) -> Signature {
+    Signature { phrase, kind, advice: None }
+}
+
+/// The first row of `table` whose phrase the text holds as whole words.
+fn signature(hay: &Haystack<'_>, table: &[Signature]) -> Option<Hit> {
+    table.iter().find(|s| whole_words(hay, s.phrase).next().is_some()).map(|s| Hit::Signature(s.kind, s.advice))
+}
+
+/// git's `fatal:` / `error:` messages, as servers pass its stderr (GitPython's
+/// `GitCommandError` quotes it). "did not match any", "unknown revision", "bad revision"
+/// and "already exists" are the phrase families' (not found, conflict).
+const GIT_SIGNATURES: &[Signature] = &[
+    sig("not a git repository", Kind::NotFound),
+    sig("does not appear to be a git repository", Kind::NotFound),
+    sig("not a valid object name", Kind::NotFound),
+    sig("not something we can merge", Kind::NotFound),
+    sig("invalid reference", Kind::NotFound),
+    sig("couldn't find remote ref", Kind::NotFound),
+    sig("is not a valid branch name", Kind::InvalidParam),
+    sig("not a valid ref name", Kind::InvalidParam),
+    sig("nothing to commit", Kind::Conflict),
+    sig("would be overwritten by", Kind::Conflict),
+    sig("automatic merge failed", Kind::Conflict),
+    sig("authentication failed for", Kind::AuthFailed),
+    sig("could not read username", Kind::AuthFailed),
+];
+
+/// Database engines' and drivers' messages. A missing table or column is something the
+/// call named that does not exist (list the schema again); a statement the parser refuses
+/// is a bad argument; a broken constraint is a conflict with what is stored.
+const DATABASE_SIGNATURES: &[Signature] = &[
+    sig("no such table", Kind::NotFound),
+    sig("no such column", Kind::NotFound),
+    sig("unknown column", Kind::NotFound),
+    sig("unknown database", Kind::NotFound),
+    sig("unique constraint failed", Kind::Conflict),
+    sig("violates unique constraint", Kind::Conflict),
+    sig("duplicate entry", Kind::Conflict),
+    sig("duplicate key", Kind::Conflict),
+    sig("foreign key constraint", Kind::Conflict),
+    sig("not null constraint failed", Kind::InvalidParam),
+    sig("violates not-null constraint", Kind::InvalidParam),
+    sig("check constraint failed", Kind::InvalidParam),
+    // SQLite's `near "x": syntax error`, PostgreSQL's `syntax error at or near`.
+    sig("syntax error", Kind::InvalidParam),
+    sig("error in your sql syntax", Kind::InvalidParam),
+    sig("incomplete input", Kind::InvalidParam),
+    sig("attempt to write a readonly database", Kind::PermissionDenied),
+    sig("read-only transaction", Kind::PermissionDenied),
+    sig("readonly database", Kind::PermissionDenied),
+    sig("password authentication failed", Kind::AuthFailed),
+    sig("access denied for user", Kind::AuthFailed),
+    Signature { phrase: "database is locked", kind: Kind::ToolError, advice: RETRY_LATER },
+];
+
+/// The OS's descriptions of errors (glibc's `strerror`, which Python's `[Errno N]` and
+/// most runtimes print); "no such file or directory" and "permission denied" are the
+/// phrase families'.
+const OS_ERROR_SIGNATURES: &[Signature] = &[
+    sig("file exists", Kind::Conflict),
+    sig("directory not empty", Kind::Conflict),
+    sig("is a directory", Kind::InvalidParam),
+    sig("not a directory", Kind::InvalidParam),
+    sig("operation not permitted", Kind::PermissionDenied),
+    sig("read-only file system", Kind::PermissionDenied),
+    sig("connection timed out", Kind::Timeout),
+];
+
+/// How the OS, HTTP clients and database drivers say a connection to a server failed: the
+/// tool's own backend is down or unreachable. Inside a completed result this is no
+/// transport failure of the call (the tool answered): `tool_error`, advised to retry later.
+const UNREACHABLE_PHRASES: &[&str] = &[
+    "econnrefused",
+    "econnreset",
+    "enotfound",
+    "eai_again",
+    "ehostunreach",
+    "enetunreach",
+    "connection refused",
+    "connection reset by peer",
+    "couldn't connect to server",
+    "could not connect to server",
+    "failed to connect to",
+    "failed to establish a new connection",
+    "all connection attempts failed",
+    "cannot connect to host",
+    "connect call failed",
+    "socket hang up",
+    "fetch failed",
+    "could not resolve host",
+    "name or service not known",
+    "nodename nor servname provided",
+    "temporary failure in name resolution",
+    "no route to host",
+    "network is unreachable",
+    "server selection timed out",
+];
+
+fn backend_unreachable(hay: &Haystack<'_>) -> Option<Hit> {
+    UNREACHABLE_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some()).then_some(Hit::Plain)
+}
+
+/// A command a tool runs: refused by the tool's allow list (`Command 'rm' is not allowed`,
+/// `shell operator ';' not allowed`), not found (`sh: foo: command not found`), or out of
+/// time (`Command timed out after 5 seconds`, Python's `TimeoutExpired`).
+fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
+    let refused = hay.lower.lines().any(|line| {
+        ["command", "operator", "executable", "program"].iter().any(|w| whole_words_in(line, w))
+            && ["not allowed", "not permitted", "is blocked", "is disallowed", "not in the allowed"]
+                .iter()
+                .any(|w| search::contains(line, w))
+    });
+    if refused {
+        return Some(Hit::Signature(Kind::Forbidden, None));
+    }
+    if whole_words(hay, "command not found").next().is_some() {
+        return Some(Hit::Signature(Kind::NotFound, None));
+    }
+    let timed_out = ["timed out", "timeout expired", "deadline exceeded", "time limit exceeded"];
+    timed_out.iter().any(|w| whole_words(hay, w).next().is_some()).then_some(Hit::Signature(Kind::Timeout, None))
+}
+
+/// Whether `word` stands in `line` (lowercase) as a whole word.
+fn whole_words_in(line: &str, word: &str) -> bool {
+    let bytes = line.as_bytes();
+    search::positions(line, word).any(|i| !word_before(bytes, i) && !word_after(bytes, i + word.len()))
 }
 
 /// `Unknown tool`, or `tool … not found` within 200 bytes on one line.
@@ -309,7 +508,7 @@ fn tool_not_found(hay: &Haystack<'_>) -> Option<Hit> {
 /// roots", "is outside the (allowed) repository".
 fn path_outside_allowed(hay: &Haystack<'_>) -> Option<Hit> {
     // Each form says "outside" or "not in": most texts are ruled out before reading lines.
-    if !search::contains(&hay.lower, "outside") && !search::contains(&hay.lower, "not in") {
+    if !hay.holds("outside") && !hay.holds("not in") {
         return None;
     }
     hay.lower
@@ -324,8 +523,11 @@ fn path_outside_allowed(hay: &Haystack<'_>) -> Option<Hit> {
         .then_some(Hit::Plain)
 }
 
+/// A destination the server may not reach: outside its allowed hosts or addresses, or a
+/// page a site's robots.txt (RFC 9309) disallows for automated clients.
 fn forbidden_target(hay: &Haystack<'_>) -> Option<Hit> {
-    FORBIDDEN_TARGET_PHRASES.iter().any(|p| search::contains(&hay.lower, p)).then_some(Hit::Plain)
+    let robots = hay.holds("robots.txt") && ["not allowed", "disallow"].iter().any(|w| hay.holds(w));
+    (robots || FORBIDDEN_TARGET_PHRASES.iter().any(|p| hay.holds(p))).then_some(Hit::Plain)
 }
 
 fn already_exists(hay: &Haystack<'_>) -> Option<Hit> {
@@ -334,7 +536,7 @@ fn already_exists(hay: &Haystack<'_>) -> Option<Hit> {
 
 fn not_found_text(hay: &Haystack<'_>) -> Option<Hit> {
     // Every phrase holds "no", "revision" or "malformed": one search rules most texts out.
-    let maybe = ["no", "revision", "malformed"].iter().any(|w| search::contains(&hay.lower, w));
+    let maybe = ["no", "revision", "malformed"].iter().any(|w| hay.holds(w));
     (maybe && NOT_FOUND_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some())).then_some(Hit::Plain)
 }
 
@@ -402,7 +604,8 @@ fn http_status(hay: &Haystack<'_>) -> Option<Hit> {
     None
 }
 
-/// `404 Not Found`, `429 Too Many Requests`, `503 Service Unavailable`, ...
+/// `404 Not Found`, `429 Too Many Requests`, `503 Service Unavailable`, ..., also with
+/// `requests`' class between (`404 Client Error: Not Found`).
 fn http_reason(hay: &Haystack<'_>) -> Option<Hit> {
     let bytes = hay.lower.as_bytes();
     let mut i = 0;
@@ -414,7 +617,13 @@ fn http_reason(hay: &Haystack<'_>) -> Option<Hit> {
         }
         if end - i == 3 && !word_before(bytes, i) {
             let code = &hay.lower[i..end];
-            let r = skip_blanks(bytes, end);
+            let mut r = skip_blanks(bytes, end);
+            // Python `requests`: `404 Client Error: Not Found for url: ...`.
+            for class in ["client error: ", "server error: "] {
+                if r > end && hay.lower[r..].starts_with(class) {
+                    r += class.len();
+                }
+            }
             let hit = r > end
                 && REASONS
                     .iter()
@@ -448,150 +657,10 @@ fn permission_text(hay: &Haystack<'_>) -> Option<Hit> {
     ["permission denied", "access denied"].iter().any(|w| whole_words(hay, w).next().is_some()).then_some(Hit::Plain)
 }
 
-/// Argument problems named by the MCP SDKs' validation messages: the TypeScript SDK's zod
-/// issue list (JSON), the Python SDK's jsonschema and pydantic messages.
-#[inline(never)] // only for SDK validation text; kept out of `recognize` (docs/PERFORMANCE-js.md)
-pub(crate) fn sdk_argument_problems(text: &str) -> Vec<ArgumentProblem> {
-    let mut problems = zod_issues(text);
-    if problems.is_empty() {
-        problems = sdk_issue_lines(text);
-    }
-    if problems.is_empty() {
-        problems = jsonschema_required(text);
-    }
-    if problems.is_empty() {
-        problems = pydantic_errors(text);
-    }
-    problems.truncate(MAX_INVALID_ARGUMENTS);
-    problems
-}
-
-/// Strip controls and collapse whitespace. No cut here: the normalizer redacts argument
-/// problems before it caps them, so a secret is never cut in half first. (The input is
-/// already bounded by the recognition window.)
-fn clean(text: &str) -> String {
-    strip_controls(text).split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn zod_issues(text: &str) -> Vec<ArgumentProblem> {
-    let Some(start) = search::find(text, "[{").or_else(|| search::find(text, "[\n")) else {
-        return Vec::new();
-    };
-    let Some(end) = text.rfind(']') else {
-        return Vec::new();
-    };
-    if end < start {
-        return Vec::new();
-    }
-    let Ok(Json::Array(issues)) = parse_json(&text[start..=end]) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for issue in issues.items() {
-        let message = issue.get("message").and_then(Json::as_str).unwrap_or("invalid value");
-        let code = issue.get("code").and_then(Json::as_str).unwrap_or("");
-        if code == "unrecognized_keys" {
-            if let Some(keys) = issue.get("keys").and_then(Json::as_array) {
-                let base = zod_path(issue);
-                for k in keys.items().iter().filter_map(Json::as_str) {
-                    let path = if base.is_empty() { k.to_owned() } else { format!("{base}.{k}") };
-                    out.push(ArgumentProblem::new(clean(&path), "unexpected argument"));
-                }
-                continue;
-            }
-        }
-        let received = issue.get("received").and_then(Json::as_str).unwrap_or("");
-        let missing =
-            code == "invalid_type" && (received == "undefined" || search::contains(message, "received undefined") || message == "Required");
-        let problem = if missing { MISSING.to_owned() } else { clean(message) };
-        out.push(ArgumentProblem::new(clean(&zod_path(issue)), problem));
-    }
-    out
-}
-
-fn zod_path(issue: &Json) -> String {
-    let mut path = String::new();
-    for part in issue.get("path").and_then(Json::as_array).map(|a| a.items()).unwrap_or_default() {
-        match part {
-            Json::Number(n) => path.push_str(&format!("[{n}]")),
-            Json::String(s) => {
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(s.head());
-            }
-            _ => {}
-        }
-    }
-    path
-}
-
-/// The TypeScript SDK with zod 4: after `Invalid arguments for tool NAME: `, one issue a
-/// line, each `MESSAGE at PATH` (or just `MESSAGE` for the arguments object itself).
-fn sdk_issue_lines(text: &str) -> Vec<ArgumentProblem> {
-    const LEAD: &str = "Invalid arguments for tool ";
-    let Some(at) = search::find(text, LEAD) else { return Vec::new() };
-    let rest = &text[at + LEAD.len()..];
-    let Some(colon) = search::find(rest, ": ") else { return Vec::new() };
-    let issues = &rest[colon + 2..];
-    if issues.trim_start().starts_with('[') {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for line in issues.lines().map(str::trim).take_while(|l| !l.is_empty()) {
-        let (message, path) = match search::rsplit_once(line, " at ") {
-            Some((m, p)) if !p.is_empty() && !p.contains(' ') || p == "object root" => (m, if p == "object root" { "" } else { p }),
-            _ => (line, ""),
-        };
-        let missing = search::contains(message, "received undefined") || message == "Required";
-        out.push(ArgumentProblem::new(clean(path), if missing { MISSING.to_owned() } else { clean(message) }));
-    }
-    out
-}
-
-/// Python SDK (jsonschema): `'name' is a required property`.
-fn jsonschema_required(text: &str) -> Vec<ArgumentProblem> {
-    const TAIL: &str = "' is a required property";
-    let mut out = Vec::new();
-    for at in search::positions(text, TAIL) {
-        let before = &text[..at];
-        let Some(open) = before.rfind(['\'', '\n']) else { continue };
-        let name = &before[open + 1..];
-        if before[open..].starts_with('\'') && !name.is_empty() && name.len() <= 100 {
-            out.push(ArgumentProblem::new(clean(name), MISSING));
-        }
-    }
-    out
-}
-
-/// Python SDK (pydantic): a location line, then an indented message ending `[type=...`.
-fn pydantic_errors(text: &str) -> Vec<ArgumentProblem> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    for pair in lines.windows(2) {
-        let (loc, detail) = (pair[0].trim_end(), pair[1]);
-        let loc_ok = !loc.is_empty()
-            && loc.len() <= 100
-            && loc.as_bytes()[0].is_ascii_alphabetic() | (loc.as_bytes()[0] == b'_')
-            && loc.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'[' | b']'));
-        if !loc_ok || !detail.starts_with([' ', '\t']) {
-            continue;
-        }
-        let Some(ty_at) = search::find(detail, "[type=") else { continue };
-        let message = detail[..ty_at].trim();
-        let ty: String = detail[ty_at + 6..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
-        if message.is_empty() || ty.is_empty() {
-            continue;
-        }
-        let problem = if ty == "missing" { MISSING.to_owned() } else { clean(message) };
-        out.push(ArgumentProblem::new(clean(loc), problem));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::arguments::MISSING;
 
     #[test]
     fn ts_sdk_zod_messages_name_each_argument() {
@@ -611,7 +680,7 @@ mod tests {
     "message": "Expected array, received string"
   }
 ]"#;
-        let r = recognize(text).unwrap();
+        let r = recognize(text, None).unwrap();
         assert_eq!(r.kind, Kind::InvalidParam);
         assert_eq!(r.invalid_arguments[0], ArgumentProblem::new("title", MISSING));
         assert_eq!(r.invalid_arguments[1], ArgumentProblem::new("labels[0]", "Expected array, received string"));
@@ -620,7 +689,7 @@ mod tests {
     #[test]
     fn only_missing_arguments_make_missing_param() {
         let text = r#"Input validation error: Invalid arguments for tool echo: [{"expected":"string","code":"invalid_type","path":["message"],"message":"Invalid input: expected string, received undefined"}]"#;
-        let r = recognize(text).unwrap();
+        let r = recognize(text, None).unwrap();
         assert_eq!(r.kind, Kind::MissingParam);
         assert_eq!(r.invalid_arguments, vec![ArgumentProblem::new("message", MISSING)]);
     }
@@ -628,7 +697,7 @@ mod tests {
     #[test]
     fn ts_sdk_zod4_lines_name_each_argument() {
         let text = "MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message\nToo big: expected number to be <=10 at opts.count[0]";
-        let r = recognize(text).unwrap();
+        let r = recognize(text, None).unwrap();
         assert_eq!(r.kind, Kind::InvalidParam);
         assert_eq!(
             r.invalid_arguments,
@@ -636,15 +705,15 @@ mod tests {
         );
         let only_missing =
             "Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at message";
-        assert_eq!(recognize(only_missing).unwrap().kind, Kind::MissingParam);
+        assert_eq!(recognize(only_missing, None).unwrap().kind, Kind::MissingParam);
     }
 
     #[test]
     fn python_sdk_messages_name_each_argument() {
-        let r = recognize("Input validation error: 'path' is a required property").unwrap();
+        let r = recognize("Input validation error: 'path' is a required property", None).unwrap();
         assert_eq!(r.invalid_arguments, vec![ArgumentProblem::new("path", MISSING)]);
         let text = "Error executing tool add: 2 validation errors for addArguments\na\n  Field required [type=missing, input_value={}, input_type=dict]\nb\n  Input should be a valid integer [type=int_parsing, input_value='x', input_type=str]";
-        let r = recognize(text).unwrap();
+        let r = recognize(text, None).unwrap();
         assert_eq!(
             r.invalid_arguments,
             vec![ArgumentProblem::new("a", MISSING), ArgumentProblem::new("b", "Input should be a valid integer")]
@@ -675,6 +744,39 @@ mod tests {
         ("EACCES: permission denied, open '/root'", "errno", "permission_denied"),
         ("connect ETIMEDOUT 10.0.0.1:443", "errno", "timeout"),
         ("You have hit the rate limit", "rate_limit_text", "rate_limited"),
+        // Validators' own output, with no SDK around it.
+        (r#"Error: [{"code":"invalid_type","expected":"string","received":"undefined","path":["q"],"message":"Required"}]"#, "validator_output", "missing_param"),
+        ("required argument \"owner\" not found", "validator_output", "missing_param"),
+        // A backend the tool could not reach: the tool answered, so no transport kind.
+        ("connect ECONNREFUSED 127.0.0.1:5432", "backend_unreachable", "tool_error"),
+        ("curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server", "backend_unreachable", "tool_error"),
+        ("HTTPConnectionPool(host='localhost', port=9): Max retries exceeded with url: / (Caused by NewConnectionError('Failed to establish a new connection: [Errno 111] Connection refused'))", "backend_unreachable", "tool_error"),
+        ("TypeError: fetch failed", "backend_unreachable", "tool_error"),
+        // git's messages.
+        ("fatal: not a git repository (or any of the parent directories): .git", "git_error", "not_found"),
+        ("fatal: Not a valid object name deadbeef", "git_error", "not_found"),
+        ("merge: ghost - not something we can merge", "git_error", "not_found"),
+        ("nothing to commit, working tree clean", "git_error", "conflict"),
+        ("fatal: Authentication failed for 'https://git.example/x.git/'", "git_error", "auth_failed"),
+        ("fatal: no such path 'nope.txt' in HEAD", "not_found_text", "not_found"),
+        // Databases.
+        ("sqlite3.OperationalError: no such table: users", "database_error", "not_found"),
+        ("UNIQUE constraint failed: users.email", "database_error", "conflict"),
+        ("duplicate key value violates unique constraint \"users_pkey\"", "database_error", "conflict"),
+        ("near \"SELEC\": syntax error", "database_error", "invalid_param"),
+        ("syntax error at or near \"FORM\"", "database_error", "invalid_param"),
+        ("attempt to write a readonly database", "database_error", "permission_denied"),
+        ("E11000 duplicate key error collection: test.users index: _id_", "database_error", "conflict"),
+        // The OS's descriptions, processes, HTTP clients.
+        ("[Errno 17] File exists: '/srv/a'", "os_error_text", "conflict"),
+        ("[Errno 21] Is a directory: '/srv'", "os_error_text", "invalid_param"),
+        ("Command 'rm' is not allowed", "process_error", "forbidden"),
+        ("shell operator ';' not allowed in command", "process_error", "forbidden"),
+        ("bash: line 1: frobnicate: command not found", "process_error", "not_found"),
+        ("Command timed out after 1 seconds", "process_error", "timeout"),
+        ("404 Client Error: Not Found for url: http://127.0.0.1:9/x", "http_reason", "not_found"),
+        ("Failed to fetch http://127.0.0.1/a - status code 410", "http_status", "not_found"),
+        ("robots.txt for this site disallows fetching /private", "forbidden_target", "forbidden"),
     ];
 
     #[test]
@@ -684,28 +786,28 @@ mod tests {
             "tool run failed: the file was not found",
             "The tool could not continue: record 42 not found",
         ] {
-            assert_ne!(recognize(text).map(|r| r.kind), Some(Kind::UnknownTool), "{text}");
+            assert_ne!(recognize(text, None).map(|r| r.kind), Some(Kind::UnknownTool), "{text}");
         }
         for text in
             ["Tool get_weather not found", "tool 'fs.read' not found", "Tool not found", "MCP error -32602: Tool frobnicate not found"]
         {
-            assert_eq!(recognize(text).map(|r| r.kind), Some(Kind::UnknownTool), "{text}");
+            assert_eq!(recognize(text, None).map(|r| r.kind), Some(Kind::UnknownTool), "{text}");
         }
     }
 
     #[test]
     fn well_known_texts_are_recognized() {
         for (text, rule, kind) in CASES {
-            let r = recognize(text).unwrap_or_else(|| panic!("not recognized: {text}"));
+            let r = recognize(text, None).unwrap_or_else(|| panic!("not recognized: {text}"));
             assert_eq!((r.rule.as_str(), r.kind.as_str()), (*rule, *kind), "{text}");
         }
     }
 
     #[test]
     fn retry_after_and_5xx_advice() {
-        let r = recognize("429 Too Many Requests; Retry-After: 30").unwrap();
+        let r = recognize("429 Too Many Requests; Retry-After: 30", None).unwrap();
         assert_eq!(r.retry_after_ms, Some(30_000));
-        let r = recognize("HTTP/1.1 502 Bad Gateway").unwrap();
+        let r = recognize("HTTP/1.1 502 Bad Gateway", None).unwrap();
         assert_eq!(r.advice, Some((A::RetryLater, S::Conditional)));
     }
 
@@ -728,8 +830,13 @@ mod tests {
             "existsAlready: false",
             "this request is invalid",
             "invalid token: expired",
+            // Near misses of the library families.
+            "the command finished and was allowed to continue",
+            "the key is a duplicate of none",
+            "connected to 127.0.0.1 after a refused attempt",
+            "committed; nothing left",
         ] {
-            assert_eq!(recognize(text), None, "{text}");
+            assert_eq!(recognize(text, None), None, "{text}");
         }
     }
 }

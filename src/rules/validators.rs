@@ -1,0 +1,628 @@
+//! Argument problems read from validators' own output. Servers rarely write their argument
+//! checks by hand: they pass what a validation library printed, so recognition reads the
+//! libraries' formats (each a record below, with its examples as tests), not any server's
+//! wording. Each problem names an argument by its path; a path that cannot be read (an
+//! issue about the arguments object itself) names nothing and is left out.
+//!
+//! Formats read with no call in hand are those whose shape alone says "a validator wrote
+//! this" (a zod issue array, an SDK's lead). A format whose words could be anything's (a
+//! `name: problem` line, serde's `missing field`) counts only with the call's input schema,
+//! and only for names that schema has.
+
+use crate::json::{parse_json, Json};
+use crate::rules::arguments::{ArgumentProblem, CallView, MAX_INVALID_ARGUMENTS, MISSING, UNEXPECTED};
+use crate::search;
+use crate::text::sanitize::strip_controls;
+
+/// Reads one validation library's output format: the problems the text states, `None`
+/// when the text is not in this format; `Some` with no problem is the format's output
+/// about nothing nameable (the arguments object itself).
+type Format = fn(&str, Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>;
+
+/// The formats, most specific first; the first that reads the text gives its problems.
+const FORMATS: &[Format] = &[
+    issue_array,     // zod 3 and 4 (and the libraries that print its issue objects)
+    sdk_issue_lines, // the TypeScript MCP SDK's own lines
+    pretty_lines,    // zod 4's prettifyError, valibot's summarize
+    pydantic_errors, // pydantic v2
+    jsonschema,      // Python jsonschema
+    ajv,             // ajv 6 and 8
+    serde,           // serde (rmcp and other Rust servers)
+    mcp_go,          // mcp-go's argument accessors
+    named_lines,     // a server's own `name: problem` lines
+];
+
+/// The argument problems a validator's output in `text` states, read against `call` when
+/// given; `None` when no format reads the text.
+pub(crate) fn validator_problems(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let mut problems = FORMATS.iter().find_map(|read| read(text, call))?;
+    let stated = !problems.is_empty();
+    // With the call in hand, a problem is about one of its arguments: a property of the
+    // schema, or an argument the call sent. Issues only about something else (a
+    // JSON-RPC request's `params`) are not the arguments' problems.
+    match call {
+        Some(call) => problems.retain(|p| call.has_property(top(&p.path)) || call.argument(top(&p.path)).is_some()),
+        // Without it, the members of a JSON-RPC request are still not arguments.
+        None => problems.retain(|p| !REQUEST_MEMBERS.contains(&top(&p.path))),
+    }
+    if stated && problems.is_empty() {
+        return None;
+    }
+    problems.retain(|p| !p.path.trim().is_empty());
+    problems.truncate(MAX_INVALID_ARGUMENTS);
+    Some(problems)
+}
+
+/// A JSON-RPC request's members: a validator's issue about one is about the request.
+const REQUEST_MEMBERS: &[&str] = &["params", "method", "jsonrpc", "id"];
+
+/// Strip controls and collapse whitespace. No cut here: the normalizer redacts argument
+/// problems before it caps them, so a secret is never cut in half first. (The input is
+/// already bounded by the recognition window.)
+fn clean(text: &str) -> String {
+    strip_controls(text).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether a validator's message says a value is absent.
+fn says_missing(message: &str) -> bool {
+    let lower = message.to_ascii_lowercase();
+    lower == "required"
+        || ["received undefined", "field required", "is required", "is missing", "missing required", "required property"]
+            .iter()
+            .any(|w| search::contains(&lower, w))
+}
+
+/// The problem for `message`: [`MISSING`] when it says the value is absent.
+fn problem_of(message: &str) -> String {
+    if says_missing(message) {
+        MISSING.to_owned()
+    } else {
+        clean(message)
+    }
+}
+
+/// zod (3 and 4) and every library that prints the same issue objects: a JSON array of
+/// objects, each with a `path` array and a `code` or `message`. `unrecognized_keys` names
+/// each key. Wherever the array stands in the text (alone, after `Error:`, after an SDK's
+/// lead).
+fn issue_array(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let bytes = text.as_bytes();
+    let start = search::positions(text, "[").find(|&at| {
+        let next = bytes[at + 1..].iter().position(|b| !b.is_ascii_whitespace()).map(|k| at + 1 + k);
+        next.is_some_and(|n| bytes[n] == b'{')
+    })?;
+    let end = text.rfind(']').filter(|&end| end > start)?;
+    let Ok(Json::Array(issues)) = parse_json(&text[start..=end]) else {
+        return None;
+    };
+    let is_issue = |i: &Json| {
+        i.get("path").and_then(Json::as_array).is_some()
+            && (i.get("code").and_then(Json::as_str).is_some() || i.get("message").and_then(Json::as_str).is_some())
+    };
+    if issues.items().is_empty() || !issues.items().iter().all(is_issue) {
+        return None;
+    }
+    let mut out = Vec::new();
+    for issue in issues.items() {
+        let message = issue.get("message").and_then(Json::as_str).unwrap_or("invalid value");
+        let code = issue.get("code").and_then(Json::as_str).unwrap_or("");
+        let base = issue_path(issue);
+        if code == "unrecognized_keys" {
+            if let Some(keys) = issue.get("keys").and_then(Json::as_array) {
+                for k in keys.items().iter().filter_map(Json::as_str) {
+                    let path = if base.is_empty() { k.to_owned() } else { format!("{base}.{k}") };
+                    out.push(ArgumentProblem::new(clean(&path), UNEXPECTED));
+                }
+                continue;
+            }
+        }
+        let received = issue.get("received").and_then(Json::as_str).unwrap_or("");
+        let missing = code == "invalid_type" && (received == "undefined" || says_missing(message));
+        out.push(ArgumentProblem::new(clean(&base), if missing { MISSING.to_owned() } else { clean(message) }));
+    }
+    Some(out)
+}
+
+fn issue_path(issue: &Json) -> String {
+    let mut path = String::new();
+    for part in issue.get("path").and_then(Json::as_array).map(|a| a.items()).unwrap_or_default() {
+        match part {
+            Json::Number(n) => path.push_str(&format!("[{n}]")),
+            Json::String(s) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(s.head());
+            }
+            _ => {}
+        }
+    }
+    path
+}
+
+/// Whether `s` reads as an argument path: a name, then `.name` or `[index]` parts.
+fn is_path(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && s.len() <= 100
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_' || b[0] == b'$')
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'[' | b']' | b'$'))
+}
+
+/// The top-level name of a path (`opts.count[0]` → `opts`).
+fn top(path: &str) -> &str {
+    path.split(['.', '[']).next().unwrap_or(path)
+}
+
+/// Whether the call's schema has `path`'s top-level name as a property (no schema: no).
+fn in_schema(call: Option<CallView<'_>>, path: &str) -> bool {
+    call.is_some_and(|c| c.has_property(top(path)))
+}
+
+/// The TypeScript SDK's own wording: after `Invalid arguments for tool NAME: `, one issue a
+/// line, each `MESSAGE at PATH` (zod 4's SDK formatting; `MESSAGE` alone for the arguments
+/// object) or `PATH: MESSAGE` (other formatters of the same issues).
+fn sdk_issue_lines(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    const LEAD: &str = "Invalid arguments for tool ";
+    let at = search::find(text, LEAD)?;
+    let rest = &text[at + LEAD.len()..];
+    let colon = search::find(rest, ": ")?;
+    let issues = &rest[colon + 2..];
+    if issues.trim_start().starts_with('[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    for line in issues.lines().map(str::trim).take_while(|l| !l.is_empty()) {
+        let (message, path) = match search::rsplit_once(line, " at ") {
+            Some((m, p)) if is_path(p) => (m, p),
+            Some((m, "object root")) => (m, ""),
+            _ => match line.split_once(": ") {
+                Some((p, m)) if is_path(p) && (call.is_none() || in_schema(call, p)) => (m, p),
+                _ => (line, ""),
+            },
+        };
+        out.push(ArgumentProblem::new(clean(path), problem_of(message)));
+    }
+    Some(out)
+}
+
+/// zod 4's `prettifyError` and valibot's `summarize`: `✖ MESSAGE` (or `× MESSAGE`), then
+/// `→ at PATH` on the next line for an issue with a path.
+fn pretty_lines(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    if !search::contains(text, "\u{2716} ") && !search::contains(text, "\u{d7} ") {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let mut out = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        let Some(message) = line.strip_prefix("\u{2716} ").or_else(|| line.strip_prefix("\u{d7} ")) else { continue };
+        let path = lines.get(k + 1).and_then(|l| l.strip_prefix("\u{2192} at ")).filter(|p| is_path(p)).unwrap_or("");
+        out.push(ArgumentProblem::new(clean(path), problem_of(message)));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// pydantic v2 (through the Python SDK and FastMCP): a location line, then an indented
+/// message ending `[type=CODE, ...`; `type=missing` is a missing argument.
+fn pydantic_errors(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    if !search::contains(text, "[type=") {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for pair in lines.windows(2) {
+        let (loc, detail) = (pair[0].trim_end(), pair[1]);
+        if !is_path(loc) || !detail.starts_with([' ', '\t']) {
+            continue;
+        }
+        let Some(ty_at) = search::find(detail, "[type=") else { continue };
+        let message = detail[..ty_at].trim();
+        let ty: String = detail[ty_at + 6..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+        if message.is_empty() || ty.is_empty() {
+            continue;
+        }
+        let problem = if ty == "missing" { MISSING.to_owned() } else { clean(message) };
+        // FastMCP puts the tool's name first in a location (`call[tool].name`): not an argument.
+        out.push(ArgumentProblem::new(clean(loc), problem));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Python `jsonschema`'s messages: `'NAME' is a required property`, and a value's own
+/// problem (`5 is not of type 'string'`, `'x' is not one of ['a', 'b']`, `3 is greater
+/// than the maximum of 2`, `[] is too short`, `Additional properties are not allowed ('x'
+/// was unexpected)`), whose argument is the one `On instance['NAME']` names, else the one
+/// whose value the message quotes.
+fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    const REQUIRED: &str = "' is a required property";
+    const VALUE_PROBLEMS: &[&str] = &[
+        " is not of type ",
+        " is not one of ",
+        " is greater than the maximum of ",
+        " is less than the minimum of ",
+        " is greater than or equal to the maximum of ",
+        " is less than or equal to the minimum of ",
+        " is too short",
+        " is too long",
+        " does not match '",
+        " is not a '",
+        " is not valid under any of the given schemas",
+    ];
+    // Phrases no text but jsonschema's writes: a value problem counts without a name then.
+    const OWN: &[&str] = &[" is not of type '", " is not one of [", " is not valid under any of the given schemas", "Failed validating '"];
+    let mut out = Vec::new();
+    for at in search::positions(text, REQUIRED) {
+        let before = &text[..at];
+        let Some(open) = before.rfind(['\'', '\n']) else { continue };
+        let name = &before[open + 1..];
+        if before[open..].starts_with('\'') && !name.is_empty() && name.len() <= 100 {
+            out.push(ArgumentProblem::new(clean(name), MISSING));
+        }
+    }
+    if let Some(at) = search::find(text, "Additional properties are not allowed (") {
+        let inside = &text[at + "Additional properties are not allowed (".len()..];
+        let inside = &inside[..inside.find(')').unwrap_or(inside.len())];
+        for name in inside.split(['\'', '"']).skip(1).step_by(2) {
+            out.push(ArgumentProblem::new(clean(name), UNEXPECTED));
+        }
+    }
+    // Each value problem is read where one of its phrases starts, once a line.
+    let own = std::cell::OnceCell::new();
+    let mut read_to = 0;
+    let starts = search::positions(text, " is ").chain(search::positions(text, " does not match '"));
+    for at in starts {
+        let Some(phrase) = VALUE_PROBLEMS.iter().find(|p| text[at..].starts_with(*p)) else { continue };
+        let line_start = text[..at].rfind('\n').map_or(0, |k| k + 1);
+        if line_start < read_to {
+            continue;
+        }
+        let line_end = text[at..].find('\n').map_or(text.len(), |k| at + k);
+        read_to = line_end;
+        let instance = text[line_start..at].rsplit(": ").next().unwrap_or_default().trim();
+        let path = instance_path(text).or_else(|| call.and_then(|c| c.argument_valued(instance)));
+        if path.is_some() || *own.get_or_init(|| OWN.iter().any(|p| search::contains(text, p))) {
+            let what = &text[at..line_end];
+            debug_assert!(what.starts_with(phrase));
+            out.push(ArgumentProblem::new(path.unwrap_or_default(), clean(&format!("{instance}{what}"))));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The argument `On instance['NAME']` (jsonschema's full message) names.
+fn instance_path(text: &str) -> Option<String> {
+    let at = search::find(text, "On instance[")?;
+    let rest = &text[at + "On instance[".len()..];
+    let quote = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let name = &rest[1..];
+    let name = &name[..name.find(quote)?];
+    is_path(name).then(|| clean(name))
+}
+
+/// ajv's `errorsText`: `data/NAME must be string`, `data must have required property
+/// 'NAME'`, `/NAME must ...` (an instance path alone), ajv 6's `data.NAME should be ...`;
+/// problems joined by `, `.
+fn ajv(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    const REQUIRED: &str = "must have required property '";
+    const OLD_REQUIRED: &str = "should have required property '";
+    let mut out = Vec::new();
+    for lead in [REQUIRED, OLD_REQUIRED] {
+        for at in search::positions(text, lead) {
+            let rest = &text[at + lead.len()..];
+            let name = &rest[..rest.find('\'').unwrap_or(0)];
+            let base = ajv_path(&text[..at]);
+            if is_path(name) {
+                out.push(ArgumentProblem::new(if base.is_empty() { name.to_owned() } else { format!("{base}.{name}") }, MISSING));
+            }
+        }
+    }
+    for verb in [" must ", " should "] {
+        for at in search::positions(text, verb) {
+            let rest = &text[at + 1..];
+            if rest.starts_with("must have required") || rest.starts_with("should have required") {
+                continue;
+            }
+            // `data/` is ajv's own; a bare instance path (`/a`, `data.a`) could be any
+            // path's, so it counts for a name of the call's schema only.
+            let path = ajv_path(&text[..at]);
+            let own = text[..at].rsplit([' ', '\n', ',']).next().is_some_and(|w| w.starts_with("data/"));
+            if !path.is_empty() && (own || in_schema(call, &path)) {
+                let end = rest.find([',', '\n']).unwrap_or(rest.len());
+                out.push(ArgumentProblem::new(path, clean(&rest[..end])));
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The argument path of ajv's instance path that ends `before` (`data/a/0`, `/a`,
+/// `data.a`): dotted, with indices in brackets; empty for the data itself or no path.
+fn ajv_path(before: &str) -> String {
+    let word_start = before.rfind([' ', '\n', ',', '(', ':']).map_or(0, |k| k + 1);
+    let word = &before[word_start..];
+    let parts = if let Some(rest) = word.strip_prefix("data") {
+        rest
+    } else if word.starts_with('/') {
+        word
+    } else {
+        return String::new();
+    };
+    let mut path = String::new();
+    for part in parts.split(['/', '.']).filter(|p| !p.is_empty()) {
+        if part.bytes().all(|b| b.is_ascii_digit()) {
+            path.push_str(&format!("[{part}]"));
+        } else if is_path(part) {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(part);
+        } else {
+            return String::new();
+        }
+    }
+    path
+}
+
+/// serde's deserialization errors, as rmcp and other Rust servers pass them: ``missing
+/// field `NAME` ``, ``unknown field `NAME`, expected ...``, ``invalid type: integer `5`,
+/// expected a string`` (the argument whose value it quotes). The names could be any
+/// struct's (a backend's reply too), so only names of the call's schema count.
+fn serde(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let call = call?;
+    let mut out = Vec::new();
+    for (lead, problem) in [("missing field `", MISSING), ("unknown field `", UNEXPECTED)] {
+        for at in search::positions(text, lead) {
+            let rest = &text[at + lead.len()..];
+            let name = &rest[..rest.find('`').unwrap_or(0)];
+            let known = call.has_property(name);
+            let fits = if problem == MISSING { known && call.argument(name).is_none() } else { !known && call.argument(name).is_some() };
+            if fits {
+                out.push(ArgumentProblem::new(name, problem));
+            }
+        }
+    }
+    for lead in ["invalid type: ", "invalid value: ", "unknown variant `"] {
+        for at in search::positions(text, lead) {
+            let rest = &text[at..];
+            let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+            let quoted = line.split('`').nth(1).unwrap_or("");
+            if let Some(name) = call.argument_valued(quoted) {
+                let end = line.find(" at line ").unwrap_or(line.len());
+                out.push(ArgumentProblem::new(name, clean(&line[..end])));
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// mcp-go's argument accessors: `required argument "NAME" not found`, `argument "NAME" is
+/// not a string` (and the other types).
+fn mcp_go(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let mut out = Vec::new();
+    for at in search::positions(text, "argument \"") {
+        let rest = &text[at + "argument \"".len()..];
+        let Some(close) = rest.find('"') else { continue };
+        let (name, after) = (&rest[..close], &rest[close + 1..]);
+        let required = text[..at].ends_with("required ");
+        if !is_path(name) {
+            continue;
+        }
+        if required && after.starts_with(" not found") {
+            out.push(ArgumentProblem::new(name, MISSING));
+        } else if let Some(ty) = after.strip_prefix(" is not a") {
+            let end = ty.find(['\n', ',', ';']).unwrap_or(ty.len());
+            out.push(ArgumentProblem::new(name, clean(&format!("is not a{}", &ty[..end]))));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Words of a hand-written check's problem: a `NAME: PROBLEM` line counts only with one.
+const PROBLEM_WORDS: &[&str] = &[
+    "required",
+    "missing",
+    "must ",
+    "should ",
+    "expected ",
+    "invalid",
+    "not one of",
+    "not allowed",
+    "not a valid",
+    "too long",
+    "too short",
+    "too many",
+    "too few",
+    "at least",
+    "at most",
+    "greater than",
+    "less than",
+    "exceeds",
+    "above the maximum",
+    "below the minimum",
+    "wrong type",
+    "cannot be empty",
+    "can't be empty",
+    "is empty",
+];
+
+/// A server's own checks, one `NAME: PROBLEM` a line (or `; `-separated, or bulleted), or
+/// `NAME is required` / `NAME must ...`: read only with the call's schema, for names it
+/// has, with a problem in a validator's words.
+fn named_lines(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let call = call?;
+    let lower = text.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let mut out: Vec<(usize, ArgumentProblem)> = Vec::new();
+    for name in call.property_names() {
+        let key = name.to_ascii_lowercase();
+        if key.len() < 2 {
+            continue;
+        }
+        for at in search::positions(&lower, &key) {
+            let mut start = at;
+            if start > 0 && matches!(bytes[start - 1], b'\'' | b'"' | b'`') {
+                start -= 1;
+            }
+            let opens = start == 0 || {
+                let before = lower[..start].trim_end_matches([' ', '\t', '-', '*', '\u{2022}']);
+                before.is_empty() || before.ends_with(['\n', ';', ':', ','])
+            };
+            let mut end = at + key.len();
+            if end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+                continue;
+            }
+            if matches!(bytes.get(end), Some(b'\'' | b'"' | b'`')) {
+                end += 1;
+            }
+            if !opens {
+                continue;
+            }
+            let rest = &lower[end..];
+            let problem_start = if let Some(r) = rest.strip_prefix(": ") {
+                end + 2 + (rest.len() - 2 - r.len())
+            } else if rest.starts_with(" is ") || rest.starts_with(" must ") || rest.starts_with(" should ") {
+                end + 1
+            } else {
+                continue;
+            };
+            let tail = &text[problem_start..];
+            let problem = &tail[..tail.find(['\n', ';']).unwrap_or(tail.len())];
+            let words = problem.to_ascii_lowercase();
+            if PROBLEM_WORDS.iter().any(|w| search::contains(&words, w)) && out.iter().all(|(_, p)| p.path != *name) {
+                out.push((start, ArgumentProblem::new(name.clone(), problem_of(problem))));
+            }
+        }
+    }
+    // In the text's order, not the schema's.
+    out.sort_by_key(|(at, _)| *at);
+    (!out.is_empty()).then(|| out.into_iter().map(|(_, p)| p).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str, call: Option<CallView<'_>>) -> Vec<(String, String)> {
+        validator_problems(text, call).unwrap_or_else(|| panic!("not read: {text}")).into_iter().map(|p| (p.path, p.problem)).collect()
+    }
+
+    fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+        expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    const SCHEMA: &str = r#"{"type":"object","properties":{"path":{"type":"string"},"mode":{"enum":["r","w"]},"limit":{"type":"integer","maximum":100},"tags":{"type":"array"},"connectionId":{"type":"string"}},"required":["path"]}"#;
+
+    fn with_call(args: &str, f: impl FnOnce(CallView<'_>)) {
+        let schema = parse_json(SCHEMA).unwrap();
+        let args = parse_json(args).unwrap();
+        f(CallView { schema: &schema, arguments: Some(&args) });
+    }
+
+    /// Each format's examples: what it reads, and near misses it leaves.
+    #[test]
+    fn zod_issue_arrays_wherever_they_stand() {
+        // Issues about what is not the call's arguments (a request's `params`).
+        with_call("{}", |call| {
+            let request = r#"[{"expected":"string","code":"invalid_type","path":["params","name"],"message":"Invalid input"}]"#;
+            assert_eq!(validator_problems(request, Some(call)), None);
+        });
+        assert_eq!(validator_problems(r#"[{"code":"invalid_type","path":["params","name"],"message":"Required"}]"#, None), None);
+        let zod3 = r#"Error: [ { "code": "invalid_type", "expected": "string", "received": "undefined", "path": ["path"], "message": "Required" }, { "code": "invalid_enum_value", "options": ["r","w"], "received": "x", "path": ["mode"], "message": "Invalid enum value. Expected 'r' | 'w', received 'x'" }, { "code": "custom", "path": [], "message": "bad" } ]"#;
+        assert_eq!(read(zod3, None), pairs(&[("path", MISSING), ("mode", "Invalid enum value. Expected 'r' | 'w', received 'x'")]));
+        let zod4 = "[\n  {\n    \"expected\": \"string\",\n    \"code\": \"invalid_type\",\n    \"path\": [\"a\", 0],\n    \"message\": \"Invalid input: expected string, received number\"\n  },\n  {\"code\": \"unrecognized_keys\", \"keys\": [\"x\"], \"path\": [], \"message\": \"Unrecognized key: \\\"x\\\"\"}\n]";
+        assert_eq!(read(zod4, None), pairs(&[("a[0]", "Invalid input: expected string, received number"), ("x", UNEXPECTED)]));
+        // An array of other objects is no validator's.
+        assert_eq!(validator_problems(r#"results: [{"id": 1, "path": ["a"]}]"#, None), None);
+        // Only a root issue: read, but it names nothing.
+        assert_eq!(validator_problems(r#"[{"code":"custom","path":[],"message":"bad"}]"#, None), Some(vec![]));
+    }
+
+    #[test]
+    fn sdk_lines_with_the_path_before_or_after() {
+        let text =
+            "Input validation error: Invalid arguments for tool find: connectionId: Invalid input: expected string, received undefined";
+        assert_eq!(read(text, None), pairs(&[("connectionId", MISSING)]));
+        let text = "Invalid arguments for tool echo: Too big: expected number to be <=10 at opts.count[0]\nInvalid input at object root";
+        assert_eq!(read(text, None), pairs(&[("opts.count[0]", "Too big: expected number to be <=10")]));
+    }
+
+    #[test]
+    fn pretty_printed_issues() {
+        let text = "\u{2716} Invalid input: expected string, received undefined\n  \u{2192} at path\n\u{2716} Too big: expected number to be <=100\n  \u{2192} at limit";
+        assert_eq!(read(text, None), pairs(&[("path", MISSING), ("limit", "Too big: expected number to be <=100")]));
+    }
+
+    #[test]
+    fn jsonschema_messages_name_the_argument_by_instance_or_value() {
+        assert_eq!(read("'path' is a required property", None), pairs(&[("path", MISSING)]));
+        let full = "5 is not of type 'string'\n\nFailed validating 'type' in schema['properties']['path']:\n    {'type': 'string'}\n\nOn instance['path']:\n    5";
+        assert_eq!(read(full, None), pairs(&[("path", "5 is not of type 'string'")]));
+        with_call(r#"{"path":"a","mode":"x","limit":500}"#, |call| {
+            assert_eq!(
+                read("Input validation error: 'x' is not one of ['r', 'w']", Some(call)),
+                pairs(&[("mode", "'x' is not one of ['r', 'w']")])
+            );
+            assert_eq!(
+                read("500 is greater than the maximum of 100", Some(call)),
+                pairs(&[("limit", "500 is greater than the maximum of 100")])
+            );
+        });
+        assert_eq!(read("Additional properties are not allowed ('extra' was unexpected)", None), pairs(&[("extra", UNEXPECTED)]));
+    }
+
+    #[test]
+    fn ajv_error_texts() {
+        let text = "data must have required property 'path', data/limit must be integer, data/tags/0 must be string";
+        assert_eq!(read(text, None), pairs(&[("path", MISSING), ("limit", "must be integer"), ("tags[0]", "must be string")]));
+        with_call("{}", |call| {
+            assert_eq!(
+                read("/mode must be equal to one of the allowed values", Some(call)),
+                pairs(&[("mode", "must be equal to one of the allowed values")])
+            );
+            assert_eq!(read("data.limit should be <= 100", Some(call)), pairs(&[("limit", "should be <= 100")]));
+        });
+        // A path of some other kind before "must": not an argument.
+        assert_eq!(validator_problems("/srv/file must be closed first", None), None);
+    }
+
+    #[test]
+    fn serde_errors_only_for_the_schemas_names() {
+        with_call(r#"{"limit":"ten","extra":1}"#, |call| {
+            let text = "failed to deserialize parameters: missing field `path`";
+            assert_eq!(read(text, Some(call)), pairs(&[("path", MISSING)]));
+            assert_eq!(read("unknown field `extra`, expected one of `path`, `mode`", Some(call)), pairs(&[("extra", UNEXPECTED)]));
+            let typed = "invalid type: string \"ten\", expected i64 at line 1 column 16";
+            assert_eq!(validator_problems(typed, Some(call)), None, "the value is quoted in double quotes, not backticks");
+            // A field of some other struct (a backend's reply) is no argument.
+            assert_eq!(validator_problems("decoding the reply: missing field `id`", Some(call)), None);
+        });
+        assert_eq!(validator_problems("missing field `path`", None), None);
+    }
+
+    #[test]
+    fn mcp_go_accessors() {
+        assert_eq!(read("required argument \"path\" not found", None), pairs(&[("path", MISSING)]));
+        assert_eq!(read("argument \"limit\" is not a number", None), pairs(&[("limit", "is not a number")]));
+    }
+
+    #[test]
+    fn hand_written_checks_with_the_schema() {
+        with_call(r#"{"mode":"x","limit":500}"#, |call| {
+            let text = "Invalid arguments:\npath: required\nmode: must be one of r, w\nlimit: must be at most 100";
+            assert_eq!(
+                read(text, Some(call)),
+                pairs(&[("path", MISSING), ("mode", "must be one of r, w"), ("limit", "must be at most 100")])
+            );
+            assert_eq!(read("Error: 'path' is required", Some(call)), pairs(&[("path", MISSING)]));
+            assert_eq!(
+                read("tags: too few items; limit: exceeds 100", Some(call)),
+                pairs(&[("tags", "too few items"), ("limit", "exceeds 100")])
+            );
+            // Names the schema lacks, problems in no validator's words, a name inside prose.
+            for prose in ["colour: must be red", "path: /srv/data/a.txt", "the path is required by law", "Error: file not readable"] {
+                assert_eq!(validator_problems(prose, Some(call)), None, "{prose}");
+            }
+        });
+        assert_eq!(validator_problems("path: required", None), None);
+    }
+}
