@@ -205,6 +205,7 @@ const SDK_VALIDATION_TEXTS: &[&str] = &[
     "validation errors for ",
     "is a required property",
     "[type=missing",
+    "parameter validation failed",
 ];
 
 /// HTTP reason phrases recognized after a status code (lowercase).
@@ -358,6 +359,12 @@ const GIT_SIGNATURES: &[Signature] = &[
     sig("not a git repository", Kind::NotFound),
     sig("does not appear to be a git repository", Kind::NotFound),
     sig("not a valid object name", Kind::NotFound),
+    sig("invalid object name", Kind::NotFound),
+    sig("is not a commit", Kind::NotFound),
+    sig("needed a single revision", Kind::NotFound),
+    sig("does not match any", Kind::NotFound),
+    sig("no stash entries found", Kind::NotFound),
+    sig("could not resolve", Kind::NotFound),
     sig("not something we can merge", Kind::NotFound),
     sig("invalid reference", Kind::NotFound),
     sig("couldn't find remote ref", Kind::NotFound),
@@ -378,6 +385,7 @@ const DATABASE_SIGNATURES: &[Signature] = &[
     sig("no such column", Kind::NotFound),
     sig("unknown column", Kind::NotFound),
     sig("unknown database", Kind::NotFound),
+    sig("doesn't exist", Kind::NotFound),
     sig("unique constraint failed", Kind::Conflict),
     sig("violates unique constraint", Kind::Conflict),
     sig("duplicate entry", Kind::Conflict),
@@ -386,6 +394,10 @@ const DATABASE_SIGNATURES: &[Signature] = &[
     sig("not null constraint failed", Kind::InvalidParam),
     sig("violates not-null constraint", Kind::InvalidParam),
     sig("check constraint failed", Kind::InvalidParam),
+    sig("violates check constraint", Kind::InvalidParam),
+    sig("invalid input syntax for type", Kind::InvalidParam),
+    sig("doesn't have a default value", Kind::InvalidParam),
+    sig("data too long for column", Kind::InvalidParam),
     // SQLite's `near "x": syntax error`, PostgreSQL's `syntax error at or near`.
     sig("syntax error", Kind::InvalidParam),
     sig("error in your sql syntax", Kind::InvalidParam),
@@ -395,6 +407,8 @@ const DATABASE_SIGNATURES: &[Signature] = &[
     sig("readonly database", Kind::PermissionDenied),
     sig("password authentication failed", Kind::AuthFailed),
     sig("access denied for user", Kind::AuthFailed),
+    sig("authentication failed", Kind::AuthFailed),
+    sig("command denied to user", Kind::PermissionDenied),
     Signature { phrase: "database is locked", kind: Kind::ToolError, advice: RETRY_LATER },
 ];
 
@@ -439,6 +453,13 @@ const UNREACHABLE_PHRASES: &[&str] = &[
     "no route to host",
     "network is unreachable",
     "server selection timed out",
+    "no address associated with hostname",
+    "failed to resolve",
+    "could not translate host name",
+    "getaddrinfo failed",
+    "target machine actively refused it",
+    "connection terminated unexpectedly",
+    "other side closed",
 ];
 
 fn backend_unreachable(hay: &Haystack<'_>) -> Option<Hit> {
@@ -461,8 +482,11 @@ fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
     if whole_words(hay, "command not found").next().is_some() {
         return Some(Hit::Signature(Kind::NotFound, None));
     }
-    let timed_out = ["timed out", "timeout expired", "deadline exceeded", "time limit exceeded"];
-    timed_out.iter().any(|w| whole_words(hay, w).next().is_some()).then_some(Hit::Signature(Kind::Timeout, None))
+    let timed_out =
+        ["timed out", "timeout expired", "deadline exceeded", "time limit exceeded", "timeout exceeded", "aborted due to timeout"];
+    // axios: `timeout of 500ms exceeded`.
+    let axios = hay.holds("timeout of ") && hay.holds("ms exceeded");
+    (axios || timed_out.iter().any(|w| whole_words(hay, w).next().is_some())).then_some(Hit::Signature(Kind::Timeout, None))
 }
 
 /// Whether `word` stands in `line` (lowercase) as a whole word.
@@ -585,6 +609,12 @@ fn http_status(hay: &Haystack<'_>) -> Option<Hit> {
             }
         }
     }
+    // curl `--fail`: `The requested URL returned error: 404`.
+    for at in search::positions(&hay.lower, "returned error: ") {
+        if let Some(c) = code_at(at + "returned error: ".len()) {
+            return Some(Hit::Status(c));
+        }
+    }
     for at in search::positions(&hay.lower, "status").filter(|&i| !word_before(bytes, i)) {
         let mut i = at + "status".len();
         for suffix in [" code", "_code", "code"] {
@@ -618,11 +648,15 @@ fn http_reason(hay: &Haystack<'_>) -> Option<Hit> {
         if end - i == 3 && !word_before(bytes, i) {
             let code = &hay.lower[i..end];
             let mut r = skip_blanks(bytes, end);
-            // Python `requests`: `404 Client Error: Not Found for url: ...`.
+            // Python `requests`: `404 Client Error: Not Found for url: ...`; aiohttp:
+            // `404, message='Not Found', url=...`.
             for class in ["client error: ", "server error: "] {
                 if r > end && hay.lower[r..].starts_with(class) {
                     r += class.len();
                 }
+            }
+            if r == end && hay.lower[r..].starts_with(", message='") {
+                r += ", message='".len();
             }
             let hit = r > end
                 && REASONS
@@ -775,6 +809,16 @@ mod tests {
         ("bash: line 1: frobnicate: command not found", "process_error", "not_found"),
         ("Command timed out after 1 seconds", "process_error", "timeout"),
         ("404 Client Error: Not Found for url: http://127.0.0.1:9/x", "http_reason", "not_found"),
+        ("404, message='Not Found', url='http://127.0.0.1:5997/missing'", "http_reason", "not_found"),
+        ("curl: (22) The requested URL returned error: 403", "http_status", "forbidden"),
+        ("timeout of 500ms exceeded", "process_error", "timeout"),
+        ("Table 'app.nosuch' doesn't exist", "database_error", "not_found"),
+        ("ER_ACCESS_DENIED_ERROR: Access denied for user 'u'@'localhost' (using password: YES)", "database_error", "auth_failed"),
+        ("MongoServerError: Authentication failed.", "database_error", "auth_failed"),
+        ("fatal: 'nosuch' is not a commit and a branch 'b' cannot be created from it", "git_error", "not_found"),
+        ("error: src refspec main does not match any", "git_error", "not_found"),
+        ("Cannot connect to host 127.0.0.1:5999 ssl:default [Connect call failed ('127.0.0.1', 5999)]", "backend_unreachable", "tool_error"),
+        ("psycopg2.OperationalError: could not translate host name \"db\" to address: Name or service not known", "backend_unreachable", "tool_error"),
         ("Failed to fetch http://127.0.0.1/a - status code 410", "http_status", "not_found"),
         ("robots.txt for this site disallows fetching /private", "forbidden_target", "forbidden"),
     ];

@@ -21,15 +21,16 @@ type Format = fn(&str, Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>;
 
 /// The formats, most specific first; the first that reads the text gives its problems.
 const FORMATS: &[Format] = &[
-    issue_array,     // zod 3 and 4 (and the libraries that print its issue objects)
-    sdk_issue_lines, // the TypeScript MCP SDK's own lines
-    pretty_lines,    // zod 4's prettifyError, valibot's summarize
-    pydantic_errors, // pydantic v2
-    jsonschema,      // Python jsonschema
-    ajv,             // ajv 6 and 8
-    serde,           // serde (rmcp and other Rust servers)
-    mcp_go,          // mcp-go's argument accessors
-    named_lines,     // a server's own `name: problem` lines
+    issue_array,      // zod 3 and 4 (and the libraries that print its issue objects)
+    sdk_issue_lines,  // the TypeScript MCP SDK's own lines
+    lead_and_entries, // the TypeScript fastmcp framework
+    pretty_lines,     // zod 4's prettifyError, valibot's summarize
+    pydantic_errors,  // pydantic v2
+    jsonschema,       // Python jsonschema
+    ajv,              // ajv 6 and 8
+    serde,            // serde (rmcp and other Rust servers)
+    mcp_go,           // mcp-go's argument accessors
+    named_lines,      // a server's own `name: problem` lines
 ];
 
 /// The argument problems a validator's output in `text` states, read against `call` when
@@ -52,6 +53,24 @@ pub(crate) fn validator_problems(text: &str, call: Option<CallView<'_>>) -> Opti
     problems.truncate(MAX_INVALID_ARGUMENTS);
     Some(problems)
 }
+
+/// The longest message read after a problem's anchor, in bytes (a message runs to its
+/// line's end or this): every anchor reads a bounded stretch, so a text that repeats one
+/// costs linear time.
+const MAX_MESSAGE: usize = 240;
+
+/// The stretches of `text` before and after `at` that an anchor at `at` reads: at most
+/// [`MAX_MESSAGE`] bytes each, within its line.
+fn around(text: &str, at: usize) -> (&str, &str) {
+    let before = &text[search::ceil_boundary(text, at.saturating_sub(MAX_MESSAGE))..at];
+    let before = before.rsplit('\n').next().unwrap_or(before);
+    let after = &text[at..];
+    let after = &after[..search::floor_boundary(after, MAX_MESSAGE)];
+    (before, after.split('\n').next().unwrap_or(after))
+}
+
+/// The longest argument path read, in bytes.
+const MAX_PATH: usize = 100;
 
 /// A JSON-RPC request's members: a validator's issue about one is about the request.
 const REQUEST_MEMBERS: &[&str] = &["params", "method", "jsonrpc", "id"];
@@ -144,7 +163,7 @@ fn issue_path(issue: &Json) -> String {
 fn is_path(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
-        && s.len() <= 100
+        && s.len() <= MAX_PATH
         && (b[0].is_ascii_alphabetic() || b[0] == b'_' || b[0] == b'$')
         && b.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'[' | b']' | b'$'))
 }
@@ -181,7 +200,57 @@ fn sdk_issue_lines(text: &str, call: Option<CallView<'_>>) -> Option<Vec<Argumen
                 _ => (line, ""),
             },
         };
-        out.push(ArgumentProblem::new(clean(path), problem_of(message)));
+        out.extend(issue(path, message));
+    }
+    Some(out)
+}
+
+/// One issue read from text: the argument at `path` and its problem, or for an issue
+/// about the arguments object that lists keys it does not allow (zod 3's `Unrecognized
+/// key(s) in object: 'a', 'b'`, zod 4's `Unrecognized keys: "a", "b"`), each key.
+fn issue(path: &str, message: &str) -> Vec<ArgumentProblem> {
+    if path.is_empty() {
+        if let Some(keys) = message.strip_prefix("Unrecognized key").and_then(|m| m.split_once(": ")).map(|(_, keys)| keys) {
+            return keys
+                .split(['\'', '"'])
+                .skip(1)
+                .step_by(2)
+                .filter(|k| is_path(k))
+                .map(|k| ArgumentProblem::new(k, UNEXPECTED))
+                .collect();
+        }
+    }
+    vec![ArgumentProblem::new(clean(path), problem_of(message))]
+}
+
+/// The TypeScript `fastmcp` framework: `Tool 'NAME' parameter validation failed: PATH:
+/// MESSAGE, PATH: MESSAGE. Please check ...`. Messages hold commas too (`expected
+/// string, received undefined`): an issue starts only where a path and `: ` follow `, `.
+fn lead_and_entries(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    const LEAD: &str = "parameter validation failed: ";
+    let at = search::find(text, LEAD)?;
+    let mut rest = &text[at + LEAD.len()..];
+    if let Some(end) = search::find(rest, ". Please check") {
+        rest = &rest[..end];
+    }
+    let starts_entry = |s: &str| {
+        s[..search::floor_boundary(s, MAX_PATH + 2)]
+            .split_once(": ")
+            .is_some_and(|(p, _)| is_path(p) && (call.is_none() || in_schema(call, p) || p == "root"))
+    };
+    let mut entries: Vec<&str> = Vec::new();
+    let mut from = 0;
+    for comma in search::positions(rest, ", ") {
+        if comma >= from && starts_entry(&rest[comma + 2..]) {
+            entries.push(&rest[from..comma]);
+            from = comma + 2;
+        }
+    }
+    entries.push(&rest[from..]);
+    let mut out = Vec::new();
+    for entry in entries {
+        let Some((path, message)) = entry.split_once(": ") else { continue };
+        out.extend(issue(if path == "root" { "" } else { path }, message));
     }
     Some(out)
 }
@@ -197,7 +266,7 @@ fn pretty_lines(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProbl
     for (k, line) in lines.iter().enumerate() {
         let Some(message) = line.strip_prefix("\u{2716} ").or_else(|| line.strip_prefix("\u{d7} ")) else { continue };
         let path = lines.get(k + 1).and_then(|l| l.strip_prefix("\u{2192} at ")).filter(|p| is_path(p)).unwrap_or("");
-        out.push(ArgumentProblem::new(clean(path), problem_of(message)));
+        out.extend(issue(path, message));
     }
     (!out.is_empty()).then_some(out)
 }
@@ -221,7 +290,11 @@ fn pydantic_errors(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentPr
         if message.is_empty() || ty.is_empty() {
             continue;
         }
-        let problem = if ty == "missing" { MISSING.to_owned() } else { clean(message) };
+        let problem = match ty.as_str() {
+            "missing" | "missing_argument" => MISSING.to_owned(),
+            "extra_forbidden" | "unexpected_keyword_argument" => UNEXPECTED.to_owned(),
+            _ => clean(message),
+        };
         // FastMCP puts the tool's name first in a location (`call[tool].name`): not an argument.
         out.push(ArgumentProblem::new(clean(loc), problem));
     }
@@ -247,6 +320,11 @@ fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProb
         " does not match '",
         " is not a '",
         " is not valid under any of the given schemas",
+        " is not a multiple of ",
+        " should be non-empty",
+        " should not be valid under ",
+        " was expected",
+        " has non-unique elements",
     ];
     // Phrases no text but jsonschema's writes: a value problem counts without a name then.
     const OWN: &[&str] = &[" is not of type '", " is not one of [", " is not valid under any of the given schemas", "Failed validating '"];
@@ -266,20 +344,26 @@ fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProb
             out.push(ArgumentProblem::new(clean(name), UNEXPECTED));
         }
     }
-    // Each value problem is read where one of its phrases starts, once a line.
+    // Each value problem is read where one of its phrases starts, once a line: every byte
+    // is read a bounded number of times whatever the text repeats.
     let own = std::cell::OnceCell::new();
+    let instance_named = std::cell::OnceCell::new();
     let mut read_to = 0;
-    let starts = search::positions(text, " is ").chain(search::positions(text, " does not match '"));
+    let mut starts: Vec<usize> = [" is ", " does not match '", " should ", " was expected", " has non-unique"]
+        .into_iter()
+        .flat_map(|p| search::positions(text, p))
+        .collect();
+    starts.sort_unstable();
     for at in starts {
-        let Some(phrase) = VALUE_PROBLEMS.iter().find(|p| text[at..].starts_with(*p)) else { continue };
-        let line_start = text[..at].rfind('\n').map_or(0, |k| k + 1);
-        if line_start < read_to {
+        if at < read_to {
             continue;
         }
+        let Some(phrase) = VALUE_PROBLEMS.iter().find(|p| text[at..].starts_with(*p)) else { continue };
+        let line_start = text[..at].rfind('\n').map_or(0, |k| k + 1);
         let line_end = text[at..].find('\n').map_or(text.len(), |k| at + k);
         read_to = line_end;
         let instance = text[line_start..at].rsplit(": ").next().unwrap_or_default().trim();
-        let path = instance_path(text).or_else(|| call.and_then(|c| c.argument_valued(instance)));
+        let path = instance_named.get_or_init(|| instance_path(text)).clone().or_else(|| call.and_then(|c| c.argument_valued(instance)));
         if path.is_some() || *own.get_or_init(|| OWN.iter().any(|p| search::contains(text, p))) {
             let what = &text[at..line_end];
             debug_assert!(what.starts_with(phrase));
@@ -308,7 +392,7 @@ fn ajv(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
     let mut out = Vec::new();
     for lead in [REQUIRED, OLD_REQUIRED] {
         for at in search::positions(text, lead) {
-            let rest = &text[at + lead.len()..];
+            let rest = around(text, at + lead.len()).1;
             let name = &rest[..rest.find('\'').unwrap_or(0)];
             let base = ajv_path(&text[..at]);
             if is_path(name) {
@@ -327,6 +411,7 @@ fn ajv(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
             let path = ajv_path(&text[..at]);
             let own = text[..at].rsplit([' ', '\n', ',']).next().is_some_and(|w| w.starts_with("data/"));
             if !path.is_empty() && (own || in_schema(call, &path)) {
+                let rest = &rest[..search::floor_boundary(rest, MAX_MESSAGE)];
                 let end = rest.find([',', '\n']).unwrap_or(rest.len());
                 out.push(ArgumentProblem::new(path, clean(&rest[..end])));
             }
@@ -372,7 +457,7 @@ fn serde(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>
     let mut out = Vec::new();
     for (lead, problem) in [("missing field `", MISSING), ("unknown field `", UNEXPECTED)] {
         for at in search::positions(text, lead) {
-            let rest = &text[at + lead.len()..];
+            let rest = around(text, at + lead.len()).1;
             let name = &rest[..rest.find('`').unwrap_or(0)];
             let known = call.has_property(name);
             let fits = if problem == MISSING { known && call.argument(name).is_none() } else { !known && call.argument(name).is_some() };
@@ -384,9 +469,16 @@ fn serde(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>
     for lead in ["invalid type: ", "invalid value: ", "unknown variant `"] {
         for at in search::positions(text, lead) {
             let rest = &text[at..];
+            let rest = &rest[..search::floor_boundary(rest, MAX_MESSAGE)];
             let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
-            let quoted = line.split('`').nth(1).unwrap_or("");
-            if let Some(name) = call.argument_valued(quoted) {
+            // The value, before `, expected`: `` `5` ``, `"1"` (a string), or `null`.
+            let value = &line[lead.len().min(line.len())..line.find(", expected").unwrap_or(line.len())];
+            let printed = match value.find(['`', '"']) {
+                Some(q) if value[q..].starts_with('`') => value[q + 1..].split('`').next().unwrap_or(""),
+                Some(q) => &value[q..],
+                None => value.rsplit(' ').next().unwrap_or(""),
+            };
+            if let Some(name) = call.argument_valued(printed) {
                 let end = line.find(" at line ").unwrap_or(line.len());
                 out.push(ArgumentProblem::new(name, clean(&line[..end])));
             }
@@ -396,22 +488,45 @@ fn serde(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>
 }
 
 /// mcp-go's argument accessors: `required argument "NAME" not found`, `argument "NAME" is
-/// not a string` (and the other types).
-fn mcp_go(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+/// not a string` (and the other types, `cannot be converted to int`), `item 2 in argument
+/// "NAME" is not a string`; and Go's `encoding/json` behind its typed handlers, `cannot
+/// unmarshal number into Go struct field Args.NAME of type string` (for a name of the
+/// call's schema).
+fn mcp_go(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
     let mut out = Vec::new();
+    for at in search::positions(text, " into Go struct field ") {
+        let (before, after) = around(text, at);
+        let Some(clause) = search::rfind(before, "cannot unmarshal").map(|k| at - before.len() + k) else { continue };
+        let line_end = at + after.find('\n').unwrap_or(after.len());
+        let field =
+            text[at + " into Go struct field ".len()..line_end.max(at + " into Go struct field ".len())].split(' ').next().unwrap_or("");
+        let path = field.split_once('.').map_or("", |(_, p)| p);
+        if is_path(path) && in_schema(call, path) {
+            out.push(ArgumentProblem::new(path, clean(&text[clause..line_end])));
+        }
+    }
     for at in search::positions(text, "argument \"") {
         let rest = &text[at + "argument \"".len()..];
-        let Some(close) = rest.find('"') else { continue };
-        let (name, after) = (&rest[..close], &rest[close + 1..]);
-        let required = text[..at].ends_with("required ");
+        let Some(close) = rest[..search::floor_boundary(rest, MAX_PATH + 1)].find('"') else { continue };
+        let (name, after) = (&rest[..close], around(text, at + "argument \"".len() + close + 1).1);
+        let before = around(text, at).0;
+        let required = before.ends_with("required ");
         if !is_path(name) {
             continue;
         }
+        let item = before.rsplit_once("item ").and_then(|(_, i)| i.strip_suffix(" in ")).filter(|i| i.bytes().all(|b| b.is_ascii_digit()));
+        let path = match item {
+            Some(i) if !i.is_empty() => format!("{name}[{i}]"),
+            _ => name.to_owned(),
+        };
         if required && after.starts_with(" not found") {
-            out.push(ArgumentProblem::new(name, MISSING));
-        } else if let Some(ty) = after.strip_prefix(" is not a") {
-            let end = ty.find(['\n', ',', ';']).unwrap_or(ty.len());
-            out.push(ArgumentProblem::new(name, clean(&format!("is not a{}", &ty[..end]))));
+            out.push(ArgumentProblem::new(path, MISSING));
+        } else if let Some(problem) =
+            [" is not a", " cannot be converted to"].iter().find_map(|p| after.strip_prefix(p).map(|rest| (p, rest)))
+        {
+            let (lead, rest) = problem;
+            let end = rest.find(['\n', ',', ';']).unwrap_or(rest.len());
+            out.push(ArgumentProblem::new(path, clean(&format!("{}{}", lead.trim_start(), &rest[..end]))));
         }
     }
     (!out.is_empty()).then_some(out)
@@ -486,6 +601,7 @@ fn named_lines(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentPro
                 continue;
             };
             let tail = &text[problem_start..];
+            let tail = &tail[..search::floor_boundary(tail, MAX_MESSAGE)];
             let problem = &tail[..tail.find(['\n', ';']).unwrap_or(tail.len())];
             let words = problem.to_ascii_lowercase();
             if PROBLEM_WORDS.iter().any(|w| search::contains(&words, w)) && out.iter().all(|(_, p)| p.path != *name) {
@@ -591,8 +707,8 @@ mod tests {
             let text = "failed to deserialize parameters: missing field `path`";
             assert_eq!(read(text, Some(call)), pairs(&[("path", MISSING)]));
             assert_eq!(read("unknown field `extra`, expected one of `path`, `mode`", Some(call)), pairs(&[("extra", UNEXPECTED)]));
-            let typed = "invalid type: string \"ten\", expected i64 at line 1 column 16";
-            assert_eq!(validator_problems(typed, Some(call)), None, "the value is quoted in double quotes, not backticks");
+            let typed = "invalid type: string \"ten\", expected i64";
+            assert_eq!(read(typed, Some(call)), pairs(&[("limit", "invalid type: string \"ten\", expected i64")]));
             // A field of some other struct (a backend's reply) is no argument.
             assert_eq!(validator_problems("decoding the reply: missing field `id`", Some(call)), None);
         });
@@ -600,7 +716,40 @@ mod tests {
     }
 
     #[test]
+    fn fastmcp_typescript_entries() {
+        let text = "MCP error -32602: Tool 'greet' parameter validation failed: path: Invalid input: expected string, received undefined, limit: Too big: expected number to be <=5, mode: Invalid option: expected one of \"r\"|\"w\". Please check the parameter types and values according to the tool's schema.";
+        assert_eq!(
+            read(text, None),
+            pairs(&[
+                ("path", MISSING),
+                ("limit", "Too big: expected number to be <=5"),
+                ("mode", "Invalid option: expected one of \"r\"|\"w\"")
+            ])
+        );
+    }
+
+    #[test]
+    fn root_issues_that_list_keys_name_each() {
+        let zod4 = "Invalid arguments for tool t: Invalid input: expected string, received number at tags[1]\nUnrecognized key: \"extra\"";
+        assert_eq!(read(zod4, None), pairs(&[("tags[1]", "Invalid input: expected string, received number"), ("extra", UNEXPECTED)]));
+        let zod3 = "\u{2716} Unrecognized key(s) in object: 'a', 'b'";
+        assert_eq!(read(zod3, None), pairs(&[("a", UNEXPECTED), ("b", UNEXPECTED)]));
+    }
+
+    #[test]
+    fn pydantic_through_fastmcp() {
+        let text = "2 validation errors for call[greet]\nname\n  Missing required argument [type=missing_argument, input_value={}, input_type=dict]\n    For further information visit https://errors.pydantic.dev/2.14/v/missing_argument\nextra\n  Unexpected keyword argument [type=unexpected_keyword_argument, input_value=1, input_type=int]";
+        assert_eq!(read(text, None), pairs(&[("name", MISSING), ("extra", UNEXPECTED)]));
+    }
+
+    #[test]
     fn mcp_go_accessors() {
+        assert_eq!(read("item 2 in argument \"tags\" is not a string", None), pairs(&[("tags[2]", "is not a string")]));
+        assert_eq!(read("argument \"limit\" cannot be converted to int", None), pairs(&[("limit", "cannot be converted to int")]));
+        with_call("{}", |call| {
+            let text = "failed to bind arguments: json: cannot unmarshal number into Go struct field Args.path of type string";
+            assert_eq!(read(text, Some(call)), pairs(&[("path", "cannot unmarshal number into Go struct field Args.path of type string")]));
+        });
         assert_eq!(read("required argument \"path\" not found", None), pairs(&[("path", MISSING)]));
         assert_eq!(read("argument \"limit\" is not a number", None), pairs(&[("limit", "is not a number")]));
     }
