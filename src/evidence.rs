@@ -428,7 +428,9 @@ impl Render<'_> {
                 // The budget goes first to the members that say what the error is, then to the
                 // rest in key order; the output is written in key order either way.
                 let mut sorted: Vec<&(String, Json)> = list.items().iter().collect();
-                sorted.sort_unstable_by(|a, b| (priority(&a.0), &a.0).cmp(&(priority(&b.0), &b.0)));
+                // By name, then by priority keeping names in order: the crate's two sorts.
+                crate::order::sort_by(&mut sorted, |a, b| a.0 < b.0);
+                crate::order::sort_by_key(&mut sorted, |m| priority(&m.0));
                 let mut members = Vec::new();
                 *budget = budget.saturating_sub(2);
                 // `{"name": "X-Api-Key", "value": "…"}`: the sibling says what the value is;
@@ -488,7 +490,7 @@ impl Render<'_> {
                     *budget = budget.saturating_sub(24);
                     members.push((MEMBERS_MARKER.to_owned(), Json::Number(dropped as f64)));
                 }
-                members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                crate::order::sort_by(&mut members, |a, b| a.0 < b.0);
                 let n = members.len();
                 Json::Object(JsonList::new(members, n))
             }

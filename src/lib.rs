@@ -35,6 +35,7 @@
 #[macro_use]
 mod macros;
 mod error;
+mod order;
 mod search;
 pub mod json;
 mod text;

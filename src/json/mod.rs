@@ -500,7 +500,15 @@ impl MemberSet {
     #[inline(never)]
     fn index_key(&mut self, key: &str) {
         let items = &self.items;
-        let index = self.index.get_or_insert_with(|| items.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect());
+        // Built by inserting (a later member of the same key wins, as with `collect`):
+        // collecting would compile a stable sort of its own into the module.
+        let index = self.index.get_or_insert_with(|| {
+            let mut index = std::collections::BTreeMap::new();
+            for (i, (k, _)) in items.iter().enumerate() {
+                index.insert(k.clone(), i);
+            }
+            index
+        });
         index.insert(key.to_owned(), items.len());
     }
 }

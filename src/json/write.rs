@@ -239,7 +239,7 @@ pub fn write_json<S: JsonSink + ?Sized>(out: &mut S, value: &Json) {
         Json::Object(o) => {
             out.put("{");
             let mut members: Vec<&(String, Json)> = o.items().iter().collect();
-            members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            crate::order::sort_by(&mut members, |a, b| a.0 < b.0);
             for (i, (k, v)) in members.into_iter().enumerate() {
                 if i > 0 {
                     out.put(",");

@@ -145,7 +145,7 @@ fn check(value: &Json, schema: &Json, path: &str, depth: usize, problems: &mut V
             let closed = schema.get("additionalProperties").and_then(Json::as_bool) == Some(false);
             // Sorted, so problems come out in the same order whatever order the host kept keys in.
             let mut sorted: Vec<&(String, Json)> = members.items().iter().collect();
-            sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            crate::order::sort_by(&mut sorted, |a, b| a.0 < b.0);
             for (key, member) in sorted {
                 let sub = properties.and_then(|p| p.items().iter().find(|(k, _)| k == key)).map(|(_, s)| s);
                 match sub {

@@ -353,7 +353,7 @@ fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProb
         .into_iter()
         .flat_map(|p| search::positions(text, p))
         .collect();
-    starts.sort_unstable();
+    crate::order::sort_by_key(&mut starts, |&at| at);
     for at in starts {
         if at < read_to {
             continue;
@@ -610,7 +610,7 @@ fn named_lines(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentPro
         }
     }
     // In the text's order, not the schema's.
-    out.sort_by_key(|(at, _)| *at);
+    crate::order::sort_by_key(&mut out, |(at, _)| *at);
     (!out.is_empty()).then(|| out.into_iter().map(|(_, p)| p).collect())
 }
 

@@ -30,7 +30,7 @@ impl CustomRules {
     /// Rules from a policy's checked members.
     pub(crate) fn new(keys: KeyNames, tokens: CustomTokens, allowed: &[String]) -> Self {
         let mut allowed = allowed.to_vec();
-        allowed.sort_unstable();
+        crate::order::sort_by(&mut allowed, |a, b| a < b);
         allowed.dedup();
         CustomRules { keys, tokens, allowed }
     }

@@ -815,11 +815,11 @@ impl KeyNames {
             }
         }
         for list in [&mut names.secret, &mut names.joined] {
-            list.sort_unstable();
+            crate::order::sort_by(list, |a, b| a < b);
             list.dedup();
         }
         names.plain = plain.to_vec();
-        names.plain.sort_unstable();
+        crate::order::sort_by(&mut names.plain, |a, b| a < b);
         names.plain.dedup();
         names
     }

@@ -26,7 +26,7 @@ pub fn mcp_error_envelope(error: &CodeModeCallError, trace: Option<&Json>) -> St
     out.push_str(",\"trace\":{");
     let mut members: Vec<&(String, Json)> =
         trace.and_then(Json::as_object).map(|o| o.items().iter().filter(|(k, _)| k != "error").collect()).unwrap_or_default();
-    members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    crate::order::sort_by(&mut members, |a, b| a.0 < b.0);
     for (k, v) in members {
         write_string(&mut out, k);
         out.push(':');

@@ -251,7 +251,7 @@ pub(crate) fn cli_credentials(text: &str) -> Vec<Range<usize>> {
             }
         }
     }
-    spans.sort_unstable_by_key(|s| s.start);
+    crate::order::sort_by_key(&mut spans, |s| s.start);
     spans.dedup_by(|b, a| b.start < a.end);
     spans
 }

@@ -121,7 +121,7 @@ pub(crate) fn percent_encoded_runs(text: &str) -> Vec<(Range<usize>, String)> {
     };
     let mut runs = Vec::new();
     let mut starts: Vec<usize> = ["%22", "%7B", "%7b"].iter().flat_map(|anchor| positions(text, anchor)).collect();
-    starts.sort_unstable();
+    crate::order::sort_by_key(&mut starts, |&at| at);
     let mut resume = 0;
     for anchor in starts {
         if anchor < resume {

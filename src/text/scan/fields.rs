@@ -422,7 +422,7 @@ pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
             }
         }
     }
-    spans.sort_unstable_by_key(|s| (s.start, s.end));
+    crate::order::sort_by_key(&mut spans, |s| (s.start, s.end));
     spans.dedup();
     spans
 }
@@ -1333,7 +1333,7 @@ pub(crate) fn paired_values(text: &str, names: &KeyNames, _: &Hints) -> Vec<Rang
             spans.push(start..end);
         }
     }
-    spans.sort_unstable_by_key(|s| s.start);
+    crate::order::sort_by_key(&mut spans, |s| s.start);
     spans.dedup_by(|b, a| b.start < a.end);
     spans
 }

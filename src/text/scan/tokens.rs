@@ -68,7 +68,7 @@ pub(crate) fn private_keys(text: &str) -> Vec<Range<usize>> {
     }
     // Blocks of different armours may overlap (a PuTTY header inside a PEM block): one
     // redaction covers their union, so nothing of either is left for a second pass.
-    spans.sort_unstable_by_key(|s| s.start);
+    crate::order::sort_by_key(&mut spans, |s| s.start);
     let mut merged: Vec<Range<usize>> = Vec::with_capacity(spans.len());
     for span in spans {
         match merged.last_mut() {
@@ -155,7 +155,7 @@ pub(crate) fn webhook_urls(text: &str, hints: &Hints) -> Vec<(Range<usize>, &'st
             }
         }
     }
-    spans.sort_unstable_by_key(|(s, _)| s.start);
+    crate::order::sort_by_key(&mut spans, |(s, _)| s.start);
     spans
 }
 
@@ -230,7 +230,7 @@ pub(crate) fn shaped_tokens(text: &str, hints: &Hints) -> Vec<(Range<usize>, &'s
             spans.push((at..end, "vault_token"));
         }
     }
-    spans.sort_unstable_by_key(|(s, _)| s.start);
+    crate::order::sort_by_key(&mut spans, |(s, _)| s.start);
     spans.dedup_by(|b, a| b.0.start < a.0.end);
     spans
 }
@@ -262,7 +262,7 @@ pub(crate) fn dotted_tokens(text: &str, _: &Hints) -> Vec<(Range<usize>, &'stati
             dot += 1;
         }
     });
-    spans.sort_unstable_by_key(|(s, _)| s.start);
+    crate::order::sort_by_key(&mut spans, |(s, _)| s.start);
     spans.dedup_by(|b, a| b.0.start < a.0.end);
     spans
 }
@@ -393,7 +393,7 @@ pub(crate) fn aws_secret_keys(text: &str) -> Vec<Range<usize>> {
     let key_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'/' || b == b'+';
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut ids: Vec<usize> = positions(text, "AKIA").chain(positions(text, "ASIA")).collect();
-    ids.sort_unstable();
+    crate::order::sort_by_key(&mut ids, |&at| at);
     // Where the last id's look ahead stopped: an id within it looks on from there (what
     // lies before was read, and held no key), so each byte is read about once.
     let mut read_to = 0;

@@ -21,7 +21,7 @@ pub(crate) fn url_credentials(text: &str) -> Vec<Range<usize>> {
     let plain = positions(text, "://").map(|sep| (sep, sep + 3));
     let escaped = positions(text, r":\/\/").map(|sep| (sep, sep + 5));
     let mut seps: Vec<(usize, usize)> = plain.chain(escaped).collect();
-    seps.sort_unstable();
+    crate::order::sort_by_key(&mut seps, |&s| s);
     for (sep, after) in seps {
         let mut scheme = sep;
         while scheme > 0
@@ -126,7 +126,7 @@ pub(crate) fn schemeless_dsn(text: &str) -> Vec<Range<usize>> {
             }
         }
     }
-    spans.sort_unstable_by_key(|s| s.start);
+    crate::order::sort_by_key(&mut spans, |s| s.start);
     spans
 }
 
