@@ -8,7 +8,7 @@
 use crate::json::utf16_prefix;
 use crate::rules::arguments::{argument_kind, ArgumentProblem, CallView};
 use crate::rules::kinds::{Advice, Kind};
-use crate::rules::validators::validator_problems;
+use crate::rules::validators::{validator_problems, Text};
 use crate::search;
 use crate::search::ShortPairs;
 use crate::wire::{RecoveryAction as A, SameArguments as S};
@@ -324,13 +324,13 @@ fn sdk_validation(hay: &Haystack<'_>) -> Option<Hit> {
     // Every text but the pydantic marker says "valid" or "required": one search rules most texts out.
     let maybe = ["valid", "required", "[type="].iter().any(|w| hay.holds(w));
     let sdk = maybe && SDK_VALIDATION_TEXTS.iter().any(|t| hay.holds(t));
-    sdk.then(|| Hit::Problems(validator_problems(hay.text, hay.call).unwrap_or_default()))
+    sdk.then(|| Hit::Problems(validator_problems(Text { text: hay.text, pairs: &hay.pairs }, hay.call).unwrap_or_default()))
 }
 
 /// A validation library's output, in any of the formats [`validator_problems`] reads.
 #[inline(never)] // only for validation text; kept out of `recognize` (docs/PERFORMANCE-js.md)
 fn validator_output(hay: &Haystack<'_>) -> Option<Hit> {
-    validator_problems(hay.text, hay.call).map(Hit::Problems)
+    validator_problems(Text { text: hay.text, pairs: &hay.pairs }, hay.call).map(Hit::Problems)
 }
 
 /// A library's message: a phrase (lowercase, matched as whole words) and what it means.

@@ -12,12 +12,13 @@
 use crate::json::{parse_json, Json};
 use crate::rules::arguments::{ArgumentProblem, CallView, MAX_INVALID_ARGUMENTS, MISSING, UNEXPECTED};
 use crate::search;
+use crate::search::ShortPairs;
 use crate::text::sanitize::strip_controls;
 
 /// Reads one validation library's output format: the problems the text states, `None`
 /// when the text is not in this format; `Some` with no problem is the format's output
 /// about nothing nameable (the arguments object itself).
-type Format = fn(&str, Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>;
+type Format = fn(Text<'_>, Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>;
 
 /// The formats, most specific first; the first that reads the text gives its problems.
 const FORMATS: &[Format] = &[
@@ -35,7 +36,7 @@ const FORMATS: &[Format] = &[
 
 /// The argument problems a validator's output in `text` states, read against `call` when
 /// given; `None` when no format reads the text.
-pub(crate) fn validator_problems(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+pub(crate) fn validator_problems(text: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
     let mut problems = FORMATS.iter().find_map(|read| read(text, call))?;
     let stated = !problems.is_empty();
     // With the call in hand, a problem is about one of its arguments: a property of the
@@ -75,6 +76,30 @@ const MAX_PATH: usize = 100;
 /// A JSON-RPC request's members: a validator's issue about one is about the request.
 const REQUEST_MEMBERS: &[&str] = &["params", "method", "jsonrpc", "id"];
 
+/// A text read for validators' output, with the filter of its pairs of bytes (either
+/// case): a needle with a pair the text lacks is not searched for.
+#[derive(Clone, Copy)]
+pub(crate) struct Text<'a> {
+    /// The text.
+    pub text: &'a str,
+    /// Its pairs.
+    pub pairs: &'a ShortPairs,
+}
+
+impl<'a> Text<'a> {
+    fn positions(self, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+        search::positions(if self.pairs.may_contain(needle) { self.text } else { "" }, needle)
+    }
+
+    fn find(self, needle: &str) -> Option<usize> {
+        self.pairs.may_contain(needle).then(|| search::find(self.text, needle)).flatten()
+    }
+
+    fn contains(self, needle: &str) -> bool {
+        self.find(needle).is_some()
+    }
+}
+
 /// Strip controls and collapse whitespace. No cut here: the normalizer redacts argument
 /// problems before it caps them, so a secret is never cut in half first. (The input is
 /// already bounded by the recognition window.)
@@ -104,9 +129,10 @@ fn problem_of(message: &str) -> String {
 /// objects, each with a `path` array and a `code` or `message`. `unrecognized_keys` names
 /// each key. Wherever the array stands in the text (alone, after `Error:`, after an SDK's
 /// lead).
-fn issue_array(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+fn issue_array(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
     let bytes = text.as_bytes();
-    let start = search::positions(text, "[").find(|&at| {
+    let start = t.positions("[").find(|&at| {
         let next = bytes[at + 1..].iter().position(|b| !b.is_ascii_whitespace()).map(|k| at + 1 + k);
         next.is_some_and(|n| bytes[n] == b'{')
     })?;
@@ -181,9 +207,10 @@ fn in_schema(call: Option<CallView<'_>>, path: &str) -> bool {
 /// The TypeScript SDK's own wording: after `Invalid arguments for tool NAME: `, one issue a
 /// line, each `MESSAGE at PATH` (zod 4's SDK formatting; `MESSAGE` alone for the arguments
 /// object) or `PATH: MESSAGE` (other formatters of the same issues).
-fn sdk_issue_lines(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+fn sdk_issue_lines(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
     const LEAD: &str = "Invalid arguments for tool ";
-    let at = search::find(text, LEAD)?;
+    let at = t.find(LEAD)?;
     let rest = &text[at + LEAD.len()..];
     let colon = search::find(rest, ": ")?;
     let issues = &rest[colon + 2..];
@@ -226,9 +253,10 @@ fn issue(path: &str, message: &str) -> Vec<ArgumentProblem> {
 /// The TypeScript `fastmcp` framework: `Tool 'NAME' parameter validation failed: PATH:
 /// MESSAGE, PATH: MESSAGE. Please check ...`. Messages hold commas too (`expected
 /// string, received undefined`): an issue starts only where a path and `: ` follow `, `.
-fn lead_and_entries(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+fn lead_and_entries(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
     const LEAD: &str = "parameter validation failed: ";
-    let at = search::find(text, LEAD)?;
+    let at = t.find(LEAD)?;
     let mut rest = &text[at + LEAD.len()..];
     if let Some(end) = search::find(rest, ". Please check") {
         rest = &rest[..end];
@@ -257,8 +285,9 @@ fn lead_and_entries(text: &str, call: Option<CallView<'_>>) -> Option<Vec<Argume
 
 /// zod 4's `prettifyError` and valibot's `summarize`: `✖ MESSAGE` (or `× MESSAGE`), then
 /// `→ at PATH` on the next line for an issue with a path.
-fn pretty_lines(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
-    if !search::contains(text, "\u{2716} ") && !search::contains(text, "\u{d7} ") {
+fn pretty_lines(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
+    if !t.contains("\u{2716} ") && !t.contains("\u{d7} ") {
         return None;
     }
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
@@ -273,8 +302,9 @@ fn pretty_lines(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProbl
 
 /// pydantic v2 (through the Python SDK and FastMCP): a location line, then an indented
 /// message ending `[type=CODE, ...`; `type=missing` is a missing argument.
-fn pydantic_errors(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
-    if !search::contains(text, "[type=") {
+fn pydantic_errors(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
+    if !t.contains("[type=") {
         return None;
     }
     let lines: Vec<&str> = text.lines().collect();
@@ -306,7 +336,8 @@ fn pydantic_errors(text: &str, _: Option<CallView<'_>>) -> Option<Vec<ArgumentPr
 /// than the maximum of 2`, `[] is too short`, `Additional properties are not allowed ('x'
 /// was unexpected)`), whose argument is the one `On instance['NAME']` names, else the one
 /// whose value the message quotes.
-fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+fn jsonschema(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
     const REQUIRED: &str = "' is a required property";
     const VALUE_PROBLEMS: &[&str] = &[
         " is not of type ",
@@ -329,7 +360,7 @@ fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProb
     // Phrases no text but jsonschema's writes: a value problem counts without a name then.
     const OWN: &[&str] = &[" is not of type '", " is not one of [", " is not valid under any of the given schemas", "Failed validating '"];
     let mut out = Vec::new();
-    for at in search::positions(text, REQUIRED) {
+    for at in t.positions(REQUIRED) {
         let before = &text[..at];
         let Some(open) = before.rfind(['\'', '\n']) else { continue };
         let name = &before[open + 1..];
@@ -337,7 +368,7 @@ fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProb
             out.push(ArgumentProblem::new(clean(name), MISSING));
         }
     }
-    if let Some(at) = search::find(text, "Additional properties are not allowed (") {
+    if let Some(at) = t.find("Additional properties are not allowed (") {
         let inside = &text[at + "Additional properties are not allowed (".len()..];
         let inside = &inside[..inside.find(')').unwrap_or(inside.len())];
         for name in inside.split(['\'', '"']).skip(1).step_by(2) {
@@ -349,10 +380,8 @@ fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProb
     let own = std::cell::OnceCell::new();
     let instance_named = std::cell::OnceCell::new();
     let mut read_to = 0;
-    let mut starts: Vec<usize> = [" is ", " does not match '", " should ", " was expected", " has non-unique"]
-        .into_iter()
-        .flat_map(|p| search::positions(text, p))
-        .collect();
+    let mut starts: Vec<usize> =
+        [" is ", " does not match '", " should ", " was expected", " has non-unique"].into_iter().flat_map(|p| t.positions(p)).collect();
     crate::order::sort_by_key(&mut starts, |&at| at);
     for at in starts {
         if at < read_to {
@@ -363,8 +392,8 @@ fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProb
         let line_end = text[at..].find('\n').map_or(text.len(), |k| at + k);
         read_to = line_end;
         let instance = text[line_start..at].rsplit(": ").next().unwrap_or_default().trim();
-        let path = instance_named.get_or_init(|| instance_path(text)).clone().or_else(|| call.and_then(|c| c.argument_valued(instance)));
-        if path.is_some() || *own.get_or_init(|| OWN.iter().any(|p| search::contains(text, p))) {
+        let path = instance_named.get_or_init(|| instance_path(t)).clone().or_else(|| call.and_then(|c| c.argument_valued(instance)));
+        if path.is_some() || *own.get_or_init(|| OWN.iter().any(|p| t.contains(p))) {
             let what = &text[at..line_end];
             debug_assert!(what.starts_with(phrase));
             out.push(ArgumentProblem::new(path.unwrap_or_default(), clean(&format!("{instance}{what}"))));
@@ -374,8 +403,9 @@ fn jsonschema(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProb
 }
 
 /// The argument `On instance['NAME']` (jsonschema's full message) names.
-fn instance_path(text: &str) -> Option<String> {
-    let at = search::find(text, "On instance[")?;
+fn instance_path(t: Text<'_>) -> Option<String> {
+    let text = t.text;
+    let at = t.find("On instance[")?;
     let rest = &text[at + "On instance[".len()..];
     let quote = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
     let name = &rest[1..];
@@ -386,12 +416,13 @@ fn instance_path(text: &str) -> Option<String> {
 /// ajv's `errorsText`: `data/NAME must be string`, `data must have required property
 /// 'NAME'`, `/NAME must ...` (an instance path alone), ajv 6's `data.NAME should be ...`;
 /// problems joined by `, `.
-fn ajv(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+fn ajv(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
     const REQUIRED: &str = "must have required property '";
     const OLD_REQUIRED: &str = "should have required property '";
     let mut out = Vec::new();
     for lead in [REQUIRED, OLD_REQUIRED] {
-        for at in search::positions(text, lead) {
+        for at in t.positions(lead) {
             let rest = around(text, at + lead.len()).1;
             let name = &rest[..rest.find('\'').unwrap_or(0)];
             let base = ajv_path(&text[..at]);
@@ -401,7 +432,7 @@ fn ajv(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
         }
     }
     for verb in [" must ", " should "] {
-        for at in search::positions(text, verb) {
+        for at in t.positions(verb) {
             let rest = &text[at + 1..];
             if rest.starts_with("must have required") || rest.starts_with("should have required") {
                 continue;
@@ -452,11 +483,12 @@ fn ajv_path(before: &str) -> String {
 /// field `NAME` ``, ``unknown field `NAME`, expected ...``, ``invalid type: integer `5`,
 /// expected a string`` (the argument whose value it quotes). The names could be any
 /// struct's (a backend's reply too), so only names of the call's schema count.
-fn serde(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+fn serde(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
     let call = call?;
     let mut out = Vec::new();
     for (lead, problem) in [("missing field `", MISSING), ("unknown field `", UNEXPECTED)] {
-        for at in search::positions(text, lead) {
+        for at in t.positions(lead) {
             let rest = around(text, at + lead.len()).1;
             let name = &rest[..rest.find('`').unwrap_or(0)];
             let known = call.has_property(name);
@@ -467,7 +499,7 @@ fn serde(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>
         }
     }
     for lead in ["invalid type: ", "invalid value: ", "unknown variant `"] {
-        for at in search::positions(text, lead) {
+        for at in t.positions(lead) {
             let rest = &text[at..];
             let rest = &rest[..search::floor_boundary(rest, MAX_MESSAGE)];
             let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
@@ -492,9 +524,10 @@ fn serde(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>
 /// "NAME" is not a string`; and Go's `encoding/json` behind its typed handlers, `cannot
 /// unmarshal number into Go struct field Args.NAME of type string` (for a name of the
 /// call's schema).
-fn mcp_go(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+fn mcp_go(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
     let mut out = Vec::new();
-    for at in search::positions(text, " into Go struct field ") {
+    for at in t.positions(" into Go struct field ") {
         let (before, after) = around(text, at);
         let Some(clause) = search::rfind(before, "cannot unmarshal").map(|k| at - before.len() + k) else { continue };
         let line_end = at + after.find('\n').unwrap_or(after.len());
@@ -505,7 +538,7 @@ fn mcp_go(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>
             out.push(ArgumentProblem::new(path, clean(&text[clause..line_end])));
         }
     }
-    for at in search::positions(text, "argument \"") {
+    for at in t.positions("argument \"") {
         let rest = &text[at + "argument \"".len()..];
         let Some(close) = rest[..search::floor_boundary(rest, MAX_PATH + 1)].find('"') else { continue };
         let (name, after) = (&rest[..close], around(text, at + "argument \"".len() + close + 1).1);
@@ -563,7 +596,8 @@ const PROBLEM_WORDS: &[&str] = &[
 /// A server's own checks, one `NAME: PROBLEM` a line (or `; `-separated, or bulleted), or
 /// `NAME is required` / `NAME must ...`: read only with the call's schema, for names it
 /// has, with a problem in a validator's words.
-fn named_lines(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+fn named_lines(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
     let call = call?;
     let lower = text.to_ascii_lowercase();
     let bytes = lower.as_bytes();
@@ -617,6 +651,10 @@ fn named_lines(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentPro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn validator_problems(text: &str, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+        super::validator_problems(Text { text, pairs: &ShortPairs::of(text) }, call)
+    }
 
     fn read(text: &str, call: Option<CallView<'_>>) -> Vec<(String, String)> {
         validator_problems(text, call).unwrap_or_else(|| panic!("not read: {text}")).into_iter().map(|p| (p.path, p.problem)).collect()
