@@ -5,7 +5,8 @@
 //! resource_link blocks, unknown and malformed blocks, `structuredContent`, `isError`,
 //! `resultType`, `_meta`), JSON-RPC errors (the codes the contract names and any other),
 //! transport failures, validation failures (arguments against an input schema, problem
-//! lists) and gateway blocks, with annotations, dispatch facts, real failure phrases,
+//! lists) and gateway blocks, with annotations, dispatch facts, the call's arguments and
+//! input schema, real failure phrases (validators' and libraries' texts among them),
 //! sanitizer specials, long repeats that reach every cap, and planted secrets: a small
 //! fixed list of format-correct fake tokens, each with a random-looking body.
 //!
@@ -16,6 +17,7 @@
 //! - the error is JSON, at most `max_error_bytes`, valid against both schemas (sampled),
 //!   every string and key sanitized, and reads back byte for byte with `parse_call_error`
 //!   (reading runs the redactor over its output: its idempotence);
+//! - no `invalid_arguments` entry has an empty or blank path;
 //! - the contract's rules hold (the same invariants as `tests/properties.rs`): breaker
 //!   and origin by failure tag (rules 3, 4), no infrastructure kind inside a completed
 //!   result, `same_arguments: safe` only with `dispatched: false`, `dispatched: false`
@@ -81,6 +83,25 @@ const PHRASES: &[&str] = &[
     "curl -u admin:hunter2 https://x",
     "Bearer realm=\"api\"",
     "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA",
+    // Validators' and libraries' own texts (the recognizer reads them as structure).
+    "Error: [\n  {\n    \"code\": \"invalid_type\",\n    \"expected\": \"string\",\n    \"received\": \"undefined\",\n    \"path\": [\n      \"path\"\n    ],\n    \"message\": \"Required\"\n  }\n]",
+    "[{\"code\":\"custom\",\"path\":[],\"message\":\"bad\"},{\"code\":\"unrecognized_keys\",\"keys\":[\"x\"],\"path\":[],\"message\":\"Unrecognized key\"}]",
+    "Invalid arguments for tool find: title: Invalid input: expected string, received undefined",
+    "\u{2716} Invalid input: expected string, received undefined\n  \u{2192} at title",
+    "Tool 'greet' parameter validation failed: count: Too big: expected number to be <=5, root: Unrecognized key: \"x\". Please check",
+    "5 is not of type 'string'\n\nOn instance['count']:\n    5",
+    "Additional properties are not allowed ('body' was unexpected)",
+    "data must have required property 'owner', data/labels/0 must be string",
+    "failed to deserialize parameters: missing field `title`",
+    "invalid type: integer `5`, expected a string",
+    "required argument \"owner\" not found",
+    "json: cannot unmarshal number into Go struct field Args.title of type string",
+    "title: required\ncount: must be at most 10",
+    "connect ECONNREFUSED 127.0.0.1:5432",
+    "fatal: not a git repository (or any of the parent directories): .git",
+    "UNIQUE constraint failed: users.email",
+    "Command 'rm' is not allowed",
+    "[Errno 17] File exists: '/srv/a'",
 ];
 
 /// Characters and markers the sanitizer and the defanger must handle.
@@ -389,8 +410,14 @@ struct Report {
     annotations: Option<Annotations>,
     /// Absent, null, or a boolean.
     dispatched: Option<Option<bool>>,
+    /// The call's arguments and the tool's input schema (recognition reads failure text
+    /// against them).
+    call: Option<SchemaIn>,
     failure: FailureIn,
 }
+
+/// Arguments, the schema's properties (name, type, required) and `additionalProperties`.
+type SchemaIn = (Vec<(u8, JValue)>, Vec<(u8, u8, bool)>, Option<bool>);
 
 #[derive(Arbitrary, Debug)]
 enum Tool {
@@ -555,7 +582,7 @@ enum RpcData {
 
 #[derive(Arbitrary, Debug)]
 struct ValidationIn {
-    schema: Option<(Vec<(u8, JValue)>, Vec<(u8, u8, bool)>, Option<bool>)>,
+    schema: Option<SchemaIn>,
     problems: Option<Vec<(Text, Text)>>,
     message: Option<Text>,
 }
@@ -756,25 +783,9 @@ impl Build {
             }
             FailureIn::Validation(val) => {
                 let mut v = Map::new();
-                if let Some((args, props, additional)) = &val.schema {
-                    let mut a = Map::new();
-                    for (name, x) in args {
-                        let x = self.value(x, 3);
-                        a.insert(pick(ARG_NAMES, *name).into(), x);
-                    }
-                    let mut p = Map::new();
-                    let mut required = Vec::new();
-                    for (name, ty, req) in props {
-                        p.insert(pick(ARG_NAMES, *name).into(), json!({ "type": pick(ARG_TYPES, *ty) }));
-                        if *req {
-                            required.push(json!(pick(ARG_NAMES, *name)));
-                        }
-                    }
-                    let mut schema = json!({ "type": "object", "properties": p, "required": required });
-                    if let Some(b) = additional {
-                        schema["additionalProperties"] = json!(b);
-                    }
-                    v.insert("arguments".into(), Value::Object(a));
+                if let Some(call) = &val.schema {
+                    let (arguments, schema) = self.call(call);
+                    v.insert("arguments".into(), arguments);
                     v.insert("input_schema".into(), schema);
                 }
                 if let Some(problems) = &val.problems {
@@ -815,6 +826,28 @@ impl Build {
     }
 
     /// The report's JSON and, when the tool is one of the known names, that name.
+    /// The arguments and the input schema of `call`.
+    fn call(&mut self, (args, props, additional): &SchemaIn) -> (Value, Value) {
+        let mut a = Map::new();
+        for (name, x) in args {
+            let x = self.value(x, 3);
+            a.insert(pick(ARG_NAMES, *name).into(), x);
+        }
+        let mut p = Map::new();
+        let mut required = Vec::new();
+        for (name, ty, req) in props {
+            p.insert(pick(ARG_NAMES, *name).into(), json!({ "type": pick(ARG_TYPES, *ty) }));
+            if *req {
+                required.push(json!(pick(ARG_NAMES, *name)));
+            }
+        }
+        let mut schema = json!({ "type": "object", "properties": p, "required": required });
+        if let Some(b) = additional {
+            schema["additionalProperties"] = json!(b);
+        }
+        (Value::Object(a), schema)
+    }
+
     fn report(&mut self, r: &Report) -> (Value, Option<&'static str>) {
         let mut v = Map::new();
         let mut known = None;
@@ -862,6 +895,12 @@ impl Build {
             None => {}
         }
         let (tag, failure) = self.failure(&r.failure);
+        // A validation failure carries its own arguments; the report's would be refused.
+        if let (Some(call), false) = (&r.call, tag == "validation") {
+            let (arguments, schema) = self.call(call);
+            v.insert("arguments".into(), arguments);
+            v.insert("input_schema".into(), schema);
+        }
         v.insert(tag.into(), failure);
         (Value::Object(v), known)
     }
@@ -992,6 +1031,12 @@ pub fn run(data: &[u8]) {
                 assert!(units <= policy.max_text_chars(), "a text of {units} units: {error_json}");
             }
         }
+    }
+
+    // An argument is named by a path that reads as something.
+    for argument in error["invalid_arguments"].as_array().map(Vec::as_slice).unwrap_or_default() {
+        let path = argument["path"].as_str().unwrap_or("");
+        assert!(!path.trim().is_empty(), "an invalid_arguments entry with a blank path: {error_json}");
     }
 
     // Rule 6 and rule 14: the consumer reads the core's object back byte for byte.
