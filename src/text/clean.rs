@@ -11,7 +11,7 @@ use crate::error::{ErrorCode, ReportError};
 use crate::json::{utf16_len, utf16_prefix, JsonText};
 use crate::search;
 use crate::text::custom::CustomRules;
-use crate::text::defang::{defang_markers, defang_role_words, ROLE_LINES};
+use crate::text::defang::{defang_markers, defang_role_words, MARKER_SIGNS};
 use crate::text::redact::{redact_secrets, redact_secrets_with, Redactions, TextHints, MARKER_PREFIX};
 use crate::text::safe::{SafeText, SafeTextBuilder};
 use crate::text::sanitize::{strip_controls, strip_controls_prefix};
@@ -191,7 +191,7 @@ fn defang_and_redact<'a>(text: &'a str, custom: &CustomRules, counts: &mut Redac
     // The text's hints tell whether it may hold a chat marker at all; unchanged by the
     // defanging, the redaction reads the same hints.
     let hints = TextHints::of(text);
-    let redacted = if hints.may_hold_a_marker(ROLE_LINES) {
+    let redacted = if hints.may_hold_a_marker(&MARKER_SIGNS) {
         match defang_markers(text, counts) {
             Cow::Borrowed(_) => redact_secrets_with(hints, custom, counts),
             Cow::Owned(defanged) => match redact_secrets(&defanged, custom, counts) {

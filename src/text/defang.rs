@@ -358,9 +358,34 @@ const MARKER_NAMES: &[&str] =
 /// as written capitalized; the same in capitals counts too (`SYSTEM:`).
 const ROLE_WORDS: &[&str] = &["Human", "Assistant", "System", "User", "Developer"];
 
-/// The same labels as literals (matched in any case), for a quick answer that a text holds none
+/// How each marker opens: the byte the scan for markers stops at ([`may_open_marker`]),
+/// and what a text holds when such a marker may be in it (`{{` for a block helper, the
+/// escape `\u003c` for an escaped `<`).
+const MARKER_OPENINGS: [(u8, &str); 5] = [(b'<', "<"), (b'[', "["), (b'!', "!"), (b'{', "{{"), (b'\\', "\\u003c")];
+
+/// What else a text holds when the defanging may change it: a link's `]` (a link is
+/// found from its `](`, with or without a `[` before), a heading's `#` before a blank,
+/// and the role lines' labels ([`ROLE_WORDS`], and `AI:`).
+const OTHER_SIGNS: [&str; 9] = ["]", "# ", "#\t", ROLE_WORDS[0], ROLE_WORDS[1], ROLE_WORDS[2], ROLE_WORDS[3], ROLE_WORDS[4], "AI:"];
+
+/// Every literal one of which a text holds when the defanging may change it, besides a
+/// character other than ASCII (a look-alike's): matched in any case, for the quick
+/// answer that a text holds no marker
 /// ([`TextHints::may_hold_a_marker`](crate::text::redact::TextHints::may_hold_a_marker)).
-pub(crate) const ROLE_LINES: &[&str] = &["Human", "Assistant", "System", "User", "Developer", "AI:"];
+/// Built from [`MARKER_OPENINGS`] and [`OTHER_SIGNS`], so a new opening is named once.
+pub(crate) const MARKER_SIGNS: [&str; MARKER_OPENINGS.len() + OTHER_SIGNS.len()] = {
+    let mut signs = [""; MARKER_OPENINGS.len() + OTHER_SIGNS.len()];
+    let mut k = 0;
+    while k < MARKER_OPENINGS.len() {
+        signs[k] = MARKER_OPENINGS[k].1;
+        k += 1;
+    }
+    while k < signs.len() {
+        signs[k] = OTHER_SIGNS[k - MARKER_OPENINGS.len()];
+        k += 1;
+    }
+    signs
+};
 
 /// Words a markdown heading turns into a prompt section with (`### Instruction:`,
 /// `## System`), in any case.
@@ -416,10 +441,10 @@ byte_class!(
     Wide = |b| b.within(0x80, 0xFF)
 );
 
-/// Whether an ASCII byte may open a marker (as [`MarkerOrLineBreak`] finds them): `<`, `[`,
-/// `!`, `{`, or the `\\` of an escaped `<`.
+/// Whether an ASCII byte may open a marker (as [`MarkerOrLineBreak`] finds them): one of
+/// [`MARKER_OPENINGS`].
 fn may_open_marker(b: u8) -> bool {
-    matches!(b, b'<' | b'[' | b'!' | b'{' | b'\\')
+    MARKER_OPENINGS.iter().any(|&(opening, _)| opening == b)
 }
 
 /// Whether a line that starts with `b` may be a role line or a heading: indentation (a
@@ -1128,6 +1153,17 @@ mod tests {
         let mut counts = Redactions::default();
         let out = defang_markers(text, &mut counts).into_owned();
         (out, counts)
+    }
+
+    /// The scan stops at every byte that opens a marker, and each opening's sign starts
+    /// with its byte (a text that holds the marker holds the sign).
+    #[test]
+    fn the_scan_stops_where_every_opening_starts() {
+        for (b, sign) in MARKER_OPENINGS {
+            assert_eq!(next_in_class(&[b'a', b], 0, MarkerOrLineBreak), 1, "{}", char::from(b));
+            assert_eq!(sign.as_bytes()[0], b);
+        }
+        assert!(ROLE_WORDS.iter().all(|w| MARKER_SIGNS.contains(w)));
     }
 
     /// `marker_len` looks the bracket markers up only after `[` or `<<`, and the pass

@@ -367,17 +367,19 @@ impl<'t> TextHints<'t> {
     }
 
     /// Whether the text may hold anything the defanging changes (a chat marker, a role
-    /// line, an image, a link, a heading: see [`defang_markers`]): a `<`, `[`, `]` (a link
-    /// is found from its `](`, with or without a `[` before) or `!`, a
-    /// `#` before a blank, a `{{`, an escaped `\u003c`, one of `role_lines`, as the text's bytes and pairs tell, or a
-    /// character other than ASCII (a look-alike of one of those).
+    /// line, an image, a link, a heading: see [`defang_markers`]): one of `signs` (the
+    /// defanging's [`MARKER_SIGNS`]), as the text's bytes and pairs tell (a sign of one byte
+    /// is looked for), or a character other than ASCII (a look-alike of one of those).
     ///
     /// [`defang_markers`]: crate::text::defang::defang_markers
-    pub(crate) fn may_hold_a_marker(&self, role_lines: &[&str]) -> bool {
+    /// [`MARKER_SIGNS`]: crate::text::defang::MARKER_SIGNS
+    pub(crate) fn may_hold_a_marker(&self, signs: &[&str]) -> bool {
         let hints = &self.0.hints;
-        b"<[]!".iter().any(|&b| hints.present.has_byte(b) && hints.text.as_bytes().contains(&b))
-            || ["# ", "#\t", "{{", "\\u003c"].iter().chain(role_lines).any(|literal| hints.may_occur(literal))
-            || !hints.text.is_ascii()
+        let holds = |sign: &&str| match sign.as_bytes() {
+            &[b] => hints.present.has_byte(b) && hints.text.as_bytes().contains(&b),
+            _ => hints.may_occur(sign),
+        };
+        signs.iter().any(holds) || !hints.text.is_ascii()
     }
 }
 
@@ -997,7 +999,7 @@ fn is_cut_marker(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::defang::ROLE_LINES;
+    use crate::text::defang::MARKER_SIGNS;
 
     fn redact(text: &str) -> (String, Redactions) {
         let mut counts = Redactions::default();
@@ -1325,7 +1327,7 @@ mod tests {
         {
             // Short texts hash their pairs, long ones keep them.
             for text in [format!("{pad}{text}"), text] {
-                if !TextHints::of(&text).may_hold_a_marker(ROLE_LINES) {
+                if !TextHints::of(&text).may_hold_a_marker(&MARKER_SIGNS) {
                     ruled_out += 1;
                     let defanged = crate::text::defang::defang_markers(&text, &mut Redactions::default());
                     assert!(matches!(defanged, Cow::Borrowed(_)), "{text}");
@@ -1356,7 +1358,7 @@ mod tests {
             "{{#system}}",
         ] {
             for text in [format!("{pad}{marker}\n{pad}"), marker.to_owned()] {
-                assert!(TextHints::of(&text).may_hold_a_marker(ROLE_LINES), "{marker}");
+                assert!(TextHints::of(&text).may_hold_a_marker(&MARKER_SIGNS), "{marker}");
                 let defanged = crate::text::defang::defang_markers(&text, &mut Redactions::default());
                 assert!(matches!(defanged, Cow::Owned(_)), "{marker}");
             }
