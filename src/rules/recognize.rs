@@ -113,36 +113,126 @@ pub(crate) enum Meaning {
 pub(crate) struct RecognitionRule {
     /// Which rule.
     pub id: RuleId,
+    /// What a text holds when the rule may match it.
+    pub gate: Gate,
     /// Finds the rule's text.
     pub matcher: fn(&Haystack<'_>) -> Option<Hit>,
     /// What a hit means.
     pub meaning: Meaning,
 }
 
+/// What a text holds when a rule may match it: a text whose pairs rule out every literal
+/// is passed by without running the matcher (in WebAssembly, without compiling it).
+#[derive(Debug)]
+pub(crate) enum Gate {
+    /// Any text.
+    Always,
+    /// One of these (lowercase).
+    Any(&'static [&'static str]),
+    /// One of a table's phrases.
+    Signatures(&'static [Signature]),
+}
+
+impl Gate {
+    fn may_match(&self, hay: &Haystack<'_>) -> bool {
+        match self {
+            Gate::Always => true,
+            Gate::Any(literals) => literals.iter().any(|l| hay.pairs.may_contain(l)),
+            Gate::Signatures(table) => table.iter().any(|s| hay.pairs.may_contain(s.phrase)),
+        }
+    }
+}
+
 /// The rules, first match wins.
 pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
-    RecognitionRule { id: RuleId::SdkInputValidation, matcher: sdk_validation, meaning: Meaning::ByProblems },
-    RecognitionRule { id: RuleId::ToolNotFound, matcher: tool_not_found, meaning: Meaning::Kind(Kind::UnknownTool, None) },
+    RecognitionRule {
+        id: RuleId::SdkInputValidation,
+        gate: Gate::Any(&["valid", "required", "[type="]),
+        matcher: sdk_validation,
+        meaning: Meaning::ByProblems,
+    },
+    RecognitionRule {
+        id: RuleId::ToolNotFound,
+        gate: Gate::Any(&["tool"]),
+        matcher: tool_not_found,
+        meaning: Meaning::Kind(Kind::UnknownTool, None),
+    },
     RecognitionRule {
         id: RuleId::PathOutsideAllowed,
+        gate: Gate::Any(&["outside", "not in"]),
         matcher: path_outside_allowed,
         meaning: Meaning::Kind(Kind::PathTraversal, Some((A::ReviseAndRetry, S::Never))),
     },
-    RecognitionRule { id: RuleId::ValidatorOutput, matcher: validator_output, meaning: Meaning::ByProblems },
-    RecognitionRule { id: RuleId::HttpStatus, matcher: http_status, meaning: Meaning::ByStatus },
-    RecognitionRule { id: RuleId::HttpReason, matcher: http_reason, meaning: Meaning::ByStatus },
-    RecognitionRule { id: RuleId::Errno, matcher: errno, meaning: Meaning::ByStatus },
-    RecognitionRule { id: RuleId::BackendUnreachable, matcher: backend_unreachable, meaning: Meaning::Kind(Kind::ToolError, RETRY_LATER) },
-    RecognitionRule { id: RuleId::GitError, matcher: |hay| signature(hay, GIT_SIGNATURES), meaning: Meaning::BySignature },
-    RecognitionRule { id: RuleId::DatabaseError, matcher: |hay| signature(hay, DATABASE_SIGNATURES), meaning: Meaning::BySignature },
-    RecognitionRule { id: RuleId::ProcessError, matcher: process_error, meaning: Meaning::BySignature },
-    RecognitionRule { id: RuleId::OsErrorText, matcher: |hay| signature(hay, OS_ERROR_SIGNATURES), meaning: Meaning::BySignature },
-    RecognitionRule { id: RuleId::RateLimitText, matcher: rate_limit_text, meaning: Meaning::Kind(Kind::RateLimited, None) },
-    RecognitionRule { id: RuleId::PermissionText, matcher: permission_text, meaning: Meaning::Kind(Kind::PermissionDenied, None) },
-    RecognitionRule { id: RuleId::ForbiddenTarget, matcher: forbidden_target, meaning: Meaning::Kind(Kind::Forbidden, None) },
-    RecognitionRule { id: RuleId::AlreadyExists, matcher: already_exists, meaning: Meaning::Kind(Kind::Conflict, None) },
-    RecognitionRule { id: RuleId::NotFoundText, matcher: not_found_text, meaning: Meaning::Kind(Kind::NotFound, None) },
-    RecognitionRule { id: RuleId::InvalidValueText, matcher: invalid_value_text, meaning: Meaning::Kind(Kind::InvalidParam, None) },
+    RecognitionRule { id: RuleId::ValidatorOutput, gate: Gate::Always, matcher: validator_output, meaning: Meaning::ByProblems },
+    RecognitionRule {
+        id: RuleId::HttpStatus,
+        gate: Gate::Any(&["http/", "status", "returned error"]),
+        matcher: http_status,
+        meaning: Meaning::ByStatus,
+    },
+    RecognitionRule { id: RuleId::HttpReason, gate: Gate::Always, matcher: http_reason, meaning: Meaning::ByStatus },
+    RecognitionRule { id: RuleId::Errno, gate: Gate::Any(ERRNO_NAMES), matcher: errno, meaning: Meaning::ByStatus },
+    RecognitionRule {
+        id: RuleId::BackendUnreachable,
+        gate: Gate::Any(UNREACHABLE_PHRASES),
+        matcher: backend_unreachable,
+        meaning: Meaning::Kind(Kind::ToolError, RETRY_LATER),
+    },
+    RecognitionRule {
+        id: RuleId::GitError,
+        gate: Gate::Signatures(GIT_SIGNATURES),
+        matcher: |hay| signature(hay, GIT_SIGNATURES),
+        meaning: Meaning::BySignature,
+    },
+    RecognitionRule {
+        id: RuleId::DatabaseError,
+        gate: Gate::Signatures(DATABASE_SIGNATURES),
+        matcher: |hay| signature(hay, DATABASE_SIGNATURES),
+        meaning: Meaning::BySignature,
+    },
+    RecognitionRule { id: RuleId::ProcessError, gate: Gate::Any(PROCESS_PHRASES), matcher: process_error, meaning: Meaning::BySignature },
+    RecognitionRule {
+        id: RuleId::OsErrorText,
+        gate: Gate::Signatures(OS_ERROR_SIGNATURES),
+        matcher: |hay| signature(hay, OS_ERROR_SIGNATURES),
+        meaning: Meaning::BySignature,
+    },
+    RecognitionRule {
+        id: RuleId::RateLimitText,
+        gate: Gate::Any(&["rate limit", "rate-limit", "ratelimit", "too many requests"]),
+        matcher: rate_limit_text,
+        meaning: Meaning::Kind(Kind::RateLimited, None),
+    },
+    RecognitionRule {
+        id: RuleId::PermissionText,
+        gate: Gate::Any(&["permission denied", "access denied"]),
+        matcher: permission_text,
+        meaning: Meaning::Kind(Kind::PermissionDenied, None),
+    },
+    RecognitionRule {
+        id: RuleId::ForbiddenTarget,
+        gate: Gate::Any(&["not in the allowed domains", "not in the list of allowed", "not a public address", "robots.txt"]),
+        matcher: forbidden_target,
+        meaning: Meaning::Kind(Kind::Forbidden, None),
+    },
+    RecognitionRule {
+        id: RuleId::AlreadyExists,
+        gate: Gate::Any(ALREADY_EXISTS_PHRASES),
+        matcher: already_exists,
+        meaning: Meaning::Kind(Kind::Conflict, None),
+    },
+    RecognitionRule {
+        id: RuleId::NotFoundText,
+        gate: Gate::Any(NOT_FOUND_PHRASES),
+        matcher: not_found_text,
+        meaning: Meaning::Kind(Kind::NotFound, None),
+    },
+    RecognitionRule {
+        id: RuleId::InvalidValueText,
+        gate: Gate::Any(&["invalid "]),
+        matcher: invalid_value_text,
+        meaning: Meaning::Kind(Kind::InvalidParam, None),
+    },
 ];
 
 /// Phrases that say something the call named does not exist (lowercase, whole words), each
@@ -243,7 +333,7 @@ pub(crate) fn recognize(text: &str, call: Option<CallView<'_>>) -> Option<Recogn
     let text = utf16_prefix(text, RECOGNITION_WINDOW);
     let lower = text.to_ascii_lowercase();
     let hay = Haystack { text, pairs: ShortPairs::of(&lower), lower, call };
-    for rule in RECOGNITION_RULES {
+    for rule in RECOGNITION_RULES.iter().filter(|r| r.gate.may_match(&hay)) {
         let Some(hit) = (rule.matcher)(&hay) else { continue };
         let mut invalid_arguments = Vec::new();
         let (kind, advice) = match (rule.meaning, hit) {
@@ -334,6 +424,7 @@ fn validator_output(hay: &Haystack<'_>) -> Option<Hit> {
 }
 
 /// A library's message: a phrase (lowercase, matched as whole words) and what it means.
+#[derive(Debug)]
 pub(crate) struct Signature {
     /// The words.
     pub phrase: &'static str,
@@ -470,24 +561,42 @@ fn backend_unreachable(hay: &Haystack<'_>) -> Option<Hit> {
 /// `shell operator ';' not allowed`), not found (`sh: foo: command not found`), or out of
 /// time (`Command timed out after 5 seconds`, Python's `TimeoutExpired`).
 fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
-    let refused = hay.lower.lines().any(|line| {
-        ["command", "operator", "executable", "program"].iter().any(|w| whole_words_in(line, w))
-            && ["not allowed", "not permitted", "is blocked", "is disallowed", "not in the allowed"]
-                .iter()
-                .any(|w| search::contains(line, w))
-    });
+    let refusals = &PROCESS_PHRASES[..5];
+    let refused = refusals.iter().any(|w| hay.holds(w))
+        && hay.lower.lines().any(|line| {
+            ["command", "operator", "executable", "program"].iter().any(|w| whole_words_in(line, w))
+                && refusals.iter().any(|w| search::contains(line, w))
+        });
     if refused {
         return Some(Hit::Signature(Kind::Forbidden, None));
     }
     if whole_words(hay, "command not found").next().is_some() {
         return Some(Hit::Signature(Kind::NotFound, None));
     }
-    let timed_out =
-        ["timed out", "timeout expired", "deadline exceeded", "time limit exceeded", "timeout exceeded", "aborted due to timeout"];
+    let timed_out = &PROCESS_PHRASES[6..12];
     // axios: `timeout of 500ms exceeded`.
     let axios = hay.holds("timeout of ") && hay.holds("ms exceeded");
     (axios || timed_out.iter().any(|w| whole_words(hay, w).next().is_some())).then_some(Hit::Signature(Kind::Timeout, None))
 }
+
+/// The phrases [`process_error`] reads: refusals (the first five), a command not found,
+/// running out of time (the seventh to the twelfth), and axios' `timeout of 500ms
+/// exceeded` (by its `timeout`, for the gate).
+const PROCESS_PHRASES: &[&str] = &[
+    "not allowed",
+    "not permitted",
+    "is blocked",
+    "is disallowed",
+    "not in the allowed",
+    "command not found",
+    "timed out",
+    "timeout expired",
+    "deadline exceeded",
+    "time limit exceeded",
+    "timeout exceeded",
+    "aborted due to timeout",
+    "timeout",
+];
 
 /// Whether `word` stands in `line` (lowercase) as a whole word.
 fn whole_words_in(line: &str, word: &str) -> bool {
@@ -670,6 +779,9 @@ fn http_reason(hay: &Haystack<'_>) -> Option<Hit> {
     }
     None
 }
+
+/// The errno names [`STATUS_KINDS`] holds, lowercase (the rule's gate).
+const ERRNO_NAMES: &[&str] = &["enoent", "eacces", "eperm", "eexist", "enotempty", "enotdir", "eisdir", "etimedout"];
 
 /// Node errno names, upper case as Node prints them.
 fn errno(hay: &Haystack<'_>) -> Option<Hit> {

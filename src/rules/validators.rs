@@ -15,29 +15,61 @@ use crate::search;
 use crate::search::ShortPairs;
 use crate::text::sanitize::strip_controls;
 
-/// Reads one validation library's output format: the problems the text states, `None`
-/// when the text is not in this format; `Some` with no problem is the format's output
-/// about nothing nameable (the arguments object itself).
-type Format = fn(Text<'_>, Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>;
+/// One validation library's output format.
+struct Format {
+    /// Literals one of which the format's output holds (a format with none is read only
+    /// with the call in hand): a text whose pairs rule them all out is not read, and in
+    /// WebAssembly the reader is not even compiled for it.
+    anchors: &'static [&'static str],
+    /// Reads the format: the problems the text states, `None` when the text is not in this
+    /// format; `Some` with no problem is its output about nothing nameable (the arguments
+    /// object itself).
+    read: fn(Text<'_>, Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>>,
+}
 
 /// The formats, most specific first; the first that reads the text gives its problems.
 const FORMATS: &[Format] = &[
-    issue_array,      // zod 3 and 4 (and the libraries that print its issue objects)
-    sdk_issue_lines,  // the TypeScript MCP SDK's own lines
-    lead_and_entries, // the TypeScript fastmcp framework
-    pretty_lines,     // zod 4's prettifyError, valibot's summarize
-    pydantic_errors,  // pydantic v2
-    jsonschema,       // Python jsonschema
-    ajv,              // ajv 6 and 8
-    serde,            // serde (rmcp and other Rust servers)
-    mcp_go,           // mcp-go's argument accessors
-    named_lines,      // a server's own `name: problem` lines
+    // zod 3 and 4, and the libraries that print its issue objects.
+    Format { anchors: &["\"path\""], read: issue_array },
+    // The TypeScript MCP SDK's own lines, the TypeScript fastmcp framework's entries.
+    Format { anchors: &["Invalid arguments for tool "], read: sdk_issue_lines },
+    Format { anchors: &["parameter validation failed: "], read: lead_and_entries },
+    // zod 4's prettifyError, valibot's summarize.
+    Format { anchors: &["\u{2716} ", "\u{d7} "], read: pretty_lines },
+    Format { anchors: &["[type="], read: pydantic_errors },
+    // Python jsonschema: the phrases of its messages.
+    Format {
+        anchors: &[
+            "' is a required property",
+            "Additional properties are not allowed",
+            " is not ",
+            " is greater than",
+            " is less than",
+            " is too ",
+            " does not match '",
+            " should be non-empty",
+            " should not be valid",
+            " was expected",
+            " has non-unique",
+        ],
+        read: jsonschema,
+    },
+    Format { anchors: &[" must ", " should "], read: ajv },
+    // serde (rmcp and other Rust servers), mcp-go's accessors and Go's encoding/json.
+    Format { anchors: &["missing field `", "unknown field `", "invalid type: ", "invalid value: ", "unknown variant `"], read: serde },
+    Format { anchors: &["argument \"", " into Go struct field "], read: mcp_go },
+    // A server's own `name: problem` lines: with the call's schema only.
+    Format { anchors: &[], read: named_lines },
 ];
 
 /// The argument problems a validator's output in `text` states, read against `call` when
 /// given; `None` when no format reads the text.
 pub(crate) fn validator_problems(text: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
-    let mut problems = FORMATS.iter().find_map(|read| read(text, call))?;
+    let may_be = |f: &&Format| match f.anchors {
+        [] => call.is_some(),
+        anchors => anchors.iter().any(|a| text.pairs.may_contain(a)),
+    };
+    let mut problems = FORMATS.iter().filter(may_be).find_map(|f| (f.read)(text, call))?;
     let stated = !problems.is_empty();
     // With the call in hand, a problem is about one of its arguments: a property of the
     // schema, or an argument the call sent. Issues only about something else (a
