@@ -151,7 +151,8 @@ impl Normalizer {
         if d.recognized_by == Some(RuleId::ToolNotFound) && d.origin == Origin::ToolExecution {
             if let (Some(tool), Some(cause)) = (&report.tool, &d.cause) {
                 let name = tool.as_str().rsplit("::").next().unwrap_or(tool.as_str());
-                if !search::contains_ignore_ascii_case(cause, &name.to_ascii_lowercase()) {
+                // "Unknown tool" with no name after it is about the call it answers.
+                if !search::contains_ignore_ascii_case(cause, &name.to_ascii_lowercase()) && !names_no_tool(cause) {
                     d.kind = Kind::ToolError.as_str().to_owned();
                     d.kind_source = KindSource::Default;
                     d.recognized_by = None;
@@ -351,19 +352,30 @@ impl Normalizer {
             || (data_kind.is_none_or(|k| Kind::stable(k).is_none())
                 && matches!(code, -32602 | -32603)
                 && d.kind != Kind::NotFound.as_str());
-        if generic {
-            if let Some(found) = recognize(message.head(), call) {
-                if found.kind == Kind::UnknownTool && matches!(code, -32602 | -32601) {
-                    d.origin = Origin::CodeMode;
+        // An invalid request (-32600) is the gateway's, except a server's own answer that the
+        // tool does not exist, which some frameworks send with this code.
+        let found = if generic || code == -32600 { recognize(message.head(), call) } else { None };
+        let found = found.filter(|f| generic || f.kind == Kind::UnknownTool);
+        if let Some(found) = found {
+            if found.kind == Kind::UnknownTool && matches!(code, -32602 | -32601 | -32600) {
+                d.origin = Origin::CodeMode;
+            }
+            if code == -32602 && matches!(found.rule, RuleId::SdkInputValidation | RuleId::ValidatorOutput) {
+                // Keep the structured kind (`invalid_param`) unless only arguments are
+                // missing; take the named arguments.
+                d.kind = found.kind.as_str().to_owned();
+                d.invalid_arguments = found.invalid_arguments;
+            } else if code != -32602 || matches!(found.kind, Kind::UnknownTool | Kind::NotFound) {
+                // -32602 is "invalid params" to JSON-RPC; a server naming what a parameter
+                // points to as missing says more: `not_found`. A server that answers with
+                // an error of its own because its backend is unreachable: outside a
+                // completed result, that is what `upstream_error` names (retry later).
+                let mut found = found;
+                if found.rule == RuleId::BackendUnreachable {
+                    found.kind = Kind::UpstreamError;
+                    found.advice = None;
                 }
-                if code == -32602 && matches!(found.rule, RuleId::SdkInputValidation | RuleId::ValidatorOutput) {
-                    // Keep the structured kind (`invalid_param`) unless only arguments are
-                    // missing; take the named arguments.
-                    d.kind = found.kind.as_str().to_owned();
-                    d.invalid_arguments = found.invalid_arguments;
-                } else if code != -32602 || found.kind == Kind::UnknownTool {
-                    d.sharpen(found);
-                }
+                d.sharpen(found);
             }
         }
         let mut members = vec![("code".to_owned(), Json::Number(code as f64)), ("message".to_owned(), Json::String(message.clone()))];
@@ -506,6 +518,17 @@ impl Normalizer {
         d.set_cause(&summary, self.custom());
         d
     }
+}
+
+/// Whether a text's "unknown tool" stands without a name after it (at its end, or before
+/// a full stop or a line break): it is about the call it answers.
+fn names_no_tool(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let bare = search::positions(&lower, "unknown tool").any(|at| {
+        let rest = lower[at + "unknown tool".len()..].trim_start_matches([' ', '\t']);
+        rest.is_empty() || rest.starts_with(['.', '\n', ';', ')'])
+    });
+    bare
 }
 
 /// The call a report carries, as recognition reads it.

@@ -91,6 +91,9 @@ wire_enum! {
         OsErrorText = "os_error_text",
         /// A command a tool runs: refused, not found, or out of time.
         ProcessError = "process_error",
+        /// A value the tool cannot take, in the words interpreters and parsers use for
+        /// it (`invalid syntax`, `division by zero`, `Unsupported URL protocol`).
+        RefusedValue = "refused_value",
     }
 }
 
@@ -211,7 +214,7 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     },
     RecognitionRule {
         id: RuleId::ForbiddenTarget,
-        gate: Gate::Any(&["not in the allowed domains", "not in the list of allowed", "not a public address", "robots.txt"]),
+        gate: Gate::Always,
         matcher: forbidden_target,
         meaning: Meaning::Kind(Kind::Forbidden, None),
     },
@@ -223,9 +226,15 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     },
     RecognitionRule {
         id: RuleId::NotFoundText,
-        gate: Gate::Any(NOT_FOUND_PHRASES),
+        gate: Gate::Any(&["no", "revision", "malformed"]),
         matcher: not_found_text,
         meaning: Meaning::Kind(Kind::NotFound, None),
+    },
+    RecognitionRule {
+        id: RuleId::RefusedValue,
+        gate: Gate::Signatures(VALUE_REFUSALS),
+        matcher: |hay| signature(hay, VALUE_REFUSALS),
+        meaning: Meaning::BySignature,
     },
     RecognitionRule {
         id: RuleId::InvalidValueText,
@@ -256,7 +265,16 @@ const NOT_FOUND_PHRASES: &[&str] = &[
 const ALREADY_EXISTS_PHRASES: &[&str] = &["already exists", "already exist"];
 
 /// Phrases of a server refusing a destination outside what it may reach.
-const FORBIDDEN_TARGET_PHRASES: &[&str] = &["not in the allowed domains", "not in the list of allowed", "not a public address"];
+const FORBIDDEN_TARGET_PHRASES: &[&str] = &[
+    "not in the allowed domains",
+    "not in the list of allowed",
+    "not a public address",
+    // A browser refusing a destination: a blocked scheme, Chromium's refusals.
+    "protocol is blocked",
+    "err_unsafe_port",
+    "err_blocked_by_client",
+    "err_blocked_by_response",
+];
 
 /// Names after "Invalid" that are credentials: an auth failure, not a bad argument.
 const CREDENTIAL_WORDS: &[&str] =
@@ -501,6 +519,26 @@ const DATABASE_SIGNATURES: &[Signature] = &[
     sig("authentication failed", Kind::AuthFailed),
     sig("command denied to user", Kind::PermissionDenied),
     Signature { phrase: "database is locked", kind: Kind::ToolError, advice: RETRY_LATER },
+    // node-postgres refusing a query that is not a string.
+    sig("null or undefined query", Kind::MissingParam),
+    sig("query must have either text or a name", Kind::InvalidParam),
+];
+
+/// A value the tool cannot take, as parsers, interpreters and URL handlers word it: the
+/// call's value is what to revise.
+const VALUE_REFUSALS: &[Signature] = &[
+    sig("invalid syntax", Kind::InvalidParam),
+    sig("unexpected token", Kind::InvalidParam),
+    sig("unexpected end of input", Kind::InvalidParam),
+    sig("division by zero", Kind::InvalidParam),
+    sig("unknown identifier", Kind::InvalidParam),
+    sig("unsupported url protocol", Kind::InvalidParam),
+    sig("unsupported protocol", Kind::InvalidParam),
+    sig("unsupported uri scheme", Kind::InvalidParam),
+    sig("unsupported scheme", Kind::InvalidParam),
+    sig("cannot specify both", Kind::InvalidParam),
+    sig("mutually exclusive", Kind::InvalidParam),
+    sig("is a reserved", Kind::InvalidParam),
 ];
 
 /// The OS's descriptions of errors (glibc's `strerror`, which Python's `[Errno N]` and
@@ -551,6 +589,13 @@ const UNREACHABLE_PHRASES: &[&str] = &[
     "target machine actively refused it",
     "connection terminated unexpectedly",
     "other side closed",
+    // Chromium's net errors (Playwright, Puppeteer), as `net::ERR_…`.
+    "err_connection_refused",
+    "err_connection_reset",
+    "err_connection_closed",
+    "err_name_not_resolved",
+    "err_address_unreachable",
+    "err_internet_disconnected",
 ];
 
 fn backend_unreachable(hay: &Haystack<'_>) -> Option<Hit> {
@@ -570,17 +615,20 @@ fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
     if refused {
         return Some(Hit::Signature(Kind::Forbidden, None));
     }
-    if whole_words(hay, "command not found").next().is_some() {
-        return Some(Hit::Signature(Kind::NotFound, None));
+    // The program the call names does not exist: bash's `command not found`, dash's
+    // `sh: 1: NAME: not found`. The call's command is what to revise.
+    let dash = hay.holds(": not found") && hay.lower.lines().any(dash_not_found);
+    if dash || whole_words(hay, "command not found").next().is_some() {
+        return Some(Hit::Signature(Kind::InvalidParam, None));
     }
-    let timed_out = &PROCESS_PHRASES[6..12];
+    let timed_out = &PROCESS_PHRASES[6..13];
     // axios: `timeout of 500ms exceeded`.
     let axios = hay.holds("timeout of ") && hay.holds("ms exceeded");
     (axios || timed_out.iter().any(|w| whole_words(hay, w).next().is_some())).then_some(Hit::Signature(Kind::Timeout, None))
 }
 
 /// The phrases [`process_error`] reads: refusals (the first five), a command not found,
-/// running out of time (the seventh to the twelfth), and axios' `timeout of 500ms
+/// running out of time (the seventh to the thirteenth), and axios' `timeout of 500ms
 /// exceeded` (by its `timeout`, for the gate).
 const PROCESS_PHRASES: &[&str] = &[
     "not allowed",
@@ -595,8 +643,17 @@ const PROCESS_PHRASES: &[&str] = &[
     "time limit exceeded",
     "timeout exceeded",
     "aborted due to timeout",
+    "err_timed_out",
     "timeout",
 ];
+
+/// Whether a line is dash's `sh: 1: NAME: not found`.
+fn dash_not_found(line: &str) -> bool {
+    let Some(at) = search::find(line, "sh: ") else { return false };
+    let rest = &line[at + "sh: ".len()..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && rest[digits..].starts_with(": ") && rest[digits..].trim_end().ends_with(": not found")
+}
 
 /// Whether `word` stands in `line` (lowercase) as a whole word.
 fn whole_words_in(line: &str, word: &str) -> bool {
@@ -670,7 +727,22 @@ fn already_exists(hay: &Haystack<'_>) -> Option<Hit> {
 fn not_found_text(hay: &Haystack<'_>) -> Option<Hit> {
     // Every phrase holds "no", "revision" or "malformed": one search rules most texts out.
     let maybe = ["no", "revision", "malformed"].iter().any(|w| hay.holds(w));
-    (maybe && NOT_FOUND_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some())).then_some(Hit::Plain)
+    (maybe && (NOT_FOUND_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some()) || no_thing_found(hay))).then_some(Hit::Plain)
+}
+
+/// `No tasks found`, `no matches found`: "no", one word, "found" (with more words between,
+/// what was not found may be a detail of a value the tool refused).
+fn no_thing_found(hay: &Haystack<'_>) -> bool {
+    whole_words(hay, "found").any(|at| {
+        let before = hay.lower[..at].trim_end_matches(' ');
+        let before = &before[search::ceil_boundary(before, before.len().saturating_sub(64))..];
+        let words: Vec<&str> = before.rsplit(' ').take(3).collect();
+        let word = |w: &&str| !w.is_empty() && w.len() <= 24 && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'-');
+        match words.as_slice() {
+            [thing, "no", ..] => word(thing),
+            _ => false,
+        }
+    })
 }
 
 /// `Invalid <name>: <value>`, `Invalid <name> format`, `Invalid <name> value`, at the start
@@ -918,9 +990,18 @@ mod tests {
         ("[Errno 21] Is a directory: '/srv'", "os_error_text", "invalid_param"),
         ("Command 'rm' is not allowed", "process_error", "forbidden"),
         ("shell operator ';' not allowed in command", "process_error", "forbidden"),
-        ("bash: line 1: frobnicate: command not found", "process_error", "not_found"),
+        ("bash: line 1: frobnicate: command not found", "process_error", "invalid_param"),
         ("Command timed out after 1 seconds", "process_error", "timeout"),
         ("404 Client Error: Not Found for url: http://127.0.0.1:9/x", "http_reason", "not_found"),
+        ("Command failed: frob\n/bin/sh: 1: frob: not found\n", "process_error", "invalid_param"),
+        ("page.goto: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:1/", "backend_unreachable", "tool_error"),
+        ("page.goto: net::ERR_UNSAFE_PORT at http://127.0.0.1:1/", "forbidden_target", "forbidden"),
+        ("Access to \"file:\" protocol is blocked.", "forbidden_target", "forbidden"),
+        ("Client was passed a null or undefined query", "database_error", "missing_param"),
+        ("Error: No tasks found for ID(s): 99", "not_found_text", "not_found"),
+        ("SyntaxError: invalid syntax (<unknown>, line 1)", "refused_value", "invalid_param"),
+        ("Unsupported URL protocol for ftp://x/a", "refused_value", "invalid_param"),
+        ("Cannot specify both head and tail parameters simultaneously", "refused_value", "invalid_param"),
         ("404, message='Not Found', url='http://127.0.0.1:5997/missing'", "http_reason", "not_found"),
         ("curl: (22) The requested URL returned error: 403", "http_status", "forbidden"),
         ("timeout of 500ms exceeded", "process_error", "timeout"),
@@ -977,7 +1058,6 @@ mod tests {
     fn ordinary_text_is_not_recognized() {
         for text in [
             "the total was 404 items",
-            "Division by zero",
             "file 500.txt is empty",
             "status: ok",
             // Near misses of the phrase families: a word that only contains the phrase, an
@@ -991,6 +1071,8 @@ mod tests {
             "the key is a duplicate of none",
             "connected to 127.0.0.1 after a refused attempt",
             "committed; nothing left",
+            "we found no problems",
+            "No file extensions found for language klingon",
         ] {
             assert_eq!(recognize(text, None), None, "{text}");
         }

@@ -249,6 +249,10 @@ fn sdk_issue_lines(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<Argume
     if issues.trim_start().starts_with('[') {
         return None;
     }
+    // Issues prettified after the lead (Playwright prints zod 4's `✖ … → at path`).
+    if t.contains("\u{2716} ") || t.contains("\u{d7} ") {
+        return pretty_lines(t, call);
+    }
     let mut out = Vec::new();
     for line in issues.lines().map(str::trim).take_while(|l| !l.is_empty()) {
         let (message, path) = match search::rsplit_once(line, " at ") {
@@ -734,6 +738,8 @@ mod tests {
 
     #[test]
     fn pretty_printed_issues() {
+        let playwright = "### Error\nInvalid arguments for tool \"browser_navigate\":\n\u{2716} Invalid input: expected string, received undefined\n  \u{2192} at url";
+        assert_eq!(read(playwright, None), pairs(&[("url", MISSING)]));
         let text = "\u{2716} Invalid input: expected string, received undefined\n  \u{2192} at path\n\u{2716} Too big: expected number to be <=100\n  \u{2192} at limit";
         assert_eq!(read(text, None), pairs(&[("path", MISSING), ("limit", "Too big: expected number to be <=100")]));
     }
