@@ -357,7 +357,7 @@ impl Normalizer {
         let found = if generic || code == -32600 { recognize(message.head(), call) } else { None };
         let found = found.filter(|f| generic || f.kind == Kind::UnknownTool);
         if let Some(found) = found {
-            if found.kind == Kind::UnknownTool && matches!(code, -32602 | -32601 | -32600) {
+            if found.kind == Kind::UnknownTool && (-32602..=-32600).contains(&code) {
                 d.origin = Origin::CodeMode;
             }
             if code == -32602 && matches!(found.rule, RuleId::SdkInputValidation | RuleId::ValidatorOutput) {
