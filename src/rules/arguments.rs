@@ -255,6 +255,7 @@ const NAMED_BY_KIND: &[(Kind, &str)] = &[
     (Kind::PathTraversal, "is outside what the tool may reach"),
     (Kind::Forbidden, "names a destination the tool may not reach"),
     (Kind::PermissionDenied, "names something the tool may not touch"),
+    (Kind::MissingParam, MISSING),
     (Kind::ToolError, "the tool's failure is about it"),
 ];
 
@@ -262,11 +263,15 @@ const NAMED_BY_KIND: &[(Kind, &str)] = &[
 const MAX_NAMED: usize = 3;
 
 /// The arguments a tool's own failure `text` is about, named only from the tool's
-/// `input_schema`: a top-level property whose name, or its spelled-out form (`branch_type`
-/// and `branchType` as "branch type"), is a whole word of the text, or whose value in the
-/// call's `arguments` (a string of three or more characters, or such a string in a list)
-/// the text quotes. A property the schema does not have is never named, and a failure of
-/// a kind that is not about an argument names none.
+/// `input_schema`, by the strongest evidence found: a property whose value in the call's
+/// `arguments` the text quotes (a string of three or more characters, or such a string in
+/// a list, or an integer of two digits or more, as a whole word); else the one property
+/// whose string value holds a token the text quotes (`no such table: users` in a query,
+/// a path inside a URI); else properties whose name, or its spelled-out form
+/// (`branch_type` and `branchType` as "branch type"), is a whole word of the text; else,
+/// for a tool of one property, that one. A property the schema does not have is never
+/// named, a failure of a kind that is not about an argument names none, and a failure of
+/// no specific kind (`tool_error`) names only what it quotes.
 #[inline(never)]
 pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, arguments: Option<&Json>) -> Vec<ArgumentProblem> {
     let Some(&(_, problem)) = NAMED_BY_KIND.iter().find(|(k, _)| *k == kind) else {
@@ -286,11 +291,46 @@ pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, ar
             by_name.push(ArgumentProblem::new(name.clone(), problem));
         }
     }
-    // A value the text quotes is the stronger evidence: when one matches, names alone do
-    // not count. A failure of no specific kind names only what it quotes.
-    let mut named = if by_value.is_empty() && kind != Kind::ToolError { by_name } else { by_value };
+    let mut named = if !by_value.is_empty() || kind == Kind::ToolError {
+        by_value
+    } else if let Some(name) = holding_a_quoted_token(text, properties.items(), arguments) {
+        vec![ArgumentProblem::new(name, problem)]
+    } else if !by_name.is_empty() {
+        by_name
+    } else {
+        // A tool of one property: the failure about an argument is about that one.
+        match properties.items() {
+            [(name, _)] => vec![ArgumentProblem::new(name.clone(), problem)],
+            _ => Vec::new(),
+        }
+    };
     named.truncate(MAX_NAMED);
     named
+}
+
+/// The one property whose string value holds a token `text` quotes (between quotes, or
+/// after `: ` to the line's end), of four characters or more, ASCII case-insensitively:
+/// `no such table: users` in a query, `'/srv/a.txt'` inside a `file://` URI. `None` when
+/// no property, or more than one, holds one.
+fn holding_a_quoted_token(text: &str, properties: &[(String, Json)], arguments: Option<&Json>) -> Option<String> {
+    let arguments = arguments?;
+    let mut tokens: Vec<String> = Vec::new();
+    for quote in ['\'', '"', '`'] {
+        tokens.extend(text.split(quote).skip(1).step_by(2).map(str::to_owned));
+    }
+    for line in text.lines() {
+        if let Some((_, after)) = line.rsplit_once(": ") {
+            tokens.push(after.trim().to_owned());
+        }
+    }
+    tokens.retain(|t| t.len() >= 4 && t.len() <= 200 && !t.contains('\n'));
+    let tokens: Vec<String> = tokens.iter().take(16).map(|t| t.to_ascii_lowercase()).collect();
+    let mut holders = properties.iter().take(64).filter(|(name, _)| {
+        let value = arguments.get(name).and_then(Json::as_str).map(str::to_ascii_lowercase);
+        value.is_some_and(|v| tokens.iter().any(|t| crate::search::contains(&v, t)))
+    });
+    let first = holders.next()?;
+    holders.next().is_none().then(|| first.0.clone())
 }
 
 /// Whether `text` (lowercase) holds a string the call sent, as a whole word.
@@ -301,6 +341,8 @@ fn quotes_value(text: &str, value: &Json) -> bool {
             v.len() >= 3 && has_word(text, &v)
         }
         Json::Array(items) => items.items().iter().take(16).any(|v| matches!(v, Json::String(_)) && quotes_value(text, v)),
+        // An integer of two digits or more (an id, an index), as a whole word.
+        Json::Number(n) if n.fract() == 0.0 && n.abs() >= 10.0 && n.abs() < 1e15 => has_word(text, &format!("{n}")),
         _ => false,
     }
 }
@@ -424,5 +466,26 @@ mod tests {
         assert!(named("the timestamps are off", Kind::InvalidParam).is_empty());
         assert!(named("Invalid time: 25:99", Kind::RateLimited).is_empty());
         assert!(arguments_named_in("time", Kind::InvalidParam, &parse_json(r#"{"type":"object"}"#).unwrap(), None).is_empty());
+    }
+
+    #[test]
+    fn weaker_evidence_names_an_argument_when_stronger_finds_none() {
+        let named = |text: &str, kind: Kind, schema: &str, args: &str| {
+            let (schema, args) = (parse_json(schema).unwrap(), parse_json(args).unwrap());
+            arguments_named_in(text, kind, &schema, Some(&args)).into_iter().map(|p| p.path).collect::<Vec<_>>()
+        };
+        let two = r#"{"type":"object","properties":{"uri":{"type":"string"},"id":{"type":"integer"}}}"#;
+        // An integer the text prints (two digits or more), a token the text quotes inside a value.
+        assert_eq!(named("No tasks found for ID(s): 99", Kind::NotFound, two, r#"{"id":99}"#), ["id"]);
+        assert_eq!(named("No task 9 here", Kind::NotFound, two, r#"{"id":9}"#), Vec::<String>::new());
+        let uri = r#"{"uri":"file:///srv/docs/a.pdf","id":12}"#;
+        assert_eq!(named("[Errno 2] No such file or directory: '/srv/docs/a.pdf'", Kind::NotFound, two, uri), ["uri"]);
+        // A tool of one property.
+        let one = r#"{"type":"object","properties":{"sql":{"type":"string"}}}"#;
+        assert_eq!(named("relation \"users\" does not exist", Kind::NotFound, one, r#"{"sql":"select * from users"}"#), ["sql"]);
+        assert_eq!(named("division by zero", Kind::InvalidParam, one, r#"{"sql":"select 1/0"}"#), ["sql"]);
+        // Not for a failure of no specific kind, nor for two properties without evidence.
+        assert!(named("division by zero", Kind::ToolError, one, r#"{"sql":"select 1/0"}"#).is_empty());
+        assert!(named("division by zero", Kind::InvalidParam, two, r#"{"uri":"x","id":1}"#).is_empty());
     }
 }
