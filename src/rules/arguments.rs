@@ -308,8 +308,8 @@ pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, ar
     named
 }
 
-/// The one property whose string value holds a token `text` quotes (between quotes, or
-/// after `: ` to the line's end), of four characters or more, ASCII case-insensitively:
+/// The one property whose string value holds a token `text` quotes (between quotes, after
+/// `: ` to the line's end, or the word after a `: `), of four characters or more, ASCII case-insensitively:
 /// `no such table: users` in a query, `'/srv/a.txt'` inside a `file://` URI. `None` when
 /// no property, or more than one, holds one.
 fn holding_a_quoted_token(text: &str, properties: &[(String, Json)], arguments: Option<&Json>) -> Option<String> {
@@ -322,6 +322,10 @@ fn holding_a_quoted_token(text: &str, properties: &[(String, Json)], arguments: 
         if let Some((_, after)) = line.rsplit_once(": ") {
             tokens.push(after.trim().to_owned());
         }
+    }
+    // The word after each `: ` (`not in allowed list: /etc/hosts Allowed …`).
+    for (_, after) in text.match_indices(": ").map(|(at, _)| text.split_at(at + 2)).take(16) {
+        tokens.extend(after.split_whitespace().next().map(|w| w.trim_end_matches(['.', ',', ';']).to_owned()));
     }
     tokens.retain(|t| t.len() >= 4 && t.len() <= 200 && !t.contains('\n'));
     let tokens: Vec<String> = tokens.iter().take(16).map(|t| t.to_ascii_lowercase()).collect();
@@ -480,6 +484,10 @@ mod tests {
         assert_eq!(named("No task 9 here", Kind::NotFound, two, r#"{"id":9}"#), Vec::<String>::new());
         let uri = r#"{"uri":"file:///srv/docs/a.pdf","id":12}"#;
         assert_eq!(named("[Errno 2] No such file or directory: '/srv/docs/a.pdf'", Kind::NotFound, two, uri), ["uri"]);
+        assert_eq!(
+            named("Local file not in allowed list: /srv/docs/a.pdf Allowed directories: /tmp", Kind::PermissionDenied, two, uri),
+            ["uri"]
+        );
         // A tool of one property.
         let one = r#"{"type":"object","properties":{"sql":{"type":"string"}}}"#;
         assert_eq!(named("relation \"users\" does not exist", Kind::NotFound, one, r#"{"sql":"select * from users"}"#), ["sql"]);
