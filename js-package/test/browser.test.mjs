@@ -168,6 +168,13 @@ describe('execute in headless Chromium on the quickjs executor', () => {
     assert.deepEqual([result.status, result.value], ['completed', 'tool_execution'], JSON.stringify(result));
   });
 
+  test('a misspelt tool rejects with unknown_tool naming the nearest, in the browser too', async () => {
+    const result = await executeInPage('try { await codemode.notes.gett({ id: "n-1" }); } catch (e) { const c = JSON.parse(e.message); return [c.kind, c.cause]; }');
+    assert.equal(result.status, 'completed', JSON.stringify(result));
+    assert.equal(result.value[0], 'unknown_tool');
+    assert.match(result.value[1], /the nearest: "notes::get"/);
+  });
+
   test('an uncaught tool failure is the bridge, with the contract object as toolError', async () => {
     const result = await executeInPage('const r = await codemode.notes.get({ id: "n-404" });\nreturn r;', { answers: { get: MISSING } });
     assert.deepEqual([result.status, result.code, result.failurePhase, result.bridgeDispatchStarted], ['failed', 'internal_error', 'bridge', true], JSON.stringify(result));

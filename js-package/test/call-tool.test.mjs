@@ -211,6 +211,9 @@ describe('createCodemode', () => {
     const error = await rejection(callTool('github::delete_repo', {}));
     assert.deepEqual([error.kind, error.origin, error.dispatched], ['unknown_tool', 'code_mode', false]);
     assert.match(error.message, /github::delete_repo/);
+    // The nearest tools of the catalog are named (models misspell and invent names).
+    const near = await rejection(callTool('github::create_isue', {}));
+    assert.match(near.cause, /the nearest: "github::create_issue"/);
     // The core decides the rest too: a name that is not a string, and a hostile long one.
     const odd = await rejection(callTool(42, {}));
     assert.deepEqual([odd.kind, odd.origin], ['unknown_tool', 'code_mode']);

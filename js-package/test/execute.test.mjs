@@ -183,6 +183,29 @@ for (const executor of ['quickjs', 'node-vm']) describe(`execute on ${executor}`
     assert.ok(!result.value.stack.includes('node:') && !result.value.stack.includes('/'), result.value.stack);
   });
 
+  test('a tool or namespace the catalog lacks rejects with unknown_tool naming the nearest tools, nothing dispatched', async () => {
+    const { calls, dispatch } = upstream();
+    const result = await run(
+      [
+        'const out = [];',
+        'for (const call of [() => codemode.github.create_isue({ title: "t" }), () => codemode.gihub.get_issue({}), () => codemode.kv.put({})]) {',
+        '  try { await call(); } catch (e) { const c = JSON.parse(e.message); out.push([c.kind, c.origin, c.cause]); }',
+        '}',
+        'return { out, keys: Object.keys(codemode), then: typeof codemode.github.then, tools: Object.keys(codemode.github) };',
+      ].join('\n'),
+      { catalog, dispatch },
+    );
+    assert.equal(result.status, 'completed', JSON.stringify(result));
+    const [misspelt, namespace, unknown] = result.value.out;
+    assert.deepEqual(misspelt.slice(0, 2), ['unknown_tool', 'code_mode']);
+    assert.match(misspelt[2], /no tool named "github::create_isue".*the nearest: "github::create_issue"/);
+    assert.match(namespace[2], /the nearest: "github::get_issue"/);
+    assert.match(unknown[2], /no tool named "kv::put".*the namespaces: "github"/);
+    // The helpers read as before: their names, no thenable namespace.
+    assert.deepEqual([result.value.keys, result.value.then, result.value.tools], [['github'], 'undefined', ['create_issue', 'get_issue']]);
+    assert.equal(calls.length, 0, 'nothing dispatched');
+  });
+
   test('a guest error has its frames in the submitted source', async () => {
     const result = await run('const a = 1;\nfunction check(x) {\n  return x.y.z;\n}\nreturn check({});', { catalog, dispatch: upstream().dispatch, label: 'agent' });
     assert.deepEqual([result.code, result.failurePhase], ['internal_error', 'guest']);

@@ -117,6 +117,12 @@ pub enum Failure {
 /// The longest requested tool name an `unknown_tool` message quotes, in UTF-16 units.
 pub(crate) const MAX_REQUESTED_NAME: usize = 200;
 
+/// Longest catalog name quoted in an unknown tool's message, in UTF-16 code units.
+const MAX_SUGGESTED_NAME: usize = 100;
+
+/// Most tools or namespaces listed when none is near the requested name.
+const MAX_LISTED: usize = 5;
+
 impl Failure {
     /// A `CallToolResult` the call returned (any JSON: its shape is checked when it is
     /// normalized, since a malformed result is the upstream's failure).
@@ -218,15 +224,54 @@ impl Failure {
     /// assert!(error.cause.unwrap().contains(r#"no tool named "github::creat_issue""#));
     /// ```
     pub fn unknown_tool(requested: Option<&str>) -> Failure {
+        Failure::unknown_tool_in(requested, &[])
+    }
+
+    /// [`Failure::unknown_tool`], naming what the catalog holds instead: the tools nearest
+    /// to the requested name (`namespace::tool` each, at most three, by edit distance of
+    /// the namespace and of the tool's name), else the tools of the requested namespace,
+    /// else the catalog's namespaces (at most five each). Models often call a tool by a
+    /// name close to a real one.
+    ///
+    /// ```
+    /// use codemode_errors::{Failure, FailureReport, Normalizer};
+    /// let catalog = ["kv::set", "kv::get", "fs::read_file"];
+    /// let report = FailureReport::new(Failure::unknown_tool_in(Some("kv::gett"), &catalog));
+    /// let cause = Normalizer::default().normalize(&report).error.unwrap().cause.unwrap();
+    /// assert_eq!(cause.as_str(), r#"no tool named "kv::gett" in this code-mode catalog; the nearest: "kv::get", "kv::set""#);
+    /// ```
+    pub fn unknown_tool_in(requested: Option<&str>, catalog: &[&str]) -> Failure {
+        let quote = |name: &str, cap: usize| {
+            // Redacted before the cut, so no part of a secret survives it; the word the cut
+            // falls in is dropped, so no part of a policy's secret does either (the policy
+            // cleans the message when the failure is normalized).
+            let kept = crate::text::clean_text_for_any_policy(name, cap, &mut crate::text::Redactions::default());
+            let mut quoted = String::with_capacity(kept.len() + 2);
+            write_string(&mut quoted, &kept);
+            quoted
+        };
+        let list = |names: &[&str]| names.iter().map(|n| quote(n, MAX_SUGGESTED_NAME)).collect::<Vec<_>>().join(", ");
         let message = match requested {
             Some(name) => {
-                // Redacted before the cut, so no part of a secret survives it; the word
-                // the cut falls in is dropped, so no part of a policy's secret does either
-                // (the policy cleans the message when the failure is normalized).
-                let kept = crate::text::clean_text_for_any_policy(name, MAX_REQUESTED_NAME, &mut crate::text::Redactions::default());
-                let mut quoted = String::with_capacity(kept.len() + 2);
-                write_string(&mut quoted, &kept);
-                format!("no tool named {quoted} in this code-mode catalog")
+                let mut message = format!("no tool named {} in this code-mode catalog", quote(name, MAX_REQUESTED_NAME));
+                let nearest = crate::rules::suggest::nearest(name, catalog);
+                let namespace = name.rsplit_once("::").map(|(ns, _)| ns);
+                let of_namespace: Vec<&str> =
+                    catalog.iter().copied().filter(|t| t.rsplit_once("::").map(|(ns, _)| ns) == namespace).take(MAX_LISTED).collect();
+                let mut namespaces: Vec<&str> = Vec::new();
+                for ns in catalog.iter().filter_map(|t| t.rsplit_once("::").map(|(ns, _)| ns)) {
+                    if !namespaces.contains(&ns) && namespaces.len() < MAX_LISTED {
+                        namespaces.push(ns);
+                    }
+                }
+                if !nearest.is_empty() {
+                    message.push_str(&format!("; the nearest: {}", list(&nearest)));
+                } else if !of_namespace.is_empty() {
+                    message.push_str(&format!("; its namespace holds: {}", list(&of_namespace)));
+                } else if !namespaces.is_empty() {
+                    message.push_str(&format!("; the namespaces: {}", list(&namespaces)));
+                }
+                message
             }
             None => "the requested tool name is not a string".to_owned(),
         };

@@ -9,4 +9,5 @@ pub(crate) mod policy;
 pub(crate) mod recognize;
 pub(crate) mod recovery;
 pub(crate) mod shrink;
+pub(crate) mod suggest;
 pub(crate) mod validators;

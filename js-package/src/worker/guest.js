@@ -40,6 +40,7 @@ export const GUEST_BRIDGE = `(() => {
   const S = String;
   const charCodeAt = String.prototype.charCodeAt;
   const slice = String.prototype.slice;
+  const PX = Proxy;
   const MAX_DEPTH = 1000;
   // Stacks are text only: no callback of the guest's ever sees the engine's frames, which
   // could hand it the executor's functions.
@@ -95,6 +96,14 @@ export const GUEST_BRIDGE = `(() => {
       });
     };
 
+    // A name the catalog lacks is still callable: the host answers the call with the
+    // contract's \`unknown_tool\`, naming the nearest tools, where a plain object would give
+    // the model a bare "not a function". Not for a symbol, \`then\` (an awaited namespace
+    // is no promise) or \`toJSON\`, nor for what the object holds or inherits.
+    const callable = (key) => typeof key === 'string' && key !== 'then' && key !== 'toJSON';
+    const lenient = (target, missing) => new PX(target, { get: (t, key) => (key in t || !callable(key) ? t[key] : missing(key)) });
+    const unknownNamespace = (namespace) => lenient(freeze({}), (name) => helper(namespace, name));
+
     const codemode = {};
     const namespaces = parse(namespacesJson);
     for (let i = 0; i < namespaces.length; i++) {
@@ -104,7 +113,7 @@ export const GUEST_BRIDGE = `(() => {
       for (let j = 0; j < names.length; j++) {
         defineProperty(tools, names[j], { enumerable: true, value: helper(namespace, names[j]) });
       }
-      defineProperty(codemode, namespace, { enumerable: true, value: freeze(tools) });
+      defineProperty(codemode, namespace, { enumerable: true, value: lenient(freeze(tools), (name) => helper(namespace, name)) });
     }
 
     const shown = (x) => {
@@ -262,6 +271,6 @@ export const GUEST_BRIDGE = `(() => {
       apply(then, promise, [endValue, endThrown]);
     };
 
-    return { codemode: freeze(codemode), console, settle, watch };
+    return { codemode: lenient(freeze(codemode), unknownNamespace), console, settle, watch };
   };
 })()`;
