@@ -79,7 +79,7 @@ export function createCodemode(catalog, dispatch, options = {}) {
 
   function callTool(tool, args) {
     const call = typeof tool === 'string' ? tools.get(tool) : undefined;
-    if (call === undefined) return reject(anonymous.unknownTool(tool, [...tools.keys()]), { tool: undefined, onBreaker });
+    if (call === undefined) return reject(anonymous.unknownTool(tool, [...tools.keys()].join('\n')), { tool: undefined, onBreaker });
     return invoke(call, args);
   }
 

@@ -271,15 +271,11 @@ impl CallSite {
     /// `[errorJson, breaker]` for a call to a tool the catalog does not hold, never
     /// dispatched: the core's `Failure::unknown_tool_in` (`code_mode`/`unknown_tool`), which
     /// quotes the requested name when it is a string and names the nearest of `catalog`'s
-    /// tools (`namespace::tool` strings; anything else in it is passed over).
+    /// tools (`namespace::tool` names, one a line).
     #[wasm_bindgen(js_name = unknownTool)]
-    pub fn unknown_tool(&self, requested: &JsValue, catalog: &JsValue) -> Array {
+    pub fn unknown_tool(&self, requested: &JsValue, catalog: &str) -> Array {
         let name = requested.dyn_ref::<JsString>().map(walk::lossy_head);
-        let names: Vec<String> = catalog
-            .dyn_ref::<Array>()
-            .map(|list| list.iter().take(512).filter_map(|v| v.dyn_ref::<JsString>().map(walk::lossy_head)).collect())
-            .unwrap_or_default();
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let names: Vec<&str> = catalog.lines().collect();
         self.verdict(Failure::unknown_tool_in(name.as_deref(), &names), Some(false))
     }
 

@@ -200,7 +200,7 @@ for (const executor of ['quickjs', 'node-vm']) describe(`execute on ${executor}`
     assert.deepEqual(misspelt.slice(0, 2), ['unknown_tool', 'code_mode']);
     assert.match(misspelt[2], /no tool named "github::create_isue".*the nearest: "github::create_issue"/);
     assert.match(namespace[2], /the nearest: "github::get_issue"/);
-    assert.match(unknown[2], /no tool named "kv::put".*the namespaces: "github"/);
+    assert.match(unknown[2], /no tool named "kv::put".*the catalog holds: "github::create_issue"/);
     // The helpers read as before: their names, no thenable namespace.
     assert.deepEqual([result.value.keys, result.value.then, result.value.tools], [['github'], 'undefined', ['create_issue', 'get_issue']]);
     assert.equal(calls.length, 0, 'nothing dispatched');

@@ -117,6 +117,15 @@ pub enum Failure {
 /// The longest requested tool name an `unknown_tool` message quotes, in UTF-16 units.
 pub(crate) const MAX_REQUESTED_NAME: usize = 200;
 
+/// `name` cleaned for any policy and cut to `cap` units, as a JSON string. Redacted before
+/// the cut, so no part of a secret survives it; the word the cut falls in is dropped, so no
+/// part of a policy's secret does either (the policy cleans the message when the failure
+/// is normalized).
+fn push_quoted(out: &mut String, name: &str, cap: usize) {
+    let kept = crate::text::clean_text_for_any_policy(name, cap, &mut crate::text::Redactions::default());
+    write_string(out, &kept);
+}
+
 /// Longest catalog name quoted in an unknown tool's message, in UTF-16 code units.
 const MAX_SUGGESTED_NAME: usize = 100;
 
@@ -230,8 +239,8 @@ impl Failure {
     /// [`Failure::unknown_tool`], naming what the catalog holds instead: the tools nearest
     /// to the requested name (`namespace::tool` each, at most three, by edit distance of
     /// the namespace and of the tool's name), else the tools of the requested namespace,
-    /// else the catalog's namespaces (at most five each). Models often call a tool by a
-    /// name close to a real one.
+    /// else one tool of each namespace (at most five). Models often call a tool by a name
+    /// close to a real one.
     ///
     /// ```
     /// use codemode_errors::{Failure, FailureReport, Normalizer};
@@ -240,41 +249,36 @@ impl Failure {
     /// let cause = Normalizer::default().normalize(&report).error.unwrap().cause.unwrap();
     /// assert_eq!(cause.as_str(), r#"no tool named "kv::gett" in this code-mode catalog; the nearest: "kv::get", "kv::set""#);
     /// ```
+    #[inline(never)]
     pub fn unknown_tool_in(requested: Option<&str>, catalog: &[&str]) -> Failure {
-        let quote = |name: &str, cap: usize| {
-            // Redacted before the cut, so no part of a secret survives it; the word the cut
-            // falls in is dropped, so no part of a policy's secret does either (the policy
-            // cleans the message when the failure is normalized).
-            let kept = crate::text::clean_text_for_any_policy(name, cap, &mut crate::text::Redactions::default());
-            let mut quoted = String::with_capacity(kept.len() + 2);
-            write_string(&mut quoted, &kept);
-            quoted
+        let Some(name) = requested else {
+            return Failure::own(Origin::CodeMode, Kind::UnknownTool, JsonText::whole("the requested tool name is not a string"));
         };
-        let list = |names: &[&str]| names.iter().map(|n| quote(n, MAX_SUGGESTED_NAME)).collect::<Vec<_>>().join(", ");
-        let message = match requested {
-            Some(name) => {
-                let mut message = format!("no tool named {} in this code-mode catalog", quote(name, MAX_REQUESTED_NAME));
-                let nearest = crate::rules::suggest::nearest(name, catalog);
-                let namespace = name.rsplit_once("::").map(|(ns, _)| ns);
-                let of_namespace: Vec<&str> =
-                    catalog.iter().copied().filter(|t| t.rsplit_once("::").map(|(ns, _)| ns) == namespace).take(MAX_LISTED).collect();
-                let mut namespaces: Vec<&str> = Vec::new();
-                for ns in catalog.iter().filter_map(|t| t.rsplit_once("::").map(|(ns, _)| ns)) {
-                    if !namespaces.contains(&ns) && namespaces.len() < MAX_LISTED {
-                        namespaces.push(ns);
-                    }
+        fn namespace_of(t: &str) -> Option<&str> {
+            t.rsplit_once("::").map(|(ns, _)| ns)
+        }
+        let mut message = String::from("no tool named ");
+        push_quoted(&mut message, name, MAX_REQUESTED_NAME);
+        message.push_str(" in this code-mode catalog");
+        // The nearest tools, else the requested namespace's, else one tool a namespace.
+        let mut shown = crate::rules::suggest::nearest(name, catalog);
+        let mut lead = "; the nearest: ";
+        if shown.is_empty() {
+            shown = catalog.iter().copied().filter(|t| namespace_of(t) == namespace_of(name)).take(MAX_LISTED).collect();
+            lead = "; its namespace holds: ";
+        }
+        if shown.is_empty() {
+            for t in catalog {
+                if shown.len() < MAX_LISTED && !shown.iter().any(|s| namespace_of(s) == namespace_of(t)) {
+                    shown.push(t);
                 }
-                if !nearest.is_empty() {
-                    message.push_str(&format!("; the nearest: {}", list(&nearest)));
-                } else if !of_namespace.is_empty() {
-                    message.push_str(&format!("; its namespace holds: {}", list(&of_namespace)));
-                } else if !namespaces.is_empty() {
-                    message.push_str(&format!("; the namespaces: {}", list(&namespaces)));
-                }
-                message
             }
-            None => "the requested tool name is not a string".to_owned(),
-        };
+            lead = "; the catalog holds: ";
+        }
+        for (k, t) in shown.iter().enumerate() {
+            message.push_str(if k == 0 { lead } else { ", " });
+            push_quoted(&mut message, t, MAX_SUGGESTED_NAME);
+        }
         Failure::own(Origin::CodeMode, Kind::UnknownTool, JsonText::whole(message))
     }
 

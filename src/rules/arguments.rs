@@ -346,7 +346,7 @@ fn quotes_value(text: &str, value: &Json) -> bool {
         }
         Json::Array(items) => items.items().iter().take(16).any(|v| matches!(v, Json::String(_)) && quotes_value(text, v)),
         // An integer of two digits or more (an id, an index), as a whole word.
-        Json::Number(n) if n.fract() == 0.0 && n.abs() >= 10.0 && n.abs() < 1e15 => has_word(text, &format!("{n}")),
+        Json::Number(n) => crate::json::exact_integer(*n).is_some_and(|i| i.unsigned_abs() >= 10 && has_word(text, &i.to_string())),
         _ => false,
     }
 }
