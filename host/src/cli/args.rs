@@ -118,9 +118,9 @@ fn parse_inner(args: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt:
                 }
             }
             Long("policy") => out.policy = Some(parser.value()?.into()),
-            Long("max-input-bytes") => out.max_input_bytes = Some(parser.value()?.parse()?),
-            Long("max-memory-bytes") => out.max_memory_bytes = Some(parser.value()?.parse()?),
-            Long("deadline-ms") => out.deadline_ms = Some(parser.value()?.parse()?),
+            Long("max-input-bytes") => out.max_input_bytes = Some(number(&mut parser, "--max-input-bytes", "bytes")?),
+            Long("max-memory-bytes") => out.max_memory_bytes = Some(number(&mut parser, "--max-memory-bytes", "bytes")?),
+            Long("deadline-ms") => out.deadline_ms = Some(number(&mut parser, "--deadline-ms", "milliseconds")?),
             Long("pretty") => pretty = true,
             Long("json") => json = true,
             Short('h') | Long("help") => help = true,
@@ -148,9 +148,16 @@ fn parse_inner(args: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt:
         (_, _, Some(other)) => {
             return Err(format!("unknown command `{other}`; expected normalize, redact, classify-run, exec-step or schema").into())
         }
-        (_, _, None) => return Err("missing command: normalize, redact, classify-run, exec-step or schema (see --help)".into()),
+        (_, _, None) => return Err("missing command: normalize, redact, classify-run, exec-step or schema".into()),
     };
     Ok(out)
+}
+
+/// The value of `flag`, a whole number of `unit`: an error names the flag and the form.
+fn number<T: std::str::FromStr>(parser: &mut lexopt::Parser, flag: &str, unit: &str) -> Result<T, lexopt::Error> {
+    let value = parser.value()?;
+    let text = value.to_string_lossy();
+    text.parse().map_err(|_| format!("{flag} takes a whole number of {unit}, not `{text}`").into())
 }
 
 #[cfg(test)]
@@ -181,6 +188,9 @@ mod tests {
     fn mistakes_say_what_is_wrong() {
         assert!(args("frobnicate").unwrap_err().contains("unknown command `frobnicate`"));
         assert!(args("").unwrap_err().contains("missing command"));
+        assert!(!args("").unwrap_err().contains("--help"), "main adds the pointer to --help once");
+        assert_eq!(args("--deadline-ms abc normalize").unwrap_err(), "--deadline-ms takes a whole number of milliseconds, not `abc`");
+        assert_eq!(args("--max-input-bytes -5 normalize").unwrap_err(), "--max-input-bytes takes a whole number of bytes, not `-5`");
         assert!(args("--engine jvm normalize").unwrap_err().contains("--engine must be"));
         assert!(args("normalize a b").unwrap_err().contains("unexpected argument `b`"));
         assert!(args("--deadline-ms lots normalize").unwrap_err().contains("lots"));
