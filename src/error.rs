@@ -47,7 +47,7 @@ pub struct ReportError {
 impl ReportError {
     /// A new error; `path` may be empty.
     pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
-        ReportError { code, path: one_line(&path.into(), MAX_PATH), message: one_line(&message.into(), MAX_MESSAGE) }
+        ReportError { code, path: one_line(&compressed(&path.into()), MAX_PATH), message: one_line(&message.into(), MAX_MESSAGE) }
     }
 
     /// This error with its path taken as relative to the member `key` (`key`, `key.path`,
@@ -56,7 +56,7 @@ impl ReportError {
         let key = one_line(key, MAX_PATH);
         let path =
             if self.path.is_empty() || self.path.starts_with('[') { format!("{key}{}", self.path) } else { format!("{key}.{}", self.path) };
-        ReportError { code: self.code, path: one_line(&path, MAX_PATH), message: self.message.clone() }
+        ReportError { code: self.code, path: one_line(&compressed(&path), MAX_PATH), message: self.message.clone() }
     }
 
     /// The kind of problem.
@@ -73,6 +73,46 @@ impl ReportError {
     pub fn message(&self) -> &str {
         &self.message
     }
+}
+
+/// `path` with each run of three or more equal steps written once with its count
+/// (`items[0][0][0][0]` as `items[0]×4`), so a path into deep nesting stays readable; a run
+/// already counted (`[0]×116`) adds to its neighbours.
+fn compressed(path: &str) -> String {
+    // The steps: a leading name, then each `.name` or `[...]`, each with its count.
+    let mut steps: Vec<(&str, usize)> = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        let end = rest.char_indices().skip(1).find(|&(_, c)| c == '.' || c == '[' || c == '×').map_or(rest.len(), |(at, _)| at);
+        let (step, after) = rest.split_at(end);
+        rest = after;
+        let mut count = 1;
+        if let Some(counted) = rest.strip_prefix('×') {
+            let digits = counted.bytes().take_while(u8::is_ascii_digit).count();
+            // Only a count this function writes (three or more) is read as one.
+            if let Some(n) = counted[..digits].parse::<usize>().ok().filter(|&n| n >= 3) {
+                count = n;
+                rest = &counted[digits..];
+            }
+        }
+        match steps.last_mut() {
+            Some((last, n)) if *last == step && step.starts_with(['[', '.']) => *n += count,
+            _ => steps.push((step, count)),
+        }
+    }
+    let mut out = String::with_capacity(path.len().min(MAX_PATH));
+    for (step, n) in steps {
+        if n >= 3 {
+            out.push_str(step);
+            out.push('×');
+            out.push_str(&n.to_string());
+        } else {
+            for _ in 0..n {
+                out.push_str(step);
+            }
+        }
+    }
+    out
 }
 
 /// Longest path kept in an error, in characters: room for a path to the deepest value the
@@ -125,6 +165,17 @@ impl std::error::Error for ReportError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_paths_are_written_with_counts() {
+        let deep = format!("tool_result.structuredContent{}", "[0]".repeat(117));
+        assert_eq!(ReportError::new(ErrorCode::TooDeep, deep, "x").path(), "tool_result.structuredContent[0]×117");
+        assert_eq!(ReportError::new(ErrorCode::TooDeep, "[0]×116", "x").within("a").path(), "a[0]×116");
+        assert_eq!(ReportError::new(ErrorCode::TooDeep, "[0]×116", "x").within("[0]").path(), "[0]×117");
+        assert_eq!(ReportError::new(ErrorCode::TooDeep, "a.b.b[1][1]", "x").path(), "a.b.b[1][1]");
+        assert_eq!(ReportError::new(ErrorCode::TooDeep, "a.b.b.b.c", "x").path(), "a.b×3.c");
+        assert_eq!(ReportError::new(ErrorCode::TooDeep, "k×2.x", "x").path(), "k×2.x");
+    }
 
     #[test]
     fn an_error_is_one_clean_capped_line_whatever_the_input_held() {

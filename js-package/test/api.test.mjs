@@ -274,8 +274,9 @@ describe('typed errors for bad input', () => {
     // structuredContent steps down; its first container member (content) is level 121.
     const cyclic = { isError: true, content: [] };
     cyclic.structuredContent = cyclic;
-    const e = assertInputError(() => normalize({ tool_result: cyclic }), 'too_deep', `tool_result${'.structuredContent'.repeat(118)}.content`);
-    assert.match(e.message, /deeper than 120 levels/);
+    // A deep path is written with counts: each run of a step, once.
+    const e = assertInputError(() => normalize({ tool_result: cyclic }), 'too_deep', 'tool_result.structuredContent×118.content');
+    assert.match(e.message, /deeper than 120 levels, or holds itself \(a cycle\)/);
     // Levels: report 1, tool_result 2, structuredContent 3, then arrays from level 4.
     const nested = (levels) => {
       let deep = [];
@@ -284,7 +285,7 @@ describe('typed errors for bad input', () => {
     };
     assert.equal(normalize(nested(117)).breaker, 'success');
     assert.equal(normalize(JSON.stringify(nested(117))).breaker, 'success');
-    assertInputError(() => normalize(nested(118)), 'too_deep', `tool_result.structuredContent.deep${'[0]'.repeat(117)}`);
+    assertInputError(() => normalize(nested(118)), 'too_deep', 'tool_result.structuredContent.deep[0]×117');
     assertInputError(() => normalize(JSON.stringify(nested(118))), 'too_deep', '');
   });
 

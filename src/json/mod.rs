@@ -554,9 +554,14 @@ impl JsonBuilder {
         Json::Object(JsonList::new(unique.items, total))
     }
 
-    /// The error for input nested deeper than [`InputLimits::max_depth`].
+    /// The error for a host value nested deeper than [`InputLimits::max_depth`]: a host's
+    /// value may also hold itself, which JSON text cannot, and reads as endless nesting.
     pub fn too_deep(path: &str) -> ReportError {
-        ReportError::new(ErrorCode::TooDeep, path, format!("value nests deeper than {} levels", INPUT_LIMITS.max_depth))
+        ReportError::new(
+            ErrorCode::TooDeep,
+            path,
+            format!("value nests deeper than {} levels, or holds itself (a cycle)", INPUT_LIMITS.max_depth),
+        )
     }
 
     /// The error for a string that is not valid UTF-16 (a lone surrogate).
