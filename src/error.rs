@@ -96,7 +96,7 @@ fn compressed(path: &str) -> String {
             }
         }
         match steps.last_mut() {
-            Some((last, n)) if *last == step && step.starts_with(['[', '.']) => *n += count,
+            Some((last, n)) if *last == step && step.starts_with(['[', '.']) => *n = n.saturating_add(count),
             _ => steps.push((step, count)),
         }
     }
@@ -175,6 +175,9 @@ mod tests {
         assert_eq!(ReportError::new(ErrorCode::TooDeep, "a.b.b[1][1]", "x").path(), "a.b.b[1][1]");
         assert_eq!(ReportError::new(ErrorCode::TooDeep, "a.b.b.b.c", "x").path(), "a.b×3.c");
         assert_eq!(ReportError::new(ErrorCode::TooDeep, "k×2.x", "x").path(), "k×2.x");
+        // Counts written by the input itself add up without overflowing.
+        let huge = format!("[0]×{}[0]×{}", usize::MAX, usize::MAX);
+        assert_eq!(ReportError::new(ErrorCode::TooDeep, huge, "x").path(), format!("[0]×{}", usize::MAX));
     }
 
     #[test]

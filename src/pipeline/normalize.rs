@@ -526,7 +526,7 @@ fn names_no_tool(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let bare = search::positions(&lower, "unknown tool").any(|at| {
         let rest = lower[at + "unknown tool".len()..].trim_start_matches([' ', '\t']);
-        rest.is_empty() || rest.starts_with(['.', '\n', ';', ')'])
+        rest.is_empty() || rest.starts_with(['.', '\n', '\r', ';', ')']) || rest.trim_start_matches(':').trim().is_empty()
     });
     bare
 }

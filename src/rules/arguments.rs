@@ -259,6 +259,12 @@ const NAMED_BY_KIND: &[(Kind, &str)] = &[
     (Kind::ToolError, "the tool's failure is about it"),
 ];
 
+/// Longest argument value compared whole with a failure text, in bytes.
+const MAX_QUOTED_VALUE: usize = 200;
+
+/// Longest head of an argument value searched for a token the text quotes, in bytes.
+const MAX_SEARCHED_VALUE: usize = 4096;
+
 /// Most arguments named from a failure text.
 const MAX_NAMED: usize = 3;
 
@@ -330,7 +336,11 @@ fn holding_a_quoted_token(text: &str, properties: &[(String, Json)], arguments: 
     tokens.retain(|t| t.len() >= 4 && t.len() <= 200 && !t.contains('\n'));
     let tokens: Vec<String> = tokens.iter().take(16).map(|t| t.to_ascii_lowercase()).collect();
     let mut holders = properties.iter().take(64).filter(|(name, _)| {
-        let value = arguments.get(name).and_then(Json::as_str).map(str::to_ascii_lowercase);
+        // The value's head only: a statement or a URI, not a document.
+        let value = arguments
+            .get(name)
+            .and_then(Json::as_str)
+            .map(|v| v[..crate::search::floor_boundary(v, MAX_SEARCHED_VALUE)].to_ascii_lowercase());
         value.is_some_and(|v| tokens.iter().any(|t| crate::search::contains(&v, t)))
     });
     let first = holders.next()?;
@@ -340,9 +350,10 @@ fn holding_a_quoted_token(text: &str, properties: &[(String, Json)], arguments: 
 /// Whether `text` (lowercase) holds a string the call sent, as a whole word.
 fn quotes_value(text: &str, value: &Json) -> bool {
     match value {
+        // A value of a few words at most: a longer one is not quoted back whole.
         Json::String(s) => {
-            let v = s.head().trim().to_ascii_lowercase();
-            v.len() >= 3 && has_word(text, &v)
+            let v = s.head().trim();
+            (3..=MAX_QUOTED_VALUE).contains(&v.len()) && has_word(text, &v.to_ascii_lowercase())
         }
         Json::Array(items) => items.items().iter().take(16).any(|v| matches!(v, Json::String(_)) && quotes_value(text, v)),
         // An integer of two digits or more (an id, an index), as a whole word.

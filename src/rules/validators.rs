@@ -314,6 +314,10 @@ fn lead_and_entries(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<Argum
     let mut out = Vec::new();
     for entry in entries {
         let Some((path, message)) = entry.split_once(": ") else { continue };
+        // The first entry was not checked when the entries were split.
+        if path != "root" && !(is_path(path) && (call.is_none() || in_schema(call, path))) {
+            continue;
+        }
         out.extend(issue(if path == "root" { "" } else { path }, message));
     }
     Some(out)
@@ -361,7 +365,6 @@ fn pydantic_errors(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentP
             "extra_forbidden" | "unexpected_keyword_argument" => UNEXPECTED.to_owned(),
             _ => clean(message),
         };
-        // FastMCP puts the tool's name first in a location (`call[tool].name`): not an argument.
         out.push(ArgumentProblem::new(clean(loc), problem));
     }
     (!out.is_empty()).then_some(out)
@@ -414,8 +417,8 @@ fn jsonschema(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentPro
     // Each value problem is read where one of its phrases starts, once a line: every byte
     // is read a bounded number of times whatever the text repeats.
     let own = std::cell::OnceCell::new();
-    let instance_named = std::cell::OnceCell::new();
     let mut read_to = 0;
+    let mut problems: Vec<(&str, &str)> = Vec::new();
     let mut starts: Vec<usize> =
         [" is ", " does not match '", " should ", " was expected", " has non-unique"].into_iter().flat_map(|p| t.positions(p)).collect();
     crate::order::sort_by_key(&mut starts, |&at| at);
@@ -428,10 +431,15 @@ fn jsonschema(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentPro
         let line_end = text[at..].find('\n').map_or(text.len(), |k| at + k);
         read_to = line_end;
         let instance = text[line_start..at].rsplit(": ").next().unwrap_or_default().trim();
-        let path = instance_named.get_or_init(|| instance_path(t)).clone().or_else(|| call.and_then(|c| c.argument_valued(instance)));
+        let what = &text[at..line_end];
+        debug_assert!(what.starts_with(phrase));
+        problems.push((instance, what));
+    }
+    // `On instance['NAME']` names the one problem of a full message, not each of several.
+    let instance_named = if problems.len() == 1 { instance_path(t) } else { None };
+    for (instance, what) in problems {
+        let path = instance_named.clone().or_else(|| call.and_then(|c| c.argument_valued(instance)));
         if path.is_some() || *own.get_or_init(|| OWN.iter().any(|p| t.contains(p))) {
-            let what = &text[at..line_end];
-            debug_assert!(what.starts_with(phrase));
             out.push(ArgumentProblem::new(path.unwrap_or_default(), clean(&format!("{instance}{what}"))));
         }
     }
@@ -461,7 +469,7 @@ fn ajv(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> 
         for at in t.positions(lead) {
             let rest = around(text, at + lead.len()).1;
             let name = &rest[..rest.find('\'').unwrap_or(0)];
-            let base = ajv_path(&text[..at]);
+            let base = ajv_path(text[..at].trim_end());
             if is_path(name) {
                 out.push(ArgumentProblem::new(if base.is_empty() { name.to_owned() } else { format!("{base}.{name}") }, MISSING));
             }
@@ -534,7 +542,7 @@ fn serde(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>
             }
         }
     }
-    for lead in ["invalid type: ", "invalid value: ", "unknown variant `"] {
+    for lead in ["invalid type: ", "invalid value: ", "unknown variant "] {
         for at in t.positions(lead) {
             let rest = &text[at..];
             let rest = &rest[..search::floor_boundary(rest, MAX_MESSAGE)];
@@ -648,10 +656,6 @@ fn named_lines(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentPr
             if start > 0 && matches!(bytes[start - 1], b'\'' | b'"' | b'`') {
                 start -= 1;
             }
-            let opens = start == 0 || {
-                let before = lower[..start].trim_end_matches([' ', '\t', '-', '*', '\u{2022}']);
-                before.is_empty() || before.ends_with(['\n', ';', ':', ','])
-            };
             let mut end = at + key.len();
             if end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
                 continue;
@@ -659,17 +663,21 @@ fn named_lines(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentPr
             if matches!(bytes.get(end), Some(b'\'' | b'"' | b'`')) {
                 end += 1;
             }
-            if !opens {
-                continue;
-            }
             let rest = &lower[end..];
-            let problem_start = if let Some(r) = rest.strip_prefix(": ") {
-                end + 2 + (rest.len() - 2 - r.len())
+            let problem_start = if rest.starts_with(": ") {
+                end + 2
             } else if rest.starts_with(" is ") || rest.starts_with(" must ") || rest.starts_with(" should ") {
                 end + 1
             } else {
                 continue;
             };
+            // What comes before, read back at most 64 bytes (blanks and bullets only).
+            let from = search::ceil_boundary(&lower, start.saturating_sub(64));
+            let before = lower[from..start].trim_end_matches([' ', '\t', '-', '*', '\u{2022}']);
+            let opens = (before.is_empty() && from == 0) || before.ends_with(['\n', ';', ':', ',']);
+            if !opens {
+                continue;
+            }
             let tail = &text[problem_start..];
             let tail = &tail[..search::floor_boundary(tail, MAX_MESSAGE)];
             let problem = &tail[..tail.find(['\n', ';']).unwrap_or(tail.len())];
@@ -816,6 +824,27 @@ mod tests {
     fn pydantic_through_fastmcp() {
         let text = "2 validation errors for call[greet]\nname\n  Missing required argument [type=missing_argument, input_value={}, input_type=dict]\n    For further information visit https://errors.pydantic.dev/2.14/v/missing_argument\nextra\n  Unexpected keyword argument [type=unexpected_keyword_argument, input_value=1, input_type=int]";
         assert_eq!(read(text, None), pairs(&[("name", MISSING), ("extra", UNEXPECTED)]));
+    }
+
+    /// A reviewer's cases: a nested ajv path, serde's unknown variant, a lead's first entry
+    /// that is no path, one `On instance` among several problems, a run of bullets.
+    #[test]
+    fn review_findings_hold() {
+        assert_eq!(read("data/opts must have required property 'x'", None), pairs(&[("opts.x", MISSING)]));
+        with_call(r#"{"mode":"fast","limit":5}"#, |call| {
+            assert_eq!(
+                read("unknown variant `fast`, expected `r` or `w`", Some(call)),
+                pairs(&[("mode", "unknown variant `fast`, expected `r` or `w`")])
+            );
+            let two = "'fast' is not one of ['r', 'w']\n5 is not of type 'string'\n\nOn instance['limit']:\n    5";
+            assert_eq!(
+                read(two, Some(call)),
+                pairs(&[("mode", "'fast' is not one of ['r', 'w']"), ("limit", "5 is not of type 'string'")])
+            );
+            let bullets = "-".repeat(12_000);
+            assert_eq!(validator_problems(&bullets, Some(call)), None);
+        });
+        assert_eq!(validator_problems("Tool 'x' parameter validation failed: Invalid input: expected object", None), Some(vec![]));
     }
 
     #[test]
