@@ -26,6 +26,41 @@ fn shown(c: CappedText) -> ShownText {
     ShownText::new(c.text, c.truncated, c.original_length)
 }
 
+/// The members of a content block that its evidence reads, by block type, each with the
+/// type MCP gives it (`.resource.uri` lies inside the embedded resource). A block holding
+/// one with another type is malformed, and the normalizer says so ([`mistyped_member`])
+/// instead of reading it as absent.
+const READ_MEMBERS: &[(&str, &[(&str, &str)])] = &[
+    ("text", &[(".text", "a string")]),
+    ("image", &[(".data", "a string"), (".mimeType", "a string")]),
+    ("audio", &[(".data", "a string"), (".mimeType", "a string")]),
+    (
+        "resource",
+        &[
+            (".resource", "an object"),
+            (".resource.uri", "a string"),
+            (".resource.mimeType", "a string"),
+            (".resource.text", "a string"),
+            (".resource.blob", "a string"),
+        ],
+    ),
+    ("resource_link", &[(".uri", "a string"), (".name", "a string"), (".mimeType", "a string")]),
+];
+
+/// The first member of `block` that [`describe_block`] reads and that is present with a
+/// type other than MCP's: its path after the block (`.text`), its value, what it should be.
+pub(crate) fn mistyped_member<'a>(block: &'a Json, block_type: &str) -> Option<(&'static str, &'a Json, &'static str)> {
+    let (_, members) = READ_MEMBERS.iter().find(|(t, _)| *t == block_type)?;
+    members.iter().find_map(|&(path, expected)| {
+        let value = path[1..].split('.').try_fold(block, |v, key| v.get(key))?;
+        let fits = match expected {
+            "an object" => value.as_object().is_some(),
+            _ => matches!(value, Json::String(_)),
+        };
+        (!fits && !matches!(value, Json::Null)).then_some((path, value, expected))
+    })
+}
+
 /// The evidence descriptor for one MCP content block (already known to be an object with
 /// a string `type`). Binary data never passes; `_meta` and `annotations` never pass.
 pub(crate) fn describe_block(block: &Json, block_type: &str, policy: &Policy, counts: &mut Redactions) -> ContentDescriptor {

@@ -533,6 +533,16 @@ fn object<'a>(tag: &str, v: &'a Json) -> Result<&'a Json, ReportError> {
     }
 }
 
+/// The report's own objects are closed: a member other than `known` is refused at
+/// `tag.member`, naming the members the object takes (the same rule as the top level).
+pub(crate) fn only_members(tag: &str, v: &Json, known: &[&str]) -> Result<(), ReportError> {
+    let Some(members) = v.as_object() else { return Ok(()) };
+    match members.items().iter().find(|(key, _)| !known.contains(&key.as_str())) {
+        Some((key, _)) => Err(invalid(&format!("{tag}.{key}"), format!("unknown member; expected {}", known.join(", ")))),
+        None => Ok(()),
+    }
+}
+
 fn required_text(tag: &str, v: &Json, key: &str) -> Result<JsonText, ReportError> {
     match v.get(key) {
         Some(Json::String(t)) => Ok(t.clone()),
@@ -545,10 +555,22 @@ fn parse_failure(tag: &str, v: &Json) -> Result<Failure, ReportError> {
     match tag {
         // Shape problems inside a tool result are the upstream's; normalization reports them.
         "tool_result" => Ok(Failure::ToolResult(v.clone())),
-        "jsonrpc_error" => parse_jsonrpc_error(object(tag, v)?),
-        "transport" => parse_transport(object(tag, v)?),
-        "validation" => parse_validation(object(tag, v)?).map(Failure::Validation),
-        _ => parse_blocked(tag, object(tag, v)?),
+        "jsonrpc_error" => {
+            only_members(tag, object(tag, v)?, &["code", "message", "data"])?;
+            parse_jsonrpc_error(v)
+        }
+        "transport" => {
+            only_members(tag, object(tag, v)?, &["kind", "message"])?;
+            parse_transport(v)
+        }
+        "validation" => {
+            only_members(tag, object(tag, v)?, &["arguments", "input_schema", "problems", "message"])?;
+            parse_validation(v).map(Failure::Validation)
+        }
+        _ => {
+            only_members(tag, object(tag, v)?, &["kind", "message", "retry_after_ms"])?;
+            parse_blocked(tag, v)
+        }
     }
 }
 
@@ -563,7 +585,8 @@ fn parse_jsonrpc_error(v: &Json) -> Result<Failure, ReportError> {
     };
     let message = match v.get("message") {
         Some(Json::String(t)) => t.clone(),
-        _ => JsonText::whole(""),
+        None | Some(Json::Null) => JsonText::whole(""),
+        Some(other) => return Err(invalid("jsonrpc_error.message", format!("must be a string, not {}", other.type_name()))),
     };
     Ok(Failure::JsonRpcError { code, message, data: v.get("data").cloned() })
 }
@@ -643,6 +666,7 @@ fn parse_validation(v: &Json) -> Result<ValidationFailure, ReportError> {
         let list = problems.as_array().ok_or_else(|| invalid("validation.problems", "must be an array of {path, problem}"))?;
         for (i, p) in list.items().iter().enumerate() {
             let at = format!("validation.problems[{i}]");
+            only_members(&at, p, &["path", "problem"])?;
             let path = p.get("path").and_then(Json::as_str).ok_or_else(|| invalid(&at, "needs a string `path`"))?;
             let problem = p.get("problem").and_then(Json::as_str).ok_or_else(|| invalid(&at, "needs a string `problem`"))?;
             out.problems.push(ArgumentProblem::new(path, problem));
@@ -721,6 +745,34 @@ mod tests {
         assert_eq!(err(r#"{"validation":{}}"#).path(), "validation");
         assert_eq!(err("[]").code(), ErrorCode::InvalidReport);
         assert_eq!(err(r#"{"dispatched":"yes","transport":{"kind":"dns"}}"#).path(), "dispatched");
+    }
+
+    /// The report's own objects are closed at every depth, like its top level; the
+    /// upstream's objects it carries (`annotations`, `arguments`, `data`) stay open.
+    #[test]
+    fn unknown_members_are_refused_at_every_depth_of_the_reports_own_objects() {
+        for (report, path) in [
+            (r#"{"transport":{"kind":"timeout","mesage":"m"}}"#, "transport.mesage"),
+            (r#"{"policy":{"kind":"denied","message":"m","retry_after":5}}"#, "policy.retry_after"),
+            (r#"{"budget":{"kind":"budget_exceeded","message":"m","why":1}}"#, "budget.why"),
+            (r#"{"code_mode":{"kind":"unknown_tool","message":"m","tool":"a::b"}}"#, "code_mode.tool"),
+            (r#"{"jsonrpc_error":{"code":-32602,"message":"m","stack":"at x"}}"#, "jsonrpc_error.stack"),
+            (r#"{"validation":{"message":"m","schema":{}}}"#, "validation.schema"),
+            (r#"{"validation":{"problems":[{"path":"a","problem":"b","hint":"c"}]}}"#, "validation.problems[0].hint"),
+        ] {
+            let e = err(report);
+            assert_eq!((e.code(), e.path()), (ErrorCode::InvalidReport, path), "{report}");
+            assert!(e.message().contains("unknown member; expected"), "{report}: {}", e.message());
+        }
+        // A member of the wrong type is refused, never read as empty.
+        assert_eq!(err(r#"{"jsonrpc_error":{"code":-32000,"message":5}}"#).path(), "jsonrpc_error.message");
+        for open in [
+            r#"{"annotations":{"title":"Create","readOnlyHint":false},"transport":{"kind":"dns"}}"#,
+            r#"{"jsonrpc_error":{"code":-32000,"message":"m","data":{"anything":[1]}}}"#,
+            r#"{"input_schema":{"type":"object","x-extension":1},"arguments":{"extra":true},"transport":{"kind":"dns"}}"#,
+        ] {
+            assert!(FailureReport::from_json(open).is_ok(), "{open}");
+        }
     }
 
     /// A refusal quotes what it refuses; a secret in that is redacted, in the message and

@@ -2,7 +2,7 @@
 
 use crate::error::ReportError;
 use crate::input::call_error::{message_json, read_call_error};
-use crate::input::failure_report::invalid;
+use crate::input::failure_report::{invalid, only_members};
 use crate::json::{exact_integer, parse_json, Json};
 use crate::wire::CodeModeCallError;
 
@@ -161,6 +161,15 @@ fn run_failure(tag: &str, v: &Json) -> Result<RunFailure, ReportError> {
     if v.as_object().is_none() {
         return Err(invalid(tag, format!("must be an object, not {}", v.type_name())));
     }
+    let known: &[&str] = match tag {
+        "aborted" => &[],
+        "timeout" => &["deadline_ms"],
+        "syntax_error" => &["message", "line", "column"],
+        "guest_exception" => &["name", "message"],
+        "invalid_request" | "runtime_unavailable" | "output_unserializable" | "snapshot_too_large" | "internal" => &["message"],
+        other => return Err(invalid(other, "unknown member of a run report")),
+    };
+    only_members(tag, v, known)?;
     let message = || text(tag, v, "message", true);
     Ok(match tag {
         "invalid_request" => RunFailure::InvalidRequest { message: message()? },

@@ -1,7 +1,7 @@
 //! The pipeline: a failure report in, an [`Outcome`] out.
 
 use crate::error::ReportError;
-use crate::evidence::{describe_block, render_json, split_secrets, JsonCaps};
+use crate::evidence::{describe_block, mistyped_member, render_json, split_secrets, JsonCaps};
 use crate::input::call_error::{call_error_under, message_json};
 use crate::input::failure_report::MAX_RETRY_AFTER_MS;
 use crate::input::failure_report::MAX_TOOL_NAME;
@@ -245,7 +245,12 @@ impl Normalizer {
         let mut types = Vec::with_capacity(shown.len());
         for (i, block) in shown.iter().enumerate() {
             match block.get("type") {
-                Some(Json::String(t)) => types.push(t.head()),
+                Some(Json::String(t)) => match mistyped_member(block, t.head()) {
+                    Some((member, value, expected)) => {
+                        return Some(self.malformed_value("tool_result.content", Some((i, member)), value, expected))
+                    }
+                    None => types.push(t.head()),
+                },
                 Some(other) => return Some(self.malformed_value("tool_result.content", Some((i, ".type")), other, "a string")),
                 None if block.as_object().is_some() => return Some(self.malformed_block(i)),
                 None => return Some(self.malformed_value("tool_result.content", Some((i, "")), block, "a content block")),
@@ -655,6 +660,27 @@ mod tests {
         assert_eq!(e.kind, "decode_error");
         assert_eq!(o.breaker, Breaker::Failure);
         assert!(e.cause.unwrap().contains("tool_result.content[0]"));
+    }
+
+    /// A member the evidence reads, present with a type MCP does not give it, is the
+    /// upstream's malformed result (named), never read as empty; unknown members are not.
+    #[test]
+    fn mistyped_block_members_are_named_decode_errors() {
+        for (block, path) in [
+            (r#"{"type":"text","text":5}"#, "tool_result.content[1].text is number, not a string"),
+            (r#"{"type":"image","data":"AAAA","mimeType":["image/png"]}"#, "tool_result.content[1].mimeType is array"),
+            (r#"{"type":"resource","resource":"file:///a"}"#, "tool_result.content[1].resource is string, not an object"),
+            (r#"{"type":"resource","resource":{"uri":"file:///a","text":{"t":1}}}"#, "tool_result.content[1].resource.text is object"),
+            (r#"{"type":"resource_link","uri":7,"name":"a"}"#, "tool_result.content[1].uri is number"),
+        ] {
+            let report = format!(r#"{{"tool_result":{{"content":[{{"type":"text","text":"ok"}},{block}],"isError":true}}}}"#);
+            let e = outcome(&report).error.unwrap();
+            assert_eq!(e.kind, "decode_error", "{block}");
+            assert!(e.cause.as_deref().unwrap_or("").contains(path), "{block}: {:?}", e.cause);
+        }
+        let open =
+            r#"{"tool_result":{"content":[{"type":"text","text":"boom","annotations":{"priority":1},"_meta":{"x":1}}],"isError":true}}"#;
+        assert_eq!(outcome(open).error.unwrap().kind, "tool_error");
     }
 
     #[test]

@@ -38,11 +38,15 @@ pub(crate) struct AdviceInput<'a> {
 }
 
 /// Compute recovery advice. Annotations may raise `discouraged` to `conditional`, never to
-/// `safe`; only `dispatched: false` makes a transient failure `safe` to repeat.
+/// `safe`, and only when the call itself may have been right: not for a validation
+/// failure or a kind that says the input was wrong (the same call fails the same way,
+/// whatever the tool's hints). Only `dispatched: false` makes a transient failure `safe`
+/// to repeat.
 pub(crate) fn recovery(input: AdviceInput<'_>) -> Recovery {
     let (action, mut same) = input.override_advice.unwrap_or_else(|| advice_for(input.kind, input.origin));
     let hinted_repeatable = input.safety.read_only_hint == Some(true) || input.safety.idempotent_hint == Some(true);
-    if same == S::Discouraged && hinted_repeatable {
+    let input_was_wrong = input.origin == Origin::Validation || facts_of(input.kind).is_some_and(|f| f.input_error);
+    if same == S::Discouraged && hinted_repeatable && !input_was_wrong {
         same = S::Conditional;
     }
     if action == A::RetryLater && input.dispatched == Some(false) {
@@ -132,6 +136,17 @@ mod tests {
         let mut i = input("timeout", Origin::UpstreamTransport);
         i.safety.idempotent_hint = Some(true);
         assert_eq!(recovery(i).same_arguments, S::Conditional);
+        // Arguments that failed validation fail the same way again, read-only or not.
+        for (kind, origin) in
+            [("missing_param", Origin::Validation), ("validation_failed", Origin::Validation), ("invalid_param", Origin::ToolExecution)]
+        {
+            let mut i = input(kind, origin);
+            i.safety.read_only_hint = Some(true);
+            i.safety.idempotent_hint = Some(true);
+            let r = recovery(i);
+            assert_eq!(r.same_arguments, S::Discouraged, "{kind}");
+            assert!(!r.guidance.contains("only after checking"), "{kind}: {}", r.guidance);
+        }
         let mut i = input("forbidden", Origin::Policy);
         i.safety.read_only_hint = Some(true);
         assert_eq!(recovery(i).same_arguments, S::Never);
