@@ -259,50 +259,141 @@ export interface CodemodeInputError extends TypeError {
   path: string;
 }
 
-/** Turns failure reports into outcomes under one policy; build once, reuse. */
+/**
+ * Turns failure reports into outcomes under one policy; build once, reuse.
+ * @example
+ * const normalizer = new Normalizer({ max_text_chars: 2048 });
+ * const { error, breaker } = normalizer.normalize({ tool: 'fs::read_file', transport: { kind: 'timeout', message: 'no answer in 30 s' } });
+ * // error.kind === 'timeout', breaker === 'failure'
+ */
 export class Normalizer {
-  /** @throws {CodemodeInputError} `invalid_policy` */
+  /**
+   * @throws {CodemodeInputError} `invalid_policy`
+   * @example
+   * new Normalizer({ secret_keys: ['acme_session'] }).redactText('acme_session=s3cr3t');
+   * // 'acme_session=[REDACTED:secret_field]'
+   */
   constructor(policy?: Policy | string);
-  /** The outcome of a report (an object, or its JSON text). */
+  /**
+   * The outcome of a report (an object, or its JSON text).
+   * @example
+   * new Normalizer().normalize({ tool: 'search::web', transport: { kind: 'timeout', message: 'no answer in 30 s' } });
+   * // { error: { contract_version: 1, kind: 'timeout', origin: 'upstream_transport', ... }, breaker: 'failure' }
+   */
   normalize(report: FailureReport | string): Outcome;
-  /** The outcome as the core's exact JSON text. */
+  /**
+   * The outcome as the core's exact JSON text.
+   * @example
+   * new Normalizer().normalizeToJson('{"tool":"search::web","transport":{"kind":"timeout","message":"no answer"}}');
+   * // '{"error":{"contract_version":1,"kind":"timeout",...},"breaker":"failure"}'
+   */
   normalizeToJson(report: FailureReport | string): string;
-  /** The Error whose message is the contract JSON, or null when not a failure. */
+  /**
+   * The Error whose message is the contract JSON, or null when not a failure.
+   * @example
+   * const result = { isError: true, content: [{ type: 'text', text: 'ENOENT: no such file or directory' }] };
+   * const error = new Normalizer().toCallError({ tool: 'fs::read_file', dispatched: true, tool_result: result });
+   * JSON.parse(error.message).kind; // 'not_found'
+   */
   toCallError(report: FailureReport | string): Error | null;
-  /** Sanitized, redacted free text. */
+  /**
+   * Sanitized, redacted free text.
+   * @example
+   * new Normalizer().redactText('password=hunter2'); // 'password=[REDACTED:secret_field]'
+   */
   redactText(text: string): string;
-  /** A redacted copy of a JSON value. */
+  /**
+   * A redacted copy of a JSON value.
+   * @example
+   * new Normalizer().redactJson({ user: 'ada', api_key: 'abc' });
+   * // { api_key: '[REDACTED:secret_field]', user: 'ada' }
+   */
   redactJson<T = unknown>(value: T): unknown;
-  /** Read a contract object back from a rejection under this normalizer's policy (allowed values kept). */
+  /**
+   * Read a contract object back from a rejection under this normalizer's policy (allowed values kept).
+   * @example
+   * const normalizer = new Normalizer();
+   * const rejection = normalizer.toCallError({ tool: 'kv::get', transport: { kind: 'timeout', message: 'no answer' } });
+   * normalizer.parseCallError(rejection).recovery.action; // 'retry_later'
+   */
   parseCallError(error: unknown): CodeModeCallError;
-  /** The policy in force, every cap and list included. */
+  /**
+   * The policy in force, every cap and list included.
+   * @example
+   * new Normalizer({ max_text_chars: 2048 }).policy.max_error_bytes; // 32768 (the default)
+   */
   readonly policy: Required<Policy>;
   /**
    * Release the core's memory now instead of at garbage collection (also
    * `[Symbol.dispose]` where the runtime has it); later calls throw.
+   * @example
+   * const normalizer = new Normalizer();
+   * normalizer.free();
+   * normalizer.redactText('x'); // throws: this Normalizer was freed: create a new one
    */
   free(): void;
 }
 
-/** The outcome of one report under `policy` (defaults when omitted). */
+/**
+ * The outcome of one report under `policy` (defaults when omitted).
+ * @example
+ * const { error, breaker } = normalize({ tool: 'search::web', transport: { kind: 'timeout', message: 'no answer in 30 s' } });
+ * // error.kind === 'timeout', error.origin === 'upstream_transport', breaker === 'failure'
+ */
 export function normalize(report: FailureReport | string, policy?: Policy | string): Outcome;
 
-/** The outcome as the core's exact JSON text. */
+/**
+ * The outcome as the core's exact JSON text.
+ * @example
+ * normalizeToJson({ tool: 'search::web', transport: { kind: 'timeout', message: 'no answer in 30 s' } });
+ * // '{"error":{"contract_version":1,"kind":"timeout",...},"breaker":"failure"}'
+ */
 export function normalizeToJson(report: FailureReport | string, policy?: Policy | string): string;
 
-/** The Error whose message is the contract JSON, or null when the report is not a failure. */
+/**
+ * The Error whose message is the contract JSON, or null when the report is not a failure.
+ * @example
+ * const result = { isError: true, content: [{ type: 'text', text: 'ENOENT: no such file or directory' }] };
+ * const error = toCallError({ tool: 'fs::read_file', dispatched: true, tool_result: result });
+ * JSON.parse(error.message).kind; // 'not_found'
+ * toCallError({ tool: 'fs::read_file', tool_result: { content: [{ type: 'text', text: 'ok' }] } }); // null
+ */
 export function toCallError(report: FailureReport | string, policy?: Policy | string): Error | null;
 
-/** Sanitized, redacted free text (no cap). */
+/**
+ * Sanitized, redacted free text (no cap).
+ * @example
+ * redactText('token=abc123 Authorization: Bearer sk-live-0123456789abcdefghij');
+ * // 'token=[REDACTED:secret_field] Authorization: Bearer [REDACTED:openai_key]'
+ */
 export function redactText(text: string): string;
 
-/** A redacted copy of a JSON value. */
+/**
+ * A redacted copy of a JSON value.
+ * @example
+ * redactJson({ user: 'ada', password: 'hunter2' }); // { password: '[REDACTED:secret_field]', user: 'ada' }
+ */
 export function redactJson(value: unknown): unknown;
 
-/** Read the contract object back from a rejection (the Error, its message, or the object). */
+/**
+ * Read the contract object back from a rejection (the Error, its message, or the object).
+ * @example
+ * try { await codemode.github.create_issue({ title }) }
+ * catch (e) {
+ *   const error = parseCallError(e);
+ *   if (error.recovery.action === 'retry_later') await sleep(error.recovery.retry_after_ms ?? 1000);
+ * }
+ * parseCallError({ kind: 'timeout', message: 'no answer' }).contract_version; // 1 (a legacy payload, upgraded)
+ */
 export function parseCallError(error: unknown): CodeModeCallError;
 
-/** The MCP result a gateway returns for an uncaught failure. */
+/**
+ * The MCP result a gateway returns for an uncaught failure.
+ * @example
+ * const envelope = toMcpErrorEnvelope(rejection, { run_id: 'r1' });
+ * // envelope.isError === true, envelope.content[0].text is the contract JSON,
+ * // envelope.structuredContent.error.kind === envelope.structuredContent.trace.error.kind
+ */
 export function toMcpErrorEnvelope(
   error: unknown,
   trace?: Record<string, unknown>,
@@ -378,10 +469,21 @@ export interface RunError {
   toolError?: CodeModeCallError;
 }
 
-/** The terminal error of a failed run, from a run report (an object, or its JSON text). */
+/**
+ * The terminal error of a failed run, from a run report (an object, or its JSON text).
+ * @example
+ * classifyRun({ bridge_dispatch_started: true, guest_exception: { name: 'TypeError', message: 'x is undefined' } });
+ * // { code: 'internal_error', message: 'the code threw TypeError: x is undefined',
+ * //   failurePhase: 'guest', bridgeDispatchStarted: true, replaySafe: false }
+ */
 export function classifyRun(report: RunReport | string): RunError;
 
-/** The terminal error of a failed run as the core's exact JSON text. */
+/**
+ * The terminal error of a failed run as the core's exact JSON text.
+ * @example
+ * classifyRunToJson({ bridge_dispatch_started: false, timeout: { deadline_ms: 30000 } });
+ * // '{"code":"timeout","message":"the run exceeded its execution deadline of 30000 ms","bridgeDispatchStarted":false,"replaySafe":false}'
+ */
 export function classifyRunToJson(report: RunReport | string): string;
 
 /** How an executor wrapped the submitted source before compiling it. */
@@ -445,6 +547,11 @@ export type ExecStep =
  * output; the failed run (`{"status":"failed", ...run error, "stack"?, "output",
  * "truncated"?}`) fitted to `max_bytes`. A malformed step throws a
  * TypeError with `code` and `path`.
+ * @example
+ * execStepToJson({ step: 'request', request: { code: 'return 1' } }); // '{"code":"return 1","restartSafe":false}'
+ * execStepToJson({ step: 'module_access', code: 'return 1' }); // 'null'
+ * execStepToJson({ step: 'fit_output', output: 'x'.repeat(100), budget: 40 });
+ * // '{"output":"xxxxxxxxxxxxxxxxxxx…[output truncated]","truncated":true}'
  */
 export function execStepToJson(step: ExecStep | string): string;
 
@@ -466,7 +573,16 @@ export interface CallToolContext {
 /** A function that calls one tool of one server. */
 export type CallTool = (name: string, args: Record<string, unknown> | undefined, options: { signal: AbortSignal }) => Promise<CallToolResult>;
 
-/** Wrap `callTool` so every failure rejects with `new Error(<contract JSON>)`. */
+/**
+ * Wrap `callTool` so every failure rejects with `new Error(<contract JSON>)`.
+ * @example
+ * const callTool = wrapCallTool(
+ *   (name, args, { signal }) => client.callTool({ name, arguments: args }, undefined, { signal }),
+ *   { namespace: 'github', timeoutMs: 30_000 },
+ * );
+ * try { await callTool('create_issue', { title: 'x' }) }
+ * catch (e) { JSON.parse(String(e.message)).tool } // 'github::create_issue'
+ */
 export function wrapCallTool(
   callTool: CallTool,
   context?: CallToolContext,
@@ -502,6 +618,13 @@ export type ToolHelper = (args?: Record<string, unknown>) => Promise<CallToolRes
  * Build `codemode.<namespace>.<tool>()` helpers and `callTool(fqName, args)` from a catalog.
  * @throws {CodemodeInputError} `invalid_argument` for a malformed catalog, or one whose
  * `namespace::tool` names collide (a name holding `::`)
+ * @example
+ * const catalog = { kv: [{ name: 'get', inputSchema: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] } }] };
+ * const { codemode, callTool } = createCodemode(catalog, (namespace, name, args, { signal }) => clients[namespace].callTool({ name, arguments: args }));
+ * await codemode.kv.get({});
+ * // rejects before dispatch: kind 'missing_param', invalid_arguments [{ path: 'key', problem: 'missing required argument' }]
+ * await callTool('kv::put', { key: 'a' });
+ * // rejects: kind 'unknown_tool', cause 'no tool named "kv::put" in this code-mode catalog; the nearest: "kv::get"'
  */
 export function createCodemode(
   catalog: Record<string, CatalogTool[]>,
@@ -629,5 +752,10 @@ export interface FailedRun extends RunError {
  * anything the code does. Rejects with a `CodemodeInputError` (`code` `invalid_argument`,
  * `path` the option) for options the host got wrong, such as a `timeoutMs` that is not a
  * positive number or a catalog whose `namespace::tool` names collide.
+ * @example
+ * const result = await execute('const r = await codemode.kv.get({ key: "a" });\nreturn r.structuredContent.value + 1;', { catalog, dispatch });
+ * // { status: 'completed', value: 43, output: '', bridgeDispatchStarted: true, ... } when kv::get answers { value: 42 }
+ * await execute('while (true) {}', { catalog, dispatch, timeoutMs: 200 });
+ * // { status: 'failed', code: 'timeout', ... }
  */
 export function execute(request: ExecRequest, options: ExecuteOptions): Promise<CompletedRun | FailedRun>;

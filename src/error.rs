@@ -5,6 +5,14 @@ use std::fmt;
 wire_enum! {
     /// What kind of problem an input had. Stable: surfaces map it to their own error codes
     /// (the WIT `error-code` enum, the JS `code` property, the CLI's exit status).
+    ///
+    /// ```
+    /// use codemode_errors::{normalize_json, ErrorCode};
+    /// let err = normalize_json("{\"tool\": ", &Default::default()).unwrap_err();
+    /// assert_eq!(err.code(), ErrorCode::InvalidJson);
+    /// assert_eq!(ErrorCode::from_wire("too_deep"), Some(ErrorCode::TooDeep));
+    /// assert_eq!(ErrorCode::InvalidPolicy.as_str(), "invalid_policy");
+    /// ```
     #[non_exhaustive]
     pub ErrorCode {
         /// The text is not JSON (syntax, a lone surrogate escape, a number beyond the double range).
@@ -46,12 +54,25 @@ pub struct ReportError {
 
 impl ReportError {
     /// A new error; `path` may be empty.
+    ///
+    /// ```
+    /// use codemode_errors::{ErrorCode, ReportError};
+    /// let err = ReportError::new(ErrorCode::InvalidReport, "transport.kind", "unknown transport kind \"dns2\"");
+    /// assert_eq!(err.to_string(), "invalid_report: at transport.kind: unknown transport kind \"dns2\"");
+    /// ```
     pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
         ReportError { code, path: one_line(&compressed(&path.into()), MAX_PATH), message: one_line(&message.into(), MAX_MESSAGE) }
     }
 
     /// This error with its path taken as relative to the member `key` (`key`, `key.path`,
     /// or `key[2]...` for an array index).
+    ///
+    /// ```
+    /// use codemode_errors::{ErrorCode, ReportError};
+    /// let inner = ReportError::new(ErrorCode::InvalidJson, "[2].type", "must be a string");
+    /// assert_eq!(inner.within("content").path(), "content[2].type");
+    /// assert_eq!(inner.within("content").within("tool_result").path(), "tool_result.content[2].type");
+    /// ```
     pub fn within(&self, key: &str) -> ReportError {
         let key = one_line(key, MAX_PATH);
         let path =
@@ -60,16 +81,32 @@ impl ReportError {
     }
 
     /// The kind of problem.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_call_error, ErrorCode};
+    /// assert_eq!(parse_call_error("not json").unwrap_err().code(), ErrorCode::InvalidCallError);
+    /// ```
     pub fn code(&self) -> ErrorCode {
         self.code
     }
 
     /// Where in the input the problem is (empty for the whole input).
+    ///
+    /// ```
+    /// let err = codemode_errors::normalize_json(r#"{"tool":"fs::read","dispatched":"yes","budget":{"kind":"quota","message":"m"}}"#, &Default::default()).unwrap_err();
+    /// assert_eq!(err.path(), "dispatched");
+    /// ```
     pub fn path(&self) -> &str {
         &self.path
     }
 
     /// What was wrong, without the path.
+    ///
+    /// ```
+    /// use codemode_errors::{ErrorCode, ReportError};
+    /// let err = ReportError::new(ErrorCode::InvalidPolicy, "max_text_chars", "must be at least 64");
+    /// assert_eq!(err.message(), "must be at least 64"); // the path is not repeated
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }

@@ -89,9 +89,21 @@ pub use wire::envelope::mcp_error_envelope;
 
 /// Our JSON Schema (draft 2020-12) for the call error object: a compatible superset of
 /// the reference schema of contract version 1.
+///
+/// ```
+/// let schema = codemode_errors::parse_json(codemode_errors::SCHEMA).unwrap();
+/// assert_eq!(schema.get("title").and_then(|t| t.as_str()), Some("Code Mode Call Error (contract version 1)"));
+/// let required = schema.get("required").and_then(|r| r.as_array()).unwrap();
+/// assert!(required.items().iter().any(|k| k.as_str() == Some("kind")));
+/// ```
 pub const SCHEMA: &str = include_str!("../schema/code-mode-call-error.v1.schema.json");
 
 /// This crate's version.
+///
+/// ```
+/// let parts: Vec<u32> = codemode_errors::VERSION.split('.').map(|p| p.parse().unwrap()).collect();
+/// assert_eq!(parts.len(), 3); // major.minor.patch
+/// ```
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Normalize one failure report given as JSON text under `policy`. A gateway that

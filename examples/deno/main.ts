@@ -1,7 +1,9 @@
 // The codemode-errors npm package in Deno: the same package Node and browsers load, resolved
 // through its package.json `deno` export (the core is imported as a WebAssembly module, so
 // no permission flags are needed). A Deno gateway normalizes three failures, rejects
-// with the contract, and reads it back the way sandbox code does.
+// with the contract, and reads it back the way sandbox code does. (`execute` is the one
+// export that needs `--allow-read`: either executor starts its worker from the package's
+// files, and without the flag every run resolves `runtime_unavailable`.)
 //
 //   npm install && npx deno run main.ts
 

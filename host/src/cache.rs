@@ -14,9 +14,29 @@ use wasmtime::component::Component;
 use wasmtime::Engine;
 
 /// The environment variable naming the cache directory; empty disables the cache.
+///
+/// ```
+/// use codemode_errors_host::{cache::CACHE_DIR_ENV, CompileCache};
+/// // Run with CODEMODE_ERRORS_CACHE_DIR= (empty) to compile in every process.
+/// assert_eq!(CACHE_DIR_ENV, "CODEMODE_ERRORS_CACHE_DIR");
+/// if std::env::var_os(CACHE_DIR_ENV).is_some_and(|d| d.is_empty()) {
+///     assert_eq!(CompileCache::from_env(), CompileCache::Disabled);
+/// }
+/// ```
 pub const CACHE_DIR_ENV: &str = "CODEMODE_ERRORS_CACHE_DIR";
 
 /// Where compiled components are kept.
+///
+/// ```
+/// use codemode_errors_host::{CompileCache, ComponentEngine, Limits, GUEST_COMPONENT};
+/// let dir = std::env::temp_dir().join(format!("codemode-errors-doc-{}", std::process::id()));
+/// let cache = CompileCache::Directory(dir.clone());
+/// let engine = ComponentEngine::with_component(GUEST_COMPONENT, &cache, &Default::default(), Limits::default())?;
+/// assert_eq!(engine.version()?, codemode_errors::VERSION);
+/// assert!(std::fs::read_dir(&dir)?.count() == 1); // the compiled component, kept for the next start
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CompileCache {
     /// Compile in every process.
@@ -26,6 +46,19 @@ pub enum CompileCache {
 }
 
 /// How the component was obtained, for logs and benchmarks.
+///
+/// ```
+/// use codemode_errors_host::{CacheEvent, CompileCache};
+/// let empty_component = b"\0asm\x0d\x00\x01\x00";
+/// let engine = wasmtime::Engine::default();
+/// let dir = std::env::temp_dir().join(format!("codemode-errors-event-{}", std::process::id()));
+/// let cache = CompileCache::Directory(dir.clone());
+/// assert_eq!(cache.load_or_compile(&engine, empty_component)?.1, CacheEvent::Stored);
+/// assert_eq!(cache.load_or_compile(&engine, empty_component)?.1, CacheEvent::Hit);
+/// assert_eq!(CompileCache::Disabled.load_or_compile(&engine, empty_component)?.1, CacheEvent::Compiled);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CacheEvent {
     /// Deserialized from the cache: no compilation.
@@ -39,6 +72,14 @@ pub enum CacheEvent {
 impl CompileCache {
     /// The default: `$CODEMODE_ERRORS_CACHE_DIR` when set (empty disables), else
     /// `$XDG_CACHE_HOME/codemode-errors`, else `$HOME/.cache/codemode-errors`, else none.
+    ///
+    /// ```
+    /// use codemode_errors_host::CompileCache;
+    /// match CompileCache::from_env() {
+    ///     CompileCache::Directory(dir) => assert!(dir.is_absolute() || std::env::var_os("CODEMODE_ERRORS_CACHE_DIR").is_some()),
+    ///     CompileCache::Disabled => {} // CODEMODE_ERRORS_CACHE_DIR is empty, or there is no home
+    /// }
+    /// ```
     pub fn from_env() -> Self {
         if let Some(dir) = std::env::var_os(CACHE_DIR_ENV) {
             return if dir.is_empty() { CompileCache::Disabled } else { CompileCache::Directory(dir.into()) };
@@ -51,6 +92,19 @@ impl CompileCache {
     }
 
     /// The compiled `component`, from the cache when a matching entry is there.
+    ///
+    /// ```
+    /// use codemode_errors_host::{CacheEvent, CompileCache};
+    /// let empty_component = b"\0asm\x0d\x00\x01\x00";
+    /// let engine = wasmtime::Engine::default();
+    /// let dir = std::env::temp_dir().join(format!("codemode-errors-load-{}", std::process::id()));
+    /// let cache = CompileCache::Directory(dir.clone());
+    /// let (_component, first) = cache.load_or_compile(&engine, empty_component)?;
+    /// let (_component, second) = cache.load_or_compile(&engine, empty_component)?;
+    /// assert_eq!((first, second), (CacheEvent::Stored, CacheEvent::Hit));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load_or_compile(&self, engine: &Engine, component: &[u8]) -> wasmtime::Result<(Component, CacheEvent)> {
         let CompileCache::Directory(dir) = self else {
             return Ok((Component::new(engine, component)?, CacheEvent::Compiled));

@@ -41,12 +41,31 @@ pub struct ComponentEngine {
 impl ComponentEngine {
     /// The embedded component under `policy` and `limits`, compiled through the default
     /// cache ([`CompileCache::from_env`]).
+    ///
+    /// ```
+    /// use codemode_errors_host::{ComponentEngine, Limits};
+    /// let policy = codemode_errors::Policy::from_json(r#"{"max_text_chars": 2048}"#)?;
+    /// let engine = ComponentEngine::new(&policy, Limits::default())?; // compiled once, then cached
+    /// assert_eq!(engine.redact_text("password=hunter2")?, "password=[REDACTED:secret_field]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(policy: &core::Policy, limits: Limits) -> Result<Self, SetupError> {
         Self::with_component(GUEST_COMPONENT, &CompileCache::from_env(), policy, limits)
     }
 
     /// A component given as `.wasm` bytes, compiled through `cache` (a hit deserializes the
     /// compiled artifact instead of compiling).
+    ///
+    /// ```
+    /// use codemode_errors_host::{CompileCache, ComponentEngine, Limits, GUEST_COMPONENT};
+    /// let engine = ComponentEngine::with_component(GUEST_COMPONENT, &CompileCache::from_env(), &Default::default(), Limits::default())?;
+    /// assert_eq!(engine.version()?, codemode_errors::VERSION);
+    /// // An empty component compiles, but lacks the interface: setting up fails, nothing panics.
+    /// let empty = b"\0asm\x0d\x00\x01\x00";
+    /// assert!(ComponentEngine::with_component(empty, &CompileCache::Disabled, &Default::default(), Limits::default()).is_err());
+    ///
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_component(component: &[u8], cache: &CompileCache, policy: &core::Policy, limits: Limits) -> Result<Self, SetupError> {
         let engine = new_engine().map_err(SetupError)?;
         deadline::start_ticker(&engine).map_err(|e| SetupError(e.into()))?;
@@ -58,26 +77,72 @@ impl ComponentEngine {
     }
 
     /// This engine (sharing its compiled component) with other limits.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// use std::time::Duration;
+    /// let strict = engine.with_limits(Limits::default().with_deadline(Duration::ZERO)); // shares the compiled component
+    /// let err = strict.redact_text("password=hunter2").unwrap_err();
+    /// assert!(err.is_limit()); // a zero deadline stops every call at once
+    /// assert!(engine.redact_text("password=hunter2").is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_limits(&self, limits: Limits) -> Self {
         ComponentEngine { limits, ..self.clone() }
     }
 
     /// This engine (sharing its compiled component) under another policy.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// let acme = engine.with_policy(&codemode_errors::Policy::default().with_secret_key("acme_session")?);
+    /// assert_eq!(acme.redact_text("acme_session=s3cr3t")?, "acme_session=[REDACTED:secret_field]");
+    /// assert_eq!(engine.redact_text("acme_session=s3cr3t")?, "acme_session=s3cr3t");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_policy(&self, policy: &core::Policy) -> Self {
         ComponentEngine { policy: Arc::new(from_core::policy(policy)), ..self.clone() }
     }
 
     /// The limits in force.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// assert_eq!(engine.limits(), Limits::default());
+    /// assert_eq!(engine.with_limits(Limits::default().with_max_input_bytes(64)).limits().max_input_bytes, 64);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn limits(&self) -> Limits {
         self.limits
     }
 
     /// Whether the compiled component came from the cache.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// use codemode_errors_host::CacheEvent;
+    /// // Hit once an earlier process stored the compiled component.
+    /// assert!(matches!(engine.cache_event(), CacheEvent::Hit | CacheEvent::Stored | CacheEvent::Compiled));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn cache_event(&self) -> CacheEvent {
         self.cache_event
     }
 
     /// The component's imports, as `name` strings (WASI interfaces the linker grants).
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// let imports = engine.imports();
+    /// assert!(imports.iter().all(|name| name.starts_with("wasi:"))); // nothing but WASI
+    /// assert!(!imports.iter().any(|name| name.starts_with("wasi:filesystem") || name.starts_with("wasi:sockets")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn imports(&self) -> Vec<String> {
         let component = self.pre.instance_pre().component();
         let engine = self.pre.engine();
@@ -85,77 +150,216 @@ impl ComponentEngine {
     }
 
     /// Normalize a failure report given as JSON text.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// let outcome = engine.normalize_json(r#"{"tool":"kv::get","transport":{"kind":"timeout","message":"no answer"}}"#)?;
+    /// assert_eq!(outcome.error.map(|e| e.kind).as_deref(), Some("timeout"));
+    /// assert_eq!(outcome.breaker, codemode_errors_host::wit::Breaker::Failure);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn normalize_json(&self, report: &str) -> Result<Outcome, HostError> {
         self.session().normalize_json(report)
     }
 
     /// Normalize a typed failure report.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// use codemode_errors_host::wit::{CallContext, Failure, ToolAnnotations, TransportFailure, TransportKind};
+    /// let hints = ToolAnnotations { read_only_hint: Some(true), destructive_hint: None, idempotent_hint: None, open_world_hint: None };
+    /// let context = CallContext { tool: Some("fs::read_file".into()), annotations: hints, dispatched: Some(true), input_schema: None, arguments: None };
+    /// let failure = Failure::Transport(TransportFailure { kind: TransportKind::Timeout, message: "no answer in 30 s".into() });
+    /// let error = engine.normalize(&context, &failure)?.error.unwrap();
+    /// assert_eq!((error.kind.as_str(), error.tool.as_deref()), ("timeout", Some("fs::read_file")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn normalize(&self, context: &CallContext, failure: &Failure) -> Result<Outcome, HostError> {
         self.session().normalize(context, failure)
     }
 
     /// Sanitize and redact free text.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// assert_eq!(engine.redact_text("retry with password=hunter2")?, "retry with password=[REDACTED:secret_field]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn redact_text(&self, text: &str) -> Result<String, HostError> {
         self.session().redact_text(text)
     }
 
     /// A redacted copy of a JSON value, as compact JSON text.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// assert_eq!(engine.redact_json(r#"{"user":"ada","api_key":"abc"}"#)?, r#"{"api_key":"[REDACTED:secret_field]","user":"ada"}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn redact_json(&self, value: &str) -> Result<String, HostError> {
         self.session().redact_json(value)
     }
 
     /// Read a contract object back from `Error.message`, under the engine's policy.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// let error = engine.parse_call_error(r#"{"kind":"timeout","message":"no answer"}"#)?; // a legacy payload
+    /// assert_eq!((error.contract_version, error.kind.as_str()), (1, "timeout"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_call_error(&self, message: &str) -> Result<CallError, HostError> {
         self.session().parse_call_error(message)
     }
 
     /// Classify how a whole code-mode run ended, from a run report given as JSON text.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// use codemode_errors_host::wit::{FailurePhase, RunErrorCode};
+    /// let end = engine.classify_run(r#"{"bridge_dispatch_started":true,"guest_exception":{"name":"TypeError","message":"x is undefined"}}"#)?;
+    /// assert_eq!((end.code, end.failure_phase), (RunErrorCode::InternalError, Some(FailurePhase::Guest)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn classify_run(&self, report: &str) -> Result<RunError, HostError> {
         self.session().classify_run(report)
     }
 
     /// Read the exec tool's arguments; a refused request is the run error that ends the run.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// let request = engine.read_exec_request(r#"{"code":"return 1","restartSafe":true}"#)?.unwrap();
+    /// assert!(request.restart_safe);
+    /// let refused = engine.read_exec_request(r#"{"code":"return 1","language":"python"}"#)?.unwrap_err();
+    /// assert_eq!(refused.code, codemode_errors_host::wit::RunErrorCode::InvalidInput);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read_exec_request(&self, request: &str) -> Result<Result<ExecRequest, RunError>, HostError> {
         self.session().read_exec_request(request)
     }
 
     /// The run error for module access in a source, if any.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// assert!(engine.module_access("const fs = require('fs')", false)?.is_some());
+    /// assert!(engine.module_access("return 'require(x)'", false)?.is_none()); // inside a string
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn module_access(&self, code: &str, restart_safe: bool) -> Result<Option<RunError>, HostError> {
         self.session().module_access(code, restart_safe)
     }
 
     /// The run error for a syntax error an engine reported, placed in the submitted source.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// use codemode_errors_host::{wit, SyntaxReport};
+    /// let wrapping = wit::Wrapping { file: "agent:user.js".into(), lines_before: 1, columns_before: 0, source_lines: None };
+    /// let report = SyntaxReport {
+    ///     engine: wit::JsEngine::Quickjs,
+    ///     message: "unexpected token",
+    ///     stack: "    at agent:user.js:3:5",
+    ///     position: None,
+    ///     wrapping: &wrapping,
+    ///     source: "a\nb\nc",
+    ///     restart_safe: false,
+    /// };
+    /// assert_eq!(engine.syntax_error(&report)?.location, Some((2, 5)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn syntax_error(&self, report: &SyntaxReport<'_>) -> Result<RunError, HostError> {
         self.session().syntax_error(report)
     }
 
     /// A guest error's stack as the model reads it.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// use codemode_errors_host::{wit, GuestStack};
+    /// let wrapping = wit::Wrapping { file: "agent:user.js".into(), lines_before: 1, columns_before: 0, source_lines: None };
+    /// let stack = "TypeError: x is undefined\n    at run (agent:user.js:3:9)\n    at /srv/executor.js:88:12";
+    /// let error = GuestStack { engine: wit::JsEngine::V8, name: "TypeError", message: "x is undefined", stack, wrapping: &wrapping, label: "agent" };
+    /// assert_eq!(engine.user_stack(&error)?, "TypeError: x is undefined\n    at run (agent:user.js:2:9)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn user_stack(&self, error: &GuestStack<'_>) -> Result<String, HostError> {
         self.session().user_stack(error)
     }
 
     /// A completed run's output and value fitted to its budget; a value that is not JSON
     /// data is the run error that ends the run.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// use codemode_errors_host::CompletedRun;
+    /// let run = CompletedRun { output: "token=abc\n", value: r#"{"n":1}"#, max_bytes: 1024, dispatched: true, restart_safe: false };
+    /// let projection = engine.project_completed(&run)?.unwrap();
+    /// assert_eq!((projection.output.as_str(), projection.value.as_str()), ("token=[REDACTED:secret_field]\n", r#"{"n":1}"#));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn project_completed(&self, run: &CompletedRun<'_>) -> Result<Result<Projection, RunError>, HostError> {
         self.session().project_completed(run)
     }
 
     /// Console output cleaned and cut to `budget` bytes, and whether it was cut.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// let (text, cut) = engine.fit_output(&"x".repeat(100), 40)?;
+    /// assert!(cut && text.ends_with("…[output truncated]"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn fit_output(&self, output: &str, budget: u32) -> Result<(String, bool), HostError> {
         self.session().fit_output(output, budget)
     }
 
     /// One executor step as JSON, answered as JSON (see the core's `run::ExecStep`).
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// let answer = engine.exec_step(r#"{"step":"request","request":{"code":"return 1"}}"#)?;
+    /// assert_eq!(answer, r#"{"code":"return 1","restartSafe":false}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn exec_step(&self, step: &str) -> Result<String, HostError> {
         self.session().exec_step(step)
     }
 
     /// The JSON Schema of the call error object.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// assert_eq!(engine.schema()?, codemode_errors::SCHEMA);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn schema(&self) -> Result<String, HostError> {
         self.session().schema()
     }
 
     /// The library version inside the component.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// assert_eq!(engine.version()?, codemode_errors::VERSION);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn version(&self) -> Result<String, HostError> {
         self.session().version()
     }
@@ -173,10 +377,24 @@ impl ComponentEngine {
 
 /// Most component instances alive at once per engine (the pooling allocator's slots): calls
 /// in flight plus open sessions. Beyond it an instantiation fails, reported as a trap.
+///
+/// ```
+/// use codemode_errors_host::{ComponentEngine, Limits, MAX_CONCURRENT_CALLS};
+/// let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+/// let sessions: Vec<_> = (0..4).map(|_| engine.session()).collect(); // each holds a slot once used
+/// assert!(sessions.len() < MAX_CONCURRENT_CALLS as usize);
+///
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub const MAX_CONCURRENT_CALLS: u32 = 256;
 
 /// Linear memory kept resident between calls, per pool slot: more than a typical call
 /// touches (stack, data, heap), far less than the memory bound.
+///
+/// ```
+/// use codemode_errors_host::{limits::DEFAULT_MAX_MEMORY_BYTES, KEEP_RESIDENT_BYTES};
+/// assert!(KEEP_RESIDENT_BYTES < DEFAULT_MAX_MEMORY_BYTES);
+/// ```
 pub const KEEP_RESIDENT_BYTES: usize = 4 << 20;
 
 /// Table memory kept resident the same way (the guest's function table is a few KiB).

@@ -14,6 +14,13 @@ use std::time::Duration;
 use wasmtime::{Engine, Store};
 
 /// How often the epoch advances: the resolution of every deadline.
+///
+/// ```
+/// use std::time::Duration;
+/// use codemode_errors_host::deadline::{ticks, TICK};
+/// assert_eq!(TICK, Duration::from_millis(10));
+/// assert_eq!(ticks(TICK * 3), 4); // three whole ticks, and one for the tick under way
+/// ```
 pub const TICK: Duration = Duration::from_millis(10);
 
 /// Start the thread that advances `engine`'s epoch. It ends by itself a tick after the
@@ -38,6 +45,14 @@ const MAX_TICKS: u64 = u64::MAX / 2;
 /// otherwise the deadline rounded up to whole ticks, plus one, because the next tick may
 /// come at any moment. A call then gets at least the time it was granted and at most one
 /// tick more.
+///
+/// ```
+/// use std::time::Duration;
+/// use codemode_errors_host::deadline::ticks;
+/// assert_eq!(ticks(Duration::ZERO), 0); // stops at the first check
+/// assert_eq!(ticks(Duration::from_millis(15)), 3); // rounded up to 2 ticks, plus one
+/// assert_eq!(ticks(Duration::from_secs(1)), 101);
+/// ```
 pub fn ticks(deadline: Duration) -> u64 {
     if deadline.is_zero() {
         return 0;

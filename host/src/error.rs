@@ -7,6 +7,15 @@ use crate::from_core;
 use crate::wit::{ErrorCode, InputError, Outcome, RunError};
 
 /// Why a call produced no answer.
+///
+/// ```
+/// use codemode_errors_host::{HostError, Limits, NativeEngine};
+/// let engine = NativeEngine::new(&Default::default(), Limits::default());
+/// match engine.normalize_json("{not json") {
+///     Err(HostError::Input(e)) => assert_eq!(codemode_errors_host::code_name(e.code), "invalid_json"),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HostError {
     /// The core refused the input (not JSON, not a report, ...). Nothing ran that could be
@@ -26,6 +35,17 @@ pub enum HostError {
 }
 
 /// Which bound stopped a call.
+///
+/// ```
+/// use std::time::Duration;
+/// use codemode_errors_host::{AbortCause, ComponentEngine, HostError, Limits};
+/// let engine = ComponentEngine::new(&Default::default(), Limits::default().with_deadline(Duration::ZERO))?;
+/// match engine.redact_text("password=hunter2") {
+///     Err(HostError::Aborted(a)) => assert_eq!(a.cause(), AbortCause::Execution),
+///     other => panic!("{other:?}"),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AbortCause {
     /// The component tried to grow its memory past [`crate::Limits::max_memory_bytes`].
@@ -37,6 +57,14 @@ pub enum AbortCause {
 }
 
 /// A stopped component call: the cause and wasmtime's account of it.
+///
+/// ```
+/// use codemode_errors_host::{ComponentEngine, HostError, Limits};
+/// let engine = ComponentEngine::new(&Default::default(), Limits::default().with_max_memory_bytes(64 << 10))?;
+/// let Err(HostError::Aborted(aborted)) = engine.redact_text("password=hunter2") else { panic!("the memory bound did not trip") };
+/// assert!(aborted.to_string().starts_with("memory limit exceeded"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Aborted {
     cause: AbortCause,
@@ -50,11 +78,29 @@ impl Aborted {
     }
 
     /// What stopped the call.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use codemode_errors_host::{AbortCause, ComponentEngine, HostError, Limits};
+    /// let engine = ComponentEngine::new(&Default::default(), Limits::default().with_deadline(Duration::ZERO))?;
+    /// let Err(HostError::Aborted(aborted)) = engine.version() else { panic!("the deadline did not trip") };
+    /// assert_eq!(aborted.cause(), AbortCause::Execution);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn cause(&self) -> AbortCause {
         self.cause
     }
 
     /// The runtime's description.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use codemode_errors_host::{ComponentEngine, HostError, Limits};
+    /// let engine = ComponentEngine::new(&Default::default(), Limits::default().with_deadline(Duration::ZERO))?;
+    /// let Err(HostError::Aborted(aborted)) = engine.version() else { panic!("the deadline did not trip") };
+    /// assert!(!aborted.detail().is_empty()); // wasmtime's account, for logs
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn detail(&self) -> &str {
         &self.detail
     }
@@ -72,6 +118,13 @@ impl fmt::Display for Aborted {
 
 impl HostError {
     /// Whether a limit tripped: the input bound, the memory bound or the execution bound.
+    ///
+    /// ```
+    /// use codemode_errors_host::{Limits, NativeEngine};
+    /// let engine = NativeEngine::new(&Default::default(), Limits::default().with_max_input_bytes(16));
+    /// assert!(engine.redact_text(&"x".repeat(100)).unwrap_err().is_limit());
+    /// assert!(!engine.normalize_json("[]").unwrap_err().is_limit()); // refused, not limited
+    /// ```
     pub fn is_limit(&self) -> bool {
         match self {
             HostError::Input(e) => e.code == ErrorCode::InputTooLarge,
@@ -149,11 +202,21 @@ impl fmt::Display for HostError {
 impl std::error::Error for HostError {}
 
 /// The core's snake_case name for an input error code (`invalid_json`, ...).
+///
+/// ```
+/// use codemode_errors_host::{code_name, wit::ErrorCode};
+/// assert_eq!(code_name(ErrorCode::TooDeep), "too_deep");
+/// ```
 pub fn code_name(code: ErrorCode) -> &'static str {
     core_code(code).as_str()
 }
 
 /// The core's error code for a WIT error code.
+///
+/// ```
+/// use codemode_errors_host::{core_code, wit::ErrorCode};
+/// assert_eq!(core_code(ErrorCode::InputTooLarge), codemode_errors::ErrorCode::InputTooLarge);
+/// ```
 pub fn core_code(code: ErrorCode) -> core::ErrorCode {
     use core::ErrorCode as C;
     match code {
@@ -168,6 +231,13 @@ pub fn core_code(code: ErrorCode) -> core::ErrorCode {
 }
 
 /// The engine could not be set up (the component did not compile or link).
+///
+/// ```
+/// use codemode_errors_host::{CompileCache, ComponentEngine, Limits};
+/// let not_wasm = b"definitely not a component";
+/// let err = ComponentEngine::with_component(not_wasm, &CompileCache::Disabled, &Default::default(), Limits::default()).err().unwrap();
+/// assert!(err.to_string().starts_with("could not set up the component engine"));
+/// ```
 #[derive(Debug)]
 pub struct SetupError(pub(crate) wasmtime::Error);
 

@@ -49,6 +49,15 @@ impl SyntaxReport<'_> {
 }
 
 /// An error guest code threw, as the engine described it.
+///
+/// ```
+/// use codemode_errors_host::{wit, GuestStack, Limits, NativeEngine};
+/// let wrapping = wit::Wrapping { file: "agent:user.js".into(), lines_before: 1, columns_before: 0, source_lines: None };
+/// let stack = "Error: boom\n    at agent:user.js:2:3";
+/// let error = GuestStack { engine: wit::JsEngine::V8, name: "Error", message: "boom", stack, wrapping: &wrapping, label: "codemode" };
+/// let engine = NativeEngine::new(&Default::default(), Limits::default());
+/// assert_eq!(engine.user_stack(&error).unwrap(), "Error: boom\n    at codemode:user.js:1:3");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct GuestStack<'a> {
     /// The engine the guest ran in.
@@ -73,6 +82,14 @@ impl GuestStack<'_> {
 }
 
 /// A run that completed: its console output and final value.
+///
+/// ```
+/// use codemode_errors_host::{wit, CompletedRun, Limits, NativeEngine};
+/// let engine = NativeEngine::new(&Default::default(), Limits::default());
+/// let run = CompletedRun { output: "", value: "not json", max_bytes: 1024, dispatched: true, restart_safe: false };
+/// let end = engine.project_completed(&run).unwrap().unwrap_err(); // the value is no JSON data
+/// assert_eq!(end.code, wit::RunErrorCode::OutputLimitExceeded);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct CompletedRun<'a> {
     /// The console output.

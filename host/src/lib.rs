@@ -60,6 +60,14 @@ pub mod wit {
 }
 
 /// The guest component (`codemode-errors-guest` built for `wasm32-wasip2`), embedded.
+///
+/// ```
+/// use codemode_errors_host::{CompileCache, ComponentEngine, Limits, GUEST_COMPONENT};
+/// assert_eq!(&GUEST_COMPONENT[..4], b"\0asm");
+/// let engine = ComponentEngine::with_component(GUEST_COMPONENT, &CompileCache::from_env(), &Default::default(), Limits::default())?;
+/// assert_eq!(engine.schema()?, codemode_errors::SCHEMA);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub const GUEST_COMPONENT: &[u8] = include_bytes!(env!("CODEMODE_ERRORS_GUEST_WASM"));
 
 /// The bytes of text a typed report carries, for the input bound.
@@ -79,3 +87,9 @@ fn typed_input_len(context: &wit::CallContext, failure: &wit::Failure) -> usize 
     };
     opt(&context.tool) + opt(&context.input_schema) + opt(&context.arguments) + failure_len
 }
+
+// The README's Rust examples, run as doctests here, where both the core and this crate are
+// dependencies (js-package/test/docs.test.mjs runs the other blocks).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+mod readme_examples {}

@@ -4,16 +4,35 @@
 use std::time::Duration;
 
 /// Default bound on one call's input (report, text or JSON value): 8 MiB.
+///
+/// ```
+/// use codemode_errors_host::{limits::DEFAULT_MAX_INPUT_BYTES, Limits};
+/// assert_eq!(Limits::default().max_input_bytes, DEFAULT_MAX_INPUT_BYTES);
+/// assert_eq!(DEFAULT_MAX_INPUT_BYTES, 8 * 1024 * 1024);
+/// ```
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 8 << 20;
 
 /// Default bound on the component's linear memory: 128 MiB. The largest default input,
 /// redacted as text, needs about four copies of itself; the rest is the core's bounded
 /// tree and output.
+///
+/// ```
+/// use codemode_errors_host::{limits::DEFAULT_MAX_MEMORY_BYTES, Limits};
+/// assert_eq!(Limits::default().max_memory_bytes, DEFAULT_MAX_MEMORY_BYTES);
+/// assert_eq!(DEFAULT_MAX_MEMORY_BYTES, 128 * 1024 * 1024);
+/// ```
 pub const DEFAULT_MAX_MEMORY_BYTES: usize = 128 << 20;
 
 /// Default execution bound: one second of wall-clock time per call, about ten times what
 /// redacting the largest default input takes and thousands of typical reports. Enforced
 /// with an epoch deadline of [`crate::deadline::TICK`] resolution (see [`crate::deadline`]).
+///
+/// ```
+/// use std::time::Duration;
+/// use codemode_errors_host::{limits::DEFAULT_DEADLINE, Limits};
+/// assert_eq!(Limits::default().deadline, DEFAULT_DEADLINE);
+/// assert_eq!(DEFAULT_DEADLINE, Duration::from_secs(1));
+/// ```
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(1);
 
 /// Bounds on one call. The native engine applies the input bound; the component engine
@@ -48,18 +67,36 @@ impl Default for Limits {
 
 impl Limits {
     /// These limits with another input bound.
+    ///
+    /// ```
+    /// use codemode_errors_host::{HostError, Limits, NativeEngine};
+    /// let engine = NativeEngine::new(&Default::default(), Limits::default().with_max_input_bytes(8));
+    /// assert_eq!(engine.redact_text("0123456789"), Err(HostError::InputTooLarge { bytes: 10, bound: 8 }));
+    /// ```
     pub fn with_max_input_bytes(mut self, bytes: usize) -> Self {
         self.max_input_bytes = bytes;
         self
     }
 
     /// These limits with another memory bound.
+    ///
+    /// ```
+    /// use codemode_errors_host::Limits;
+    /// let limits = Limits::default().with_max_memory_bytes(32 << 20);
+    /// assert_eq!(limits.max_memory_bytes, 32 << 20);
+    /// ```
     pub fn with_max_memory_bytes(mut self, bytes: usize) -> Self {
         self.max_memory_bytes = bytes;
         self
     }
 
     /// These limits with another execution bound.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use codemode_errors_host::Limits;
+    /// assert_eq!(Limits::default().with_deadline(Duration::from_millis(250)).deadline, Duration::from_millis(250));
+    /// ```
     pub fn with_deadline(mut self, deadline: Duration) -> Self {
         self.deadline = deadline;
         self

@@ -56,48 +56,136 @@ impl Session {
     }
 
     /// Normalize a failure report given as JSON text.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// let outcome = session.normalize_json(r#"{"tool":"kv::get","transport":{"kind":"timeout","message":"no answer"}}"#)?;
+    /// assert_eq!(outcome.error.map(|e| e.kind).as_deref(), Some("timeout"));
+    /// assert_eq!(outcome.breaker, codemode_errors_host::wit::Breaker::Failure);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn normalize_json(&mut self, report: &str) -> Result<Outcome, HostError> {
         self.with_normalizer(report.len(), |n, store, res| n.call_normalize_json(store, res, &report.to_owned()))
     }
 
     /// Normalize a typed failure report.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// use codemode_errors_host::wit::{CallContext, Failure, ToolAnnotations, TransportFailure, TransportKind};
+    /// let hints = ToolAnnotations { read_only_hint: Some(true), destructive_hint: None, idempotent_hint: None, open_world_hint: None };
+    /// let context = CallContext { tool: Some("fs::read_file".into()), annotations: hints, dispatched: Some(true), input_schema: None, arguments: None };
+    /// let failure = Failure::Transport(TransportFailure { kind: TransportKind::Timeout, message: "no answer in 30 s".into() });
+    /// let error = session.normalize(&context, &failure)?.error.unwrap();
+    /// assert_eq!((error.kind.as_str(), error.tool.as_deref()), ("timeout", Some("fs::read_file")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn normalize(&mut self, context: &CallContext, failure: &Failure) -> Result<Outcome, HostError> {
         self.with_normalizer(typed_input_len(context, failure), |n, store, res| n.call_normalize(store, res, context, failure))
     }
 
     /// Sanitize and redact free text.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// assert_eq!(session.redact_text("retry with password=hunter2")?, "retry with password=[REDACTED:secret_field]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn redact_text(&mut self, text: &str) -> Result<String, HostError> {
         self.with_normalizer(text.len(), |n, store, res| n.call_redact_text(store, res, text).map(Ok))
     }
 
     /// A redacted copy of a JSON value, as compact JSON text.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// assert_eq!(session.redact_json(r#"{"user":"ada","api_key":"abc"}"#)?, r#"{"api_key":"[REDACTED:secret_field]","user":"ada"}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn redact_json(&mut self, value: &str) -> Result<String, HostError> {
         self.with_normalizer(value.len(), |n, store, res| n.call_redact_json(store, res, &value.to_owned()))
     }
 
     /// Read a contract object back from `Error.message`, its texts cleaned under the
     /// engine's policy (an object the engine made reads back unchanged).
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// let error = session.parse_call_error(r#"{"kind":"timeout","message":"no answer"}"#)?; // a legacy payload
+    /// assert_eq!((error.contract_version, error.kind.as_str()), (1, "timeout"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_call_error(&mut self, message: &str) -> Result<CallError, HostError> {
         self.with_normalizer(message.len(), |n, store, res| n.call_parse_call_error(store, res, message))
     }
 
     /// Classify how a whole code-mode run ended, from a run report given as JSON text.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// use codemode_errors_host::wit::{FailurePhase, RunErrorCode};
+    /// let end = session.classify_run(r#"{"bridge_dispatch_started":true,"guest_exception":{"name":"TypeError","message":"x is undefined"}}"#)?;
+    /// assert_eq!((end.code, end.failure_phase), (RunErrorCode::InternalError, Some(FailurePhase::Guest)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn classify_run(&mut self, report: &str) -> Result<RunError, HostError> {
         self.call(report.len(), |live| live.bindings.codemode_errors_api().call_classify_run(&mut live.store, &report.to_owned()))?
             .map_err(HostError::Input)
     }
 
     /// Read the exec tool's arguments; a refused request is the run error that ends the run.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// let request = session.read_exec_request(r#"{"code":"return 1","restartSafe":true}"#)?.unwrap();
+    /// assert!(request.restart_safe);
+    /// let refused = session.read_exec_request(r#"{"code":"return 1","language":"python"}"#)?.unwrap_err();
+    /// assert_eq!(refused.code, codemode_errors_host::wit::RunErrorCode::InvalidInput);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read_exec_request(&mut self, request: &str) -> Result<Result<ExecRequest, RunError>, HostError> {
         self.call(request.len(), |live| live.bindings.codemode_errors_api().call_read_exec_request(&mut live.store, &request.to_owned()))
     }
 
     /// The run error for module access in a source, if any.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// assert!(session.module_access("const fs = require('fs')", false)?.is_some());
+    /// assert!(session.module_access("return 'require(x)'", false)?.is_none()); // inside a string
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn module_access(&mut self, code: &str, restart_safe: bool) -> Result<Option<RunError>, HostError> {
         self.call(code.len(), |live| live.bindings.codemode_errors_api().call_module_access(&mut live.store, code, restart_safe))
     }
 
     /// The run error for a syntax error an engine reported, placed in the submitted source.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// use codemode_errors_host::{wit, SyntaxReport};
+    /// let wrapping = wit::Wrapping { file: "agent:user.js".into(), lines_before: 1, columns_before: 0, source_lines: None };
+    /// let report = SyntaxReport {
+    ///     engine: wit::JsEngine::Quickjs,
+    ///     message: "unexpected token",
+    ///     stack: "    at agent:user.js:3:5",
+    ///     position: None,
+    ///     wrapping: &wrapping,
+    ///     source: "a\nb\nc",
+    ///     restart_safe: false,
+    /// };
+    /// assert_eq!(session.syntax_error(&report)?.location, Some((2, 5)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn syntax_error(&mut self, r: &SyntaxReport<'_>) -> Result<RunError, HostError> {
         self.call(r.len(), |live| {
             live.bindings.codemode_errors_api().call_syntax_error(
@@ -114,6 +202,17 @@ impl Session {
     }
 
     /// A guest error's stack as the model reads it.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// use codemode_errors_host::{wit, GuestStack};
+    /// let wrapping = wit::Wrapping { file: "agent:user.js".into(), lines_before: 1, columns_before: 0, source_lines: None };
+    /// let stack = "TypeError: x is undefined\n    at run (agent:user.js:3:9)\n    at /srv/executor.js:88:12";
+    /// let error = GuestStack { engine: wit::JsEngine::V8, name: "TypeError", message: "x is undefined", stack, wrapping: &wrapping, label: "agent" };
+    /// assert_eq!(session.user_stack(&error)?, "TypeError: x is undefined\n    at run (agent:user.js:2:9)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn user_stack(&mut self, e: &GuestStack<'_>) -> Result<String, HostError> {
         self.call(e.len(), |live| {
             live.bindings.codemode_errors_api().call_user_stack(&mut live.store, e.engine, e.name, e.message, e.stack, e.wrapping, e.label)
@@ -122,6 +221,16 @@ impl Session {
 
     /// A completed run's output and value fitted to its budget; a value that is not JSON
     /// data is the run error that ends the run.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// use codemode_errors_host::CompletedRun;
+    /// let run = CompletedRun { output: "token=abc\n", value: r#"{"n":1}"#, max_bytes: 1024, dispatched: true, restart_safe: false };
+    /// let projection = session.project_completed(&run)?.unwrap();
+    /// assert_eq!((projection.output.as_str(), projection.value.as_str()), ("token=[REDACTED:secret_field]\n", r#"{"n":1}"#));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn project_completed(&mut self, run: &CompletedRun<'_>) -> Result<Result<Projection, RunError>, HostError> {
         self.call(run.output.len() + run.value.len(), |live| {
             live.bindings.codemode_errors_api().call_project_completed(
@@ -136,22 +245,52 @@ impl Session {
     }
 
     /// Console output cleaned and cut to `budget` bytes, and whether it was cut.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// let (text, cut) = session.fit_output(&"x".repeat(100), 40)?;
+    /// assert!(cut && text.ends_with("…[output truncated]"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn fit_output(&mut self, output: &str, budget: u32) -> Result<(String, bool), HostError> {
         self.call(output.len(), |live| live.bindings.codemode_errors_api().call_fit_output(&mut live.store, output, budget))
     }
 
     /// One executor step as JSON, answered as JSON (see the core's `run::ExecStep`).
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// let answer = session.exec_step(r#"{"step":"request","request":{"code":"return 1"}}"#)?;
+    /// assert_eq!(answer, r#"{"code":"return 1","restartSafe":false}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn exec_step(&mut self, step: &str) -> Result<String, HostError> {
         self.call(step.len(), |live| live.bindings.codemode_errors_api().call_exec_step(&mut live.store, &step.to_owned()))?
             .map_err(HostError::Input)
     }
 
     /// The JSON Schema of the call error object.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// assert_eq!(session.schema()?, codemode_errors::SCHEMA);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn schema(&mut self) -> Result<String, HostError> {
         self.call(0, |live| live.bindings.codemode_errors_api().call_schema(&mut live.store))
     }
 
     /// The library version inside the component.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let mut session = ComponentEngine::new(&Default::default(), Limits::default())?.session();
+    /// assert_eq!(session.version()?, codemode_errors::VERSION);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn version(&mut self) -> Result<String, HostError> {
         self.call(0, |live| live.bindings.codemode_errors_api().call_version(&mut live.store))
     }
@@ -201,6 +340,16 @@ impl Session {
 impl ComponentEngine {
     /// A session: calls that share one instance until one of them fails (see [`Session`]).
     /// Cheaper per call than the engine's own methods, which instantiate for every call.
+    ///
+    /// ```
+    /// # use codemode_errors_host::{ComponentEngine, Limits};
+    /// # let engine = ComponentEngine::new(&Default::default(), Limits::default())?;
+    /// let mut session = engine.session();
+    /// for text in ["password=a", "token=b"] {
+    ///     assert!(session.redact_text(text)?.contains("[REDACTED:secret_field]")); // one instance for both
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn session(&self) -> Session {
         Session::new(self)
     }

@@ -58,9 +58,22 @@ export function createCodemode(catalog, dispatch, options = {}) {
       tools.set(fq, call);
       define(helpers, entry.name, (args) => invoke(call, args));
     }
-    define(codemode, namespace, Object.freeze(helpers));
+    define(codemode, namespace, lenient(Object.freeze(helpers), (name) => missing(namespace, name)));
   }
   const anonymous = new wasm.CallSite(undefined, policy);
+
+  // A name the catalog lacks is still callable, as in the executors' sandboxes: the call
+  // rejects with the contract's `unknown_tool`, naming the nearest tools, where a plain
+  // object would give the model a bare "not a function". Not for a symbol, `then` (an
+  // awaited namespace is no promise) or `toJSON`, nor for what the object holds or inherits.
+  function lenient(target, absent) {
+    const callable = (key) => typeof key === 'string' && key !== 'then' && key !== 'toJSON';
+    return new Proxy(target, { get: (t, key) => (key in t || !callable(key) ? t[key] : absent(key)) });
+  }
+
+  function missing(namespace, name) {
+    return () => callTool(`${namespace}::${name}`);
+  }
 
   function invoke(call, args = {}) {
     // The arguments go with the verdict: the tool's failure text can then name them.
@@ -83,5 +96,5 @@ export function createCodemode(catalog, dispatch, options = {}) {
     return invoke(call, args);
   }
 
-  return { codemode: Object.freeze(codemode), callTool };
+  return { codemode: lenient(Object.freeze(codemode), (namespace) => lenient(Object.freeze({}), (name) => missing(namespace, name))), callTool };
 }

@@ -223,6 +223,28 @@ describe('createCodemode', () => {
     assert.ok(JSON.stringify(long).length < 2048, 'the requested name is capped');
   });
 
+  test('model code calling a tool or namespace the catalog lacks gets unknown_tool, not "not a function"', async () => {
+    let dispatched = 0;
+    const { codemode } = createCodemode(catalog, async () => {
+      dispatched++;
+      return ok;
+    });
+    const misspelled = await rejection(codemode.github.create_isue({ title: 'x' }));
+    assert.deepEqual([misspelled.kind, misspelled.origin, misspelled.dispatched], ['unknown_tool', 'code_mode', false]);
+    assert.match(misspelled.cause, /the nearest: "github::create_issue"/);
+    const namespace = await rejection(codemode.githb.create_issue({}));
+    assert.equal(namespace.kind, 'unknown_tool');
+    assert.match(namespace.message, /githb::create_issue/);
+    assert.equal(dispatched, 0);
+    // Not for names a value's readers look up: awaiting a namespace, JSON, symbols, what an object inherits.
+    assert.equal(codemode.github.then, undefined);
+    assert.equal(codemode.then, undefined);
+    assert.equal(codemode.github.toJSON, undefined);
+    assert.equal(typeof codemode.github.toString, 'function');
+    assert.equal(codemode.github[Symbol.iterator], undefined);
+    assert.deepEqual(Object.keys(codemode), Object.keys(catalog));
+  });
+
   test('a bad catalog is refused when the helpers are built', () => {
     assert.throws(() => createCodemode({ gh: {} }, async () => ok), TypeError);
     assert.throws(() => createCodemode({ gh: [{ name: 'a' }, { name: 'a' }] }, async () => ok), /twice/);

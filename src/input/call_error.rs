@@ -41,6 +41,14 @@ pub(crate) fn message_json(message: &str) -> Result<Json, ReportError> {
 }
 
 /// Read a contract object from a bounded JSON value.
+///
+/// ```
+/// use codemode_errors::{call_error_from_value, parse_json};
+/// let value = parse_json(r#"{"kind":"not_found","message":"no such file","tool":"fs::read_file"}"#).unwrap();
+/// let error = call_error_from_value(&value).unwrap(); // a legacy payload, upgraded
+/// assert_eq!((error.contract_version, error.kind.as_str()), (1, "not_found"));
+/// assert_eq!(error.recovery.action.as_str(), "rediscover"); // look up what exists
+/// ```
 pub fn call_error_from_value(value: &Json) -> Result<CodeModeCallError, ReportError> {
     read_call_error(value, UNCAPPED, CustomRules::none())
 }

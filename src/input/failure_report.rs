@@ -43,6 +43,12 @@ pub struct ToolName(String);
 
 impl ToolName {
     /// Check `name`; the error's path is `tool`.
+    ///
+    /// ```
+    /// use codemode_errors::ToolName;
+    /// assert!(ToolName::new("fs::read_file").is_ok());
+    /// assert_eq!(ToolName::new("fs::read\u{202E}file").unwrap_err().code().as_str(), "invalid_report");
+    /// ```
     pub fn new(name: &str) -> Result<Self, ReportError> {
         Self::from_text(&JsonBuilder::text(name))
     }
@@ -62,6 +68,13 @@ impl ToolName {
     }
 
     /// The name.
+    ///
+    /// ```
+    /// use codemode_errors::ToolName;
+    /// let name = ToolName::new("github::create_issue")?;
+    /// assert_eq!(name.as_str().split_once("::"), Some(("github", "create_issue")));
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -77,6 +90,13 @@ impl std::fmt::Display for ToolName {
 /// ([`Failure::tool_result`], [`Failure::jsonrpc_error`], [`Failure::transport`],
 /// [`Failure::validation`], [`Failure::policy`], [`Failure::budget`],
 /// [`Failure::code_mode`], ...), which check what the JSON reader checks.
+///
+/// ```
+/// use codemode_errors::{normalize, Failure, FailureReport, TransportKind};
+/// let failure = Failure::transport(TransportKind::ConnectionRefused, "connect ECONNREFUSED 127.0.0.1:8080");
+/// let error = normalize(&FailureReport::new(failure), &Default::default()).error.unwrap();
+/// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("network_error", "upstream_transport"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Failure {
@@ -135,22 +155,56 @@ const MAX_LISTED: usize = 5;
 impl Failure {
     /// A `CallToolResult` the call returned (any JSON: its shape is checked when it is
     /// normalized, since a malformed result is the upstream's failure).
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, parse_json, Failure, FailureReport};
+    /// let result = parse_json(r#"{"isError":true,"content":[{"type":"text","text":"ENOENT: no such file or directory"}]}"#)?;
+    /// let outcome = normalize(&FailureReport::new(Failure::tool_result(result)), &Default::default());
+    /// assert_eq!(outcome.error.unwrap().kind, "not_found");
+    /// assert_eq!(outcome.breaker.as_str(), "success"); // the upstream answered
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn tool_result(result: Json) -> Failure {
         Failure::ToolResult(result)
     }
 
     /// A JSON-RPC error the upstream, or the local MCP SDK, answered with.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, Failure, FailureReport};
+    /// let report = FailureReport::new(Failure::jsonrpc_error(-32602, "Invalid params", None));
+    /// let error = normalize(&report, &Default::default()).error.unwrap();
+    /// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("invalid_param", "validation"));
+    /// assert_eq!(error.kind_source.map(|s| s.as_str()), Some("structured")); // from the code
+    /// ```
     pub fn jsonrpc_error(code: i64, message: &str, data: Option<Json>) -> Failure {
         Failure::JsonRpcError { code, message: JsonBuilder::text(message), data }
     }
 
     /// A transport failure: no complete result arrived.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, Failure, FailureReport, TransportKind};
+    /// let outcome = normalize(&FailureReport::new(Failure::transport(TransportKind::Dns, "getaddrinfo ENOTFOUND api.example")), &Default::default());
+    /// assert_eq!(outcome.error.unwrap().kind, "network_error");
+    /// assert_eq!(outcome.breaker.as_str(), "failure"); // the upstream was not reached
+    /// ```
     pub fn transport(kind: TransportKind, message: &str) -> Failure {
         Failure::Transport { kind, message: JsonBuilder::text(message) }
     }
 
     /// Arguments that did not satisfy the tool's input schema; see [`ValidationFailure`]
     /// for what it must hold.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, ArgumentProblem, Failure, FailureReport, ValidationFailure};
+    /// let mut failure = ValidationFailure::default();
+    /// failure.problems.push(ArgumentProblem::new("title", "missing required argument"));
+    /// let error = normalize(&FailureReport::new(Failure::validation(failure)?), &Default::default()).error.unwrap();
+    /// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("missing_param", "validation"));
+    /// assert!(Failure::validation(ValidationFailure::default()).is_err()); // nothing given
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn validation(failure: ValidationFailure) -> Result<Failure, ReportError> {
         failure.check().map(Failure::Validation)
     }
@@ -170,16 +224,41 @@ impl Failure {
     }
 
     /// The gateway's policy blocked the call (`kind` snake_case, 1 to 64 characters).
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, Failure, FailureReport};
+    /// let report = FailureReport::new(Failure::policy("approval_required", "a person must approve deletes", None)?);
+    /// let error = normalize(&report, &Default::default()).error.unwrap();
+    /// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("approval_required", "policy"));
+    /// assert!(Failure::policy("Not Snake", "m", None).is_err());
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn policy(kind: &str, message: &str, retry_after_ms: Option<u64>) -> Result<Failure, ReportError> {
         blocked(Origin::Policy, &JsonBuilder::text(kind), JsonBuilder::text(message), retry_after_ms)
     }
 
     /// A budget or size limit blocked the call.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, Failure, FailureReport};
+    /// let report = FailureReport::new(Failure::budget("rate_limited", "50 calls a minute", Some(20_000))?);
+    /// let error = normalize(&report, &Default::default()).error.unwrap();
+    /// assert_eq!(error.recovery.retry_after_ms, Some(20_000));
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn budget(kind: &str, message: &str, retry_after_ms: Option<u64>) -> Result<Failure, ReportError> {
         blocked(Origin::Budget, &JsonBuilder::text(kind), JsonBuilder::text(message), retry_after_ms)
     }
 
     /// The code-mode sandbox or broker failed the call.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, Failure, FailureReport};
+    /// let report = FailureReport::new(Failure::code_mode("unknown_tool", "no tool named kv::put", None)?);
+    /// let error = normalize(&report, &Default::default()).error.unwrap();
+    /// assert_eq!((error.kind.as_str(), error.origin.as_str()), ("unknown_tool", "code_mode"));
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn code_mode(kind: &str, message: &str, retry_after_ms: Option<u64>) -> Result<Failure, ReportError> {
         blocked(Origin::CodeMode, &JsonBuilder::text(kind), JsonBuilder::text(message), retry_after_ms)
     }
@@ -285,6 +364,14 @@ impl Failure {
     /// The failure member `tag` of a report (`tool_result`, `jsonrpc_error`, `transport`,
     /// `validation`, `policy`, `budget` or `code_mode`) read from its JSON value, as the
     /// report reader reads it.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, Failure, TransportKind};
+    /// let failure = Failure::from_tagged_value("transport", &parse_json(r#"{"kind":"timeout","message":"no answer"}"#)?)?;
+    /// assert_eq!(failure, Failure::transport(TransportKind::Timeout, "no answer"));
+    /// assert_eq!(Failure::from_tagged_value("oops", &parse_json("{}")?).unwrap_err().path(), "oops");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn from_tagged_value(tag: &str, value: &Json) -> Result<Failure, ReportError> {
         if !FAILURE_TAGS.contains(&tag) {
             return Err(invalid(tag, format!("unknown failure tag; expected one of {}", FAILURE_TAGS.join(", "))));
@@ -297,6 +384,16 @@ impl Failure {
 /// the host's message. Start from [`ValidationFailure::default`], set what is known, and
 /// hand it to [`Failure::validation`], which checks that `arguments` and `input_schema`
 /// come together and that something is given.
+///
+/// ```
+/// use codemode_errors::{normalize, parse_json, Failure, FailureReport, ValidationFailure};
+/// let mut failure = ValidationFailure::default();
+/// failure.input_schema = Some(parse_json(r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#)?);
+/// failure.arguments = Some(parse_json(r#"{"n":"five"}"#)?);
+/// let error = normalize(&FailureReport::new(Failure::validation(failure)?), &Default::default()).error.unwrap();
+/// assert_eq!(error.invalid_arguments[0].path.as_str(), "n");
+/// # Ok::<(), codemode_errors::ReportError>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ValidationFailure {
@@ -353,6 +450,16 @@ pub struct FailureReport {
 }
 
 /// A call's arguments with the tool's input schema they were meant for.
+///
+/// ```
+/// use codemode_errors::{parse_json, FailureReport};
+/// let report = FailureReport::from_json(
+///     r#"{"tool":"fs::read_file","input_schema":{"type":"object"},"arguments":{"path":"/x"},"code_mode":{"kind":"internal_error","message":"m"}}"#,
+/// )?;
+/// let call = report.call.unwrap();
+/// assert_eq!(call.arguments, Some(parse_json(r#"{"path":"/x"}"#)?));
+/// # Ok::<(), codemode_errors::ReportError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CallArguments {
@@ -365,45 +472,112 @@ pub struct CallArguments {
 
 impl FailureReport {
     /// A report of `failure` with nothing else known.
+    ///
+    /// ```
+    /// use codemode_errors::{Failure, FailureReport};
+    /// let report = FailureReport::new(Failure::internal("the guest trapped"));
+    /// assert!(report.tool.is_none() && report.dispatched.is_none());
+    /// ```
     pub fn new(failure: Failure) -> Self {
         FailureReport { tool: None, annotations: Safety::default(), dispatched: None, call: None, failure }
     }
 
     /// This report with the tool's `input_schema` and the call's `arguments`.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, parse_json, Failure, FailureReport};
+    /// let schema = parse_json(r#"{"type":"object","properties":{"path":{"type":"string"}}}"#)?;
+    /// let result = parse_json(r#"{"isError":true,"content":[{"type":"text","text":"ENOENT: no such file or directory, open '/tmp/x'"}]}"#)?;
+    /// let report = FailureReport::new(Failure::tool_result(result)).with_call(schema, Some(parse_json(r#"{"path":"/tmp/x"}"#)?));
+    /// assert!(report.call.is_some());
+    /// assert_eq!(normalize(&report, &Default::default()).error.unwrap().kind, "not_found");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn with_call(mut self, input_schema: Json, arguments: Option<Json>) -> Self {
         self.call = Some(CallArguments { input_schema, arguments });
         self
     }
 
     /// This report for `tool`.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, Failure, FailureReport, ToolName};
+    /// let report = FailureReport::new(Failure::internal("trap")).with_tool(Some(ToolName::new("fs::read_file")?));
+    /// assert_eq!(normalize(&report, &Default::default()).error.unwrap().tool.as_deref(), Some("fs::read_file"));
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn with_tool(mut self, tool: Option<ToolName>) -> Self {
         self.tool = tool;
         self
     }
 
     /// This report with the tool's MCP annotations.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, FailureReport, Safety};
+    /// let mut hints = Safety::default();
+    /// hints.read_only_hint = Some(true);
+    /// let report = FailureReport::from_json(r#"{"transport":{"kind":"timeout","message":"m"}}"#)?.with_annotations(hints);
+    /// let error = normalize(&report, &Default::default()).error.unwrap();
+    /// assert_eq!(error.side_effects.as_str(), "none_expected"); // a read-only tool changes nothing
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn with_annotations(mut self, annotations: Safety) -> Self {
         self.annotations = annotations;
         self
     }
 
     /// This report with the host's dispatch fact (`None`: unknown).
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, Failure, FailureReport, TransportKind};
+    /// let report = FailureReport::new(Failure::transport(TransportKind::ConnectionRefused, "ECONNREFUSED")).with_dispatched(Some(false));
+    /// let error = normalize(&report, &Default::default()).error.unwrap();
+    /// assert_eq!(error.dispatched, Some(false));
+    /// assert_eq!(error.side_effects.as_str(), "none_expected"); // it never left the gateway
+    /// ```
     pub fn with_dispatched(mut self, dispatched: Option<bool>) -> Self {
         self.dispatched = dispatched;
         self
     }
 
     /// This report with the tool and annotations of `header`.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, CallHeader, Failure, FailureReport};
+    /// let header = CallHeader::from_value(&parse_json(r#"{"tool":"kv::get","annotations":{"readOnlyHint":true}}"#)?)?;
+    /// let report = FailureReport::new(Failure::internal("trap")).with_header(&header);
+    /// assert_eq!(report.tool.map(|t| t.to_string()), Some("kv::get".to_owned()));
+    /// assert_eq!(report.annotations.read_only_hint, Some(true));
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn with_header(self, header: &CallHeader) -> Self {
         self.with_tool(header.tool.clone()).with_annotations(header.annotations)
     }
 
     /// Parse a report from JSON text.
+    ///
+    /// ```
+    /// use codemode_errors::FailureReport;
+    /// let report = FailureReport::from_json(r#"{"tool":"fs::read_file","dispatched":true,"transport":{"kind":"timeout","message":"m"}}"#)?;
+    /// assert_eq!(report.dispatched, Some(true));
+    /// let err = FailureReport::from_json(r#"{"tool":"fs::read_file","color":"red","transport":{"kind":"timeout","message":"m"}}"#).unwrap_err();
+    /// assert_eq!(err.path(), "color"); // unknown fields are refused
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn from_json(text: &str) -> Result<Self, ReportError> {
         Self::from_value(&parse_json(text)?)
     }
 
     /// Read a report from a bounded JSON value.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, FailureReport};
+    /// let value = parse_json(r#"{"tool":"fs::read_file","budget":{"kind":"quota_exceeded","message":"m"},"policy":{"kind":"forbidden","message":"m"}}"#)?;
+    /// let err = FailureReport::from_value(&value).unwrap_err();
+    /// assert_eq!(err.path(), "policy"); // exactly one failure
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn from_value(value: &Json) -> Result<Self, ReportError> {
         let members =
             value.as_object().ok_or_else(|| invalid("", format!("a failure report is a JSON object, not {}", value.type_name())))?;
@@ -477,12 +651,27 @@ pub struct CallHeader {
 
 impl CallHeader {
     /// A header for `tool` with `annotations`.
+    ///
+    /// ```
+    /// use codemode_errors::{CallHeader, Safety, ToolName};
+    /// let header = CallHeader::new(Some(ToolName::new("kv::get")?), Safety::default());
+    /// assert_eq!(header.tool.unwrap().as_str(), "kv::get");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn new(tool: Option<ToolName>, annotations: Safety) -> Self {
         CallHeader { tool, annotations }
     }
 
     /// Read a header (`{tool?, annotations?}`) from a bounded JSON value, with the report
     /// reader's rules for each member.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, CallHeader};
+    /// let header = CallHeader::from_value(&parse_json(r#"{"tool":"kv::get"}"#)?)?;
+    /// assert!(header.annotations.is_empty());
+    /// assert_eq!(CallHeader::from_value(&parse_json(r#"{"tool":"get"}"#)?).unwrap_err().path(), "tool");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn from_value(value: &Json) -> Result<Self, ReportError> {
         let members = value
             .as_object()

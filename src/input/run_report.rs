@@ -13,6 +13,13 @@ use crate::wire::CodeModeCallError;
 pub(crate) const MAX_NESTED_TEXT: usize = crate::rules::policy::Cap::MaxTextChars.spec().max as usize;
 
 /// What ended the run, as the executor saw it.
+///
+/// ```
+/// use codemode_errors::run::{classify_run, RunFailure, RunReport};
+/// let failure = RunFailure::SyntaxError { message: "Unexpected token ')'".into(), line: 3, column: 14 };
+/// let end = classify_run(&RunReport::new(failure, false));
+/// assert_eq!((end.code.as_str(), end.location), ("invalid_input", Some((3, 14))));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunFailure {
     /// The exec or wait request was rejected: bad or retired fields, an unknown, expired
@@ -107,6 +114,12 @@ impl RunReport {
     }
 
     /// This report with the exec request's `restartSafe`.
+    ///
+    /// ```
+    /// use codemode_errors::run::{RunFailure, RunReport};
+    /// let report = RunReport::new(RunFailure::Aborted, true).with_restart_safe(true);
+    /// assert!(report.restart_safe && report.bridge_dispatch_started);
+    /// ```
     pub fn with_restart_safe(mut self, restart_safe: bool) -> Self {
         self.restart_safe = restart_safe;
         self
@@ -115,11 +128,28 @@ impl RunReport {
 
 impl RunReport {
     /// Parse a run report from JSON text.
+    ///
+    /// ```
+    /// use codemode_errors::run::{RunFailure, RunReport};
+    /// let report = RunReport::from_json(r#"{"bridge_dispatch_started":true,"guest_exception":{"message":"boom"}}"#).unwrap();
+    /// assert!(matches!(report.failure, RunFailure::GuestException { message, .. } if message == "boom"));
+    /// assert!(RunReport::from_json(r#"{"bridge_dispatch_started":true,"aborted":{},"timeout":{}}"#).is_err()); // one failure only
+    /// ```
     pub fn from_json(text: &str) -> Result<Self, ReportError> {
         Self::from_value(&parse_json(text)?)
     }
 
     /// Read a run report from a bounded JSON value.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize_json, parse_json, run::{RunFailure, RunReport}};
+    /// // The contract object the guest let escape, as its rejection's Error.message held it.
+    /// let error = normalize_json(r#"{"tool":"kv::get","transport":{"kind":"timeout","message":"m"}}"#, &Default::default())?.error.unwrap();
+    /// let report = format!(r#"{{"bridge_dispatch_started":true,"uncaught_tool_error":{}}}"#, error.to_json());
+    /// let report = RunReport::from_value(&parse_json(&report)?)?;
+    /// assert!(matches!(report.failure, RunFailure::UncaughtToolError(e) if *e == error));
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn from_value(value: &Json) -> Result<Self, ReportError> {
         let members = value.as_object().ok_or_else(|| invalid("", format!("a run report is a JSON object, not {}", value.type_name())))?;
         let mut started = None;

@@ -67,10 +67,106 @@ use super::{Json, JsonBuilder, INPUT_LIMITS};
 use crate::error::ReportError;
 
 /// A read of a host value that threw (a getter, a Proxy trap, a revoked Proxy).
+///
+/// ```
+/// # use codemode_errors::json::{HostMembers, HostText, HostValue, Shape, Thrown};
+/// # #[derive(Clone)]
+/// # struct Units(Vec<u16>);
+/// # impl HostText for Units {
+/// #     fn units(&self) -> usize { self.0.len() }
+/// #     fn unit_at(&self, i: usize) -> u16 { self.0[i] }
+/// #     fn head(&self, n: usize) -> Self { Units(self.0[..n].to_vec()) }
+/// #     fn to_lossy_string(&self) -> String { String::from_utf16_lossy(&self.0) }
+/// #     fn is_well_formed(&self) -> bool { String::from_utf16(&self.0).is_ok() }
+/// # }
+/// # /// A tiny host: strings, numbers, byte buffers, a getter that throws, objects.
+/// # #[derive(Clone)]
+/// # enum V { S(&'static str), N(f64), Bytes, Getter, O(Vec<(&'static str, V)>) }
+/// # struct Members(Vec<(&'static str, V)>);
+/// # impl HostMembers for Members {
+/// #     type Value = V;
+/// #     type Text = Units;
+/// #     fn count(&self) -> u32 { self.0.len() as u32 }
+/// #     fn key(&self, i: u32) -> Units { Units(self.0[i as usize].0.encode_utf16().collect()) }
+/// #     fn value(&self, i: u32) -> V { self.0[i as usize].1.clone() }
+/// #     fn is_present(&self, _: u32) -> bool { true }
+/// # }
+/// # impl HostValue for V {
+/// #     type Text = Units;
+/// #     type Members = Members;
+/// #     fn shape(&self) -> Result<Shape<Units>, Thrown> {
+/// #         Ok(match self {
+/// #             V::S(s) => Shape::Text(Units(s.encode_utf16().collect())),
+/// #             V::N(n) => Shape::Number(*n),
+/// #             V::Bytes => Shape::Unsupported("a byte buffer"),
+/// #             V::Getter => return Err(Thrown),
+/// #             V::O(_) => Shape::Object,
+/// #         })
+/// #     }
+/// #     fn array_length(&self) -> Result<f64, Thrown> { Ok(0.0) }
+/// #     fn item(&self, _: u32) -> Result<V, Thrown> { Err(Thrown) }
+/// #     fn members(&self) -> Result<Members, Thrown> {
+/// #         match self { V::O(m) => Ok(Members(m.clone())), _ => Err(Thrown) }
+/// #     }
+/// # }
+///
+/// use codemode_errors::json::read_host_value;
+/// // A member whose getter throws is refused at its path.
+/// let err = read_host_value(&V::O(vec![("data", V::Getter)])).unwrap_err();
+/// assert_eq!(err.path(), "data");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Thrown;
 
 /// What a host value is, as far as JSON cares.
+///
+/// ```
+/// # use codemode_errors::json::{HostMembers, HostText, HostValue, Shape, Thrown};
+/// # #[derive(Clone)]
+/// # struct Units(Vec<u16>);
+/// # impl HostText for Units {
+/// #     fn units(&self) -> usize { self.0.len() }
+/// #     fn unit_at(&self, i: usize) -> u16 { self.0[i] }
+/// #     fn head(&self, n: usize) -> Self { Units(self.0[..n].to_vec()) }
+/// #     fn to_lossy_string(&self) -> String { String::from_utf16_lossy(&self.0) }
+/// #     fn is_well_formed(&self) -> bool { String::from_utf16(&self.0).is_ok() }
+/// # }
+/// # /// A tiny host: strings, numbers, byte buffers, a getter that throws, objects.
+/// # #[derive(Clone)]
+/// # enum V { S(&'static str), N(f64), Bytes, Getter, O(Vec<(&'static str, V)>) }
+/// # struct Members(Vec<(&'static str, V)>);
+/// # impl HostMembers for Members {
+/// #     type Value = V;
+/// #     type Text = Units;
+/// #     fn count(&self) -> u32 { self.0.len() as u32 }
+/// #     fn key(&self, i: u32) -> Units { Units(self.0[i as usize].0.encode_utf16().collect()) }
+/// #     fn value(&self, i: u32) -> V { self.0[i as usize].1.clone() }
+/// #     fn is_present(&self, _: u32) -> bool { true }
+/// # }
+/// # impl HostValue for V {
+/// #     type Text = Units;
+/// #     type Members = Members;
+/// #     fn shape(&self) -> Result<Shape<Units>, Thrown> {
+/// #         Ok(match self {
+/// #             V::S(s) => Shape::Text(Units(s.encode_utf16().collect())),
+/// #             V::N(n) => Shape::Number(*n),
+/// #             V::Bytes => Shape::Unsupported("a byte buffer"),
+/// #             V::Getter => return Err(Thrown),
+/// #             V::O(_) => Shape::Object,
+/// #         })
+/// #     }
+/// #     fn array_length(&self) -> Result<f64, Thrown> { Ok(0.0) }
+/// #     fn item(&self, _: u32) -> Result<V, Thrown> { Err(Thrown) }
+/// #     fn members(&self) -> Result<Members, Thrown> {
+/// #         match self { V::O(m) => Ok(Members(m.clone())), _ => Err(Thrown) }
+/// #     }
+/// # }
+///
+/// use codemode_errors::json::read_host_value;
+/// assert_eq!(read_host_value(&V::N(f64::NAN)).unwrap_err().code().as_str(), "invalid_json");
+/// let err = read_host_value(&V::O(vec![("body", V::Bytes)])).unwrap_err();
+/// assert_eq!((err.path(), err.message()), ("body", "a byte buffer is not a JSON value"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape<T> {
     /// A string.
@@ -93,9 +189,29 @@ pub enum Shape<T> {
     Symbol,
     /// A function (refused).
     Function,
+    /// Another value JSON cannot hold, as the host names it (`"bytes"`, `"a set"`):
+    /// refused with that name.
+    Unsupported(&'static str),
 }
 
 /// A host string, read by UTF-16 units (the unit JavaScript counts in).
+///
+/// ```
+/// # use codemode_errors::json::{HostMembers, HostText, HostValue, Shape, Thrown};
+/// # #[derive(Clone)]
+/// # struct Units(Vec<u16>);
+/// # impl HostText for Units {
+/// #     fn units(&self) -> usize { self.0.len() }
+/// #     fn unit_at(&self, i: usize) -> u16 { self.0[i] }
+/// #     fn head(&self, n: usize) -> Self { Units(self.0[..n].to_vec()) }
+/// #     fn to_lossy_string(&self) -> String { String::from_utf16_lossy(&self.0) }
+/// #     fn is_well_formed(&self) -> bool { String::from_utf16(&self.0).is_ok() }
+/// # }
+/// use codemode_errors::json::host_text_lossy;
+/// let text = Units("ok".encode_utf16().chain([0xD800]).collect()); // a lone surrogate
+/// assert!(!text.is_well_formed());
+/// assert_eq!(host_text_lossy(&text), "ok\u{FFFD}");
+/// ```
 pub trait HostText: Sized {
     /// The string's length in UTF-16 units.
     fn units(&self) -> usize;
@@ -110,6 +226,54 @@ pub trait HostText: Sized {
 }
 
 /// An object's own enumerable members, keys and values in the same order.
+///
+/// ```
+/// # use codemode_errors::json::{HostMembers, HostText, HostValue, Shape, Thrown};
+/// # #[derive(Clone)]
+/// # struct Units(Vec<u16>);
+/// # impl HostText for Units {
+/// #     fn units(&self) -> usize { self.0.len() }
+/// #     fn unit_at(&self, i: usize) -> u16 { self.0[i] }
+/// #     fn head(&self, n: usize) -> Self { Units(self.0[..n].to_vec()) }
+/// #     fn to_lossy_string(&self) -> String { String::from_utf16_lossy(&self.0) }
+/// #     fn is_well_formed(&self) -> bool { String::from_utf16(&self.0).is_ok() }
+/// # }
+/// # /// A tiny host: strings, numbers, byte buffers, a getter that throws, objects.
+/// # #[derive(Clone)]
+/// # enum V { S(&'static str), N(f64), Bytes, Getter, O(Vec<(&'static str, V)>) }
+/// # struct Members(Vec<(&'static str, V)>);
+/// # impl HostMembers for Members {
+/// #     type Value = V;
+/// #     type Text = Units;
+/// #     fn count(&self) -> u32 { self.0.len() as u32 }
+/// #     fn key(&self, i: u32) -> Units { Units(self.0[i as usize].0.encode_utf16().collect()) }
+/// #     fn value(&self, i: u32) -> V { self.0[i as usize].1.clone() }
+/// #     fn is_present(&self, _: u32) -> bool { true }
+/// # }
+/// # impl HostValue for V {
+/// #     type Text = Units;
+/// #     type Members = Members;
+/// #     fn shape(&self) -> Result<Shape<Units>, Thrown> {
+/// #         Ok(match self {
+/// #             V::S(s) => Shape::Text(Units(s.encode_utf16().collect())),
+/// #             V::N(n) => Shape::Number(*n),
+/// #             V::Bytes => Shape::Unsupported("a byte buffer"),
+/// #             V::Getter => return Err(Thrown),
+/// #             V::O(_) => Shape::Object,
+/// #         })
+/// #     }
+/// #     fn array_length(&self) -> Result<f64, Thrown> { Ok(0.0) }
+/// #     fn item(&self, _: u32) -> Result<V, Thrown> { Err(Thrown) }
+/// #     fn members(&self) -> Result<Members, Thrown> {
+/// #         match self { V::O(m) => Ok(Members(m.clone())), _ => Err(Thrown) }
+/// #     }
+/// # }
+///
+/// use codemode_errors::json::read_host_value;
+/// let object = V::O(vec![("b", V::N(1.0)), ("a", V::S("x"))]);
+/// assert_eq!(object.members().map(|m| m.count()), Ok(2));
+/// assert_eq!(read_host_value(&object).unwrap().to_json(), r#"{"a":"x","b":1}"#);
+/// ```
 pub trait HostMembers {
     /// The values' type.
     type Value;
@@ -137,6 +301,54 @@ pub trait HostMembers {
 }
 
 /// A value of the host's language.
+///
+/// ```
+/// # use codemode_errors::json::{HostMembers, HostText, HostValue, Shape, Thrown};
+/// # #[derive(Clone)]
+/// # struct Units(Vec<u16>);
+/// # impl HostText for Units {
+/// #     fn units(&self) -> usize { self.0.len() }
+/// #     fn unit_at(&self, i: usize) -> u16 { self.0[i] }
+/// #     fn head(&self, n: usize) -> Self { Units(self.0[..n].to_vec()) }
+/// #     fn to_lossy_string(&self) -> String { String::from_utf16_lossy(&self.0) }
+/// #     fn is_well_formed(&self) -> bool { String::from_utf16(&self.0).is_ok() }
+/// # }
+/// # /// A tiny host: strings, numbers, byte buffers, a getter that throws, objects.
+/// # #[derive(Clone)]
+/// # enum V { S(&'static str), N(f64), Bytes, Getter, O(Vec<(&'static str, V)>) }
+/// # struct Members(Vec<(&'static str, V)>);
+/// # impl HostMembers for Members {
+/// #     type Value = V;
+/// #     type Text = Units;
+/// #     fn count(&self) -> u32 { self.0.len() as u32 }
+/// #     fn key(&self, i: u32) -> Units { Units(self.0[i as usize].0.encode_utf16().collect()) }
+/// #     fn value(&self, i: u32) -> V { self.0[i as usize].1.clone() }
+/// #     fn is_present(&self, _: u32) -> bool { true }
+/// # }
+/// # impl HostValue for V {
+/// #     type Text = Units;
+/// #     type Members = Members;
+/// #     fn shape(&self) -> Result<Shape<Units>, Thrown> {
+/// #         Ok(match self {
+/// #             V::S(s) => Shape::Text(Units(s.encode_utf16().collect())),
+/// #             V::N(n) => Shape::Number(*n),
+/// #             V::Bytes => Shape::Unsupported("a byte buffer"),
+/// #             V::Getter => return Err(Thrown),
+/// #             V::O(_) => Shape::Object,
+/// #         })
+/// #     }
+/// #     fn array_length(&self) -> Result<f64, Thrown> { Ok(0.0) }
+/// #     fn item(&self, _: u32) -> Result<V, Thrown> { Err(Thrown) }
+/// #     fn members(&self) -> Result<Members, Thrown> {
+/// #         match self { V::O(m) => Ok(Members(m.clone())), _ => Err(Thrown) }
+/// #     }
+/// # }
+///
+/// use codemode_errors::json::{parse_json, read_host_value};
+/// let report = V::O(vec![("tool", V::S("fs::read_file")), ("code_mode", V::O(vec![("kind", V::S("unknown_tool")), ("message", V::S("no such tool"))]))]);
+/// let tree = read_host_value(&report).unwrap();
+/// assert_eq!(tree, parse_json(r#"{"tool":"fs::read_file","code_mode":{"kind":"unknown_tool","message":"no such tool"}}"#).unwrap());
+/// ```
 pub trait HostValue: Sized {
     /// The host's strings.
     type Text: HostText;
@@ -155,6 +367,54 @@ pub trait HostValue: Sized {
 
 /// Read a host value into the bounded tree, or say what in it JSON cannot hold and where
 /// (the path as the core writes paths: `tool_result.content[2].type`).
+///
+/// ```
+/// # use codemode_errors::json::{HostMembers, HostText, HostValue, Shape, Thrown};
+/// # #[derive(Clone)]
+/// # struct Units(Vec<u16>);
+/// # impl HostText for Units {
+/// #     fn units(&self) -> usize { self.0.len() }
+/// #     fn unit_at(&self, i: usize) -> u16 { self.0[i] }
+/// #     fn head(&self, n: usize) -> Self { Units(self.0[..n].to_vec()) }
+/// #     fn to_lossy_string(&self) -> String { String::from_utf16_lossy(&self.0) }
+/// #     fn is_well_formed(&self) -> bool { String::from_utf16(&self.0).is_ok() }
+/// # }
+/// # /// A tiny host: strings, numbers, byte buffers, a getter that throws, objects.
+/// # #[derive(Clone)]
+/// # enum V { S(&'static str), N(f64), Bytes, Getter, O(Vec<(&'static str, V)>) }
+/// # struct Members(Vec<(&'static str, V)>);
+/// # impl HostMembers for Members {
+/// #     type Value = V;
+/// #     type Text = Units;
+/// #     fn count(&self) -> u32 { self.0.len() as u32 }
+/// #     fn key(&self, i: u32) -> Units { Units(self.0[i as usize].0.encode_utf16().collect()) }
+/// #     fn value(&self, i: u32) -> V { self.0[i as usize].1.clone() }
+/// #     fn is_present(&self, _: u32) -> bool { true }
+/// # }
+/// # impl HostValue for V {
+/// #     type Text = Units;
+/// #     type Members = Members;
+/// #     fn shape(&self) -> Result<Shape<Units>, Thrown> {
+/// #         Ok(match self {
+/// #             V::S(s) => Shape::Text(Units(s.encode_utf16().collect())),
+/// #             V::N(n) => Shape::Number(*n),
+/// #             V::Bytes => Shape::Unsupported("a byte buffer"),
+/// #             V::Getter => return Err(Thrown),
+/// #             V::O(_) => Shape::Object,
+/// #         })
+/// #     }
+/// #     fn array_length(&self) -> Result<f64, Thrown> { Ok(0.0) }
+/// #     fn item(&self, _: u32) -> Result<V, Thrown> { Err(Thrown) }
+/// #     fn members(&self) -> Result<Members, Thrown> {
+/// #         match self { V::O(m) => Ok(Members(m.clone())), _ => Err(Thrown) }
+/// #     }
+/// # }
+///
+/// use codemode_errors::json::read_host_value;
+/// let err = read_host_value(&V::O(vec![("tool", V::S("fs::read")), ("ratio", V::N(f64::INFINITY))])).unwrap_err();
+/// assert_eq!(err.path(), "ratio");
+/// assert_eq!(read_host_value(&V::S("ok")).unwrap().as_str(), Some("ok"));
+/// ```
 pub fn read_host_value<V: HostValue>(value: &V) -> Result<Json, ReportError> {
     match value.shape() {
         Ok(Shape::Undefined) => Err(JsonBuilder::unsupported("", "undefined")),
@@ -165,6 +425,23 @@ pub fn read_host_value<V: HostValue>(value: &V) -> Result<Json, ReportError> {
 
 /// The kept head of a host string, lone surrogates as U+FFFD: for free text that is never
 /// refused (the message of a thrown error).
+///
+/// ```
+/// # use codemode_errors::json::{HostMembers, HostText, HostValue, Shape, Thrown};
+/// # #[derive(Clone)]
+/// # struct Units(Vec<u16>);
+/// # impl HostText for Units {
+/// #     fn units(&self) -> usize { self.0.len() }
+/// #     fn unit_at(&self, i: usize) -> u16 { self.0[i] }
+/// #     fn head(&self, n: usize) -> Self { Units(self.0[..n].to_vec()) }
+/// #     fn to_lossy_string(&self) -> String { String::from_utf16_lossy(&self.0) }
+/// #     fn is_well_formed(&self) -> bool { String::from_utf16(&self.0).is_ok() }
+/// # }
+/// use codemode_errors::json::{host_text_lossy, INPUT_LIMITS};
+/// assert_eq!(host_text_lossy(&Units(vec![0x68, 0x69, 0xDC00])), "hi\u{FFFD}");
+/// let long = Units(vec![0x61; 300_000]);
+/// assert_eq!(host_text_lossy(&long).len(), INPUT_LIMITS.string_head); // the kept head only
+/// ```
 pub fn host_text_lossy<T: HostText>(text: &T) -> String {
     match kept_head(text) {
         Some(head) => head.to_lossy_string(),
@@ -257,6 +534,7 @@ fn read_shaped<V: HostValue>(value: &V, shape: Shape<V::Text>, depth: usize) -> 
         Shape::BigInt => Err(Failure::new(Problem::Unsupported("a bigint"))),
         Shape::Symbol => Err(Failure::new(Problem::Unsupported("a symbol"))),
         Shape::Function => Err(Failure::new(Problem::Unsupported("a function"))),
+        Shape::Unsupported(what) => Err(Failure::new(Problem::Unsupported(what))),
     }
 }
 

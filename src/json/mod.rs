@@ -10,6 +10,14 @@
 //! CLI) and [`read_host_value`] for another language's values (the npm package's
 //! JavaScript values, described through [`HostValue`]). Both apply the same limits, so
 //! every surface sees the same tree.
+//!
+//! ```
+//! use codemode_errors::json::{parse_json, INPUT_LIMITS};
+//! let huge = format!(r#"{{"text": "{}"}}"#, "x".repeat(50_000_000));
+//! let value = parse_json(&huge).unwrap();
+//! let text = value.get("text").and_then(|t| t.as_text()).unwrap();
+//! assert_eq!((text.head().len(), text.total_utf16()), (INPUT_LIMITS.string_head, 50_000_000));
+//! ```
 
 use std::cell::Cell;
 use std::fmt;
@@ -26,6 +34,14 @@ pub use write::{write_decimal, write_json, write_number, write_string, ByteCount
 
 /// How much of an input the reader keeps. These are fixed so that every surface builds
 /// the same tree from the same input; the output caps in [`crate::Policy`] are all smaller.
+///
+/// ```
+/// use codemode_errors::json::{parse_json, INPUT_LIMITS};
+/// let long = format!("[{}]", vec!["1"; INPUT_LIMITS.array_items + 10].join(","));
+/// let list = parse_json(&long).unwrap();
+/// let list = list.as_array().unwrap();
+/// assert_eq!((list.items().len(), list.total()), (256, 266)); // kept, counted
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InputLimits {
     /// Longest string head kept, in UTF-16 code units (the unit JavaScript counts in).
@@ -40,9 +56,24 @@ pub struct InputLimits {
 }
 
 /// The one set of input limits used by every reader.
+///
+/// ```
+/// use codemode_errors::json::{parse_json, INPUT_LIMITS};
+/// assert_eq!(INPUT_LIMITS.max_depth, 120);
+/// let deep = format!("{}{}", "[".repeat(INPUT_LIMITS.max_depth + 1), "]".repeat(INPUT_LIMITS.max_depth + 1));
+/// assert_eq!(parse_json(&deep).unwrap_err().code().as_str(), "too_deep");
+/// ```
 pub const INPUT_LIMITS: InputLimits = InputLimits { string_head: 128 * 1024, array_items: 256, object_members: 256, max_depth: 120 };
 
 /// A string as the reader kept it: its head and the length of the whole.
+///
+/// ```
+/// use codemode_errors::json::{parse_json, INPUT_LIMITS};
+/// let big = parse_json(&format!("\"{}\"", "a".repeat(200_000))).unwrap();
+/// let text = big.as_text().unwrap();
+/// assert_eq!((text.head().len(), text.total_utf16()), (INPUT_LIMITS.string_head, 200_000));
+/// assert!(!text.is_complete());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct JsonText {
     head: String,
@@ -51,6 +82,13 @@ pub struct JsonText {
 
 impl JsonText {
     /// A text kept whole.
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonText;
+    /// let text = JsonText::whole("h\u{e9}llo \u{1F600}");
+    /// assert_eq!(text.total_utf16(), 8); // the emoji is two UTF-16 units
+    /// assert!(text.is_complete());
+    /// ```
     pub fn whole(text: impl Into<String>) -> Self {
         let head = text.into();
         let total_utf16 = utf16_len(&head);
@@ -59,6 +97,12 @@ impl JsonText {
 
     /// A text of which only `head` was kept; the whole was `total_utf16` code units long.
     /// A total shorter than the head is raised to the head's length.
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonText;
+    /// assert_eq!(JsonText::from_head("abc", 10).total_utf16(), 10);
+    /// assert_eq!(JsonText::from_head("abc", 1).total_utf16(), 3); // raised to the head
+    /// ```
     pub fn from_head(head: impl Into<String>, total_utf16: usize) -> Self {
         let head = head.into();
         let total_utf16 = total_utf16.max(utf16_len(&head));
@@ -66,22 +110,45 @@ impl JsonText {
     }
 
     /// The kept head (the whole text when [`JsonText::is_complete`]).
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonText;
+    /// assert_eq!(JsonText::from_head("ENOENT", 5_000).head(), "ENOENT");
+    /// ```
     pub fn head(&self) -> &str {
         &self.head
     }
 
     /// Length of the whole original text in UTF-16 code units.
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonText;
+    /// assert_eq!(JsonText::whole("\u{1F600}").total_utf16(), 2);
+    /// ```
     pub fn total_utf16(&self) -> usize {
         self.total_utf16
     }
 
     /// Whether the head is the whole text.
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonText;
+    /// assert!(JsonText::whole("abc").is_complete());
+    /// assert!(!JsonText::from_head("abc", 4).is_complete());
+    /// ```
     pub fn is_complete(&self) -> bool {
         utf16_len(&self.head) == self.total_utf16
     }
 }
 
 /// An array or object as the reader kept it: its first items and its real length.
+///
+/// ```
+/// use codemode_errors::json::parse_json;
+/// let value = parse_json("[1, 2, 3]").unwrap();
+/// let list = value.as_array().unwrap();
+/// assert_eq!((list.items().len(), list.total(), list.dropped()), (3, 3, 0));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct JsonList<T> {
     items: Vec<T>,
@@ -90,22 +157,44 @@ pub struct JsonList<T> {
 
 impl<T> JsonList<T> {
     /// A list of `items` out of `total` (raised to `items.len()` when smaller).
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonList;
+    /// let list = JsonList::new(vec!["a", "b"], 10);
+    /// assert_eq!(list.dropped(), 8);
+    /// assert_eq!(JsonList::new(vec!["a", "b"], 0).total(), 2); // raised to the items
+    /// ```
     pub fn new(items: Vec<T>, total: usize) -> Self {
         let total = total.max(items.len());
         JsonList { items, total }
     }
 
     /// The kept items.
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonList;
+    /// assert_eq!(JsonList::new(vec![1, 2], 5).items(), &[1, 2]);
+    /// ```
     pub fn items(&self) -> &[T] {
         &self.items
     }
 
     /// How many items the original had.
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonList;
+    /// assert_eq!(JsonList::new(vec![1, 2], 5).total(), 5);
+    /// ```
     pub fn total(&self) -> usize {
         self.total
     }
 
     /// How many items were not kept.
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonList;
+    /// assert_eq!(JsonList::new(vec![1, 2], 5).dropped(), 3);
+    /// ```
     pub fn dropped(&self) -> usize {
         self.total - self.items.len()
     }
@@ -113,6 +202,14 @@ impl<T> JsonList<T> {
 
 /// A bounded JSON value. Numbers are IEEE doubles, as in JavaScript, so every surface
 /// reads and prints them the same way.
+///
+/// ```
+/// use codemode_errors::json::{parse_json, Json};
+/// let value = parse_json(r#"{"code": -32602, "data": null, "ok": false}"#).unwrap();
+/// assert_eq!(value.get("code"), Some(&Json::Number(-32602.0)));
+/// assert_eq!(value.get("data"), Some(&Json::Null));
+/// assert_eq!(value.to_json(), r#"{"code":-32602,"data":null,"ok":false}"#);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {
     /// `null`
@@ -132,6 +229,13 @@ pub enum Json {
 
 impl Json {
     /// The member `key` of an object.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// let value = parse_json(r#"{"a": 1, "a": 2}"#).unwrap();
+    /// assert_eq!(value.get("a").and_then(|v| v.as_i64()), Some(2)); // the last value, as JSON.parse
+    /// assert!(value.get("b").is_none());
+    /// ```
     pub fn get(&self, key: &str) -> Option<&Json> {
         match self {
             Json::Object(members) => members.items().iter().find(|(k, _)| k == key).map(|(_, v)| v),
@@ -140,6 +244,12 @@ impl Json {
     }
 
     /// The string head, when this is a string.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// assert_eq!(parse_json(r#""ENOENT""#).unwrap().as_str(), Some("ENOENT"));
+    /// assert_eq!(parse_json("5").unwrap().as_str(), None);
+    /// ```
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Json::String(t) => Some(t.head()),
@@ -148,6 +258,12 @@ impl Json {
     }
 
     /// The string, when this is a string.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// let value = parse_json(r#""caf\u00e9""#).unwrap();
+    /// assert_eq!(value.as_text().map(|t| t.total_utf16()), Some(4));
+    /// ```
     pub fn as_text(&self) -> Option<&JsonText> {
         match self {
             Json::String(t) => Some(t),
@@ -156,6 +272,12 @@ impl Json {
     }
 
     /// The boolean, when this is one.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// assert_eq!(parse_json("true").unwrap().as_bool(), Some(true));
+    /// assert_eq!(parse_json("1").unwrap().as_bool(), None);
+    /// ```
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             Json::Bool(b) => Some(*b),
@@ -164,6 +286,11 @@ impl Json {
     }
 
     /// The number, when this is one.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// assert_eq!(parse_json("2.5e3").unwrap().as_f64(), Some(2500.0));
+    /// ```
     pub fn as_f64(&self) -> Option<f64> {
         match self {
             Json::Number(n) => Some(*n),
@@ -172,11 +299,24 @@ impl Json {
     }
 
     /// The number as an integer, when it is a whole number that a double holds exactly.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// assert_eq!(parse_json("429").unwrap().as_i64(), Some(429));
+    /// assert_eq!(parse_json("1.5").unwrap().as_i64(), None);
+    /// assert_eq!(parse_json("1e300").unwrap().as_i64(), None); // beyond 2^53
+    /// ```
     pub fn as_i64(&self) -> Option<i64> {
         self.as_f64().and_then(exact_integer)
     }
 
     /// The array, when this is one.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// assert_eq!(parse_json("[1, [2]]").unwrap().as_array().map(|a| a.total()), Some(2));
+    /// assert!(parse_json("{}").unwrap().as_array().is_none());
+    /// ```
     pub fn as_array(&self) -> Option<&JsonList<Json>> {
         match self {
             Json::Array(a) => Some(a),
@@ -185,6 +325,13 @@ impl Json {
     }
 
     /// The object, when this is one.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// let value = parse_json(r#"{"b": 1, "a": 2}"#).unwrap();
+    /// let keys: Vec<&str> = value.as_object().unwrap().items().iter().map(|(k, _)| k.as_str()).collect();
+    /// assert_eq!(keys, ["b", "a"]); // member order is kept
+    /// ```
     pub fn as_object(&self) -> Option<&JsonList<(String, Json)>> {
         match self {
             Json::Object(o) => Some(o),
@@ -193,6 +340,12 @@ impl Json {
     }
 
     /// The JSON type name, for error messages.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// assert_eq!(parse_json("[]").unwrap().type_name(), "array");
+    /// assert_eq!(parse_json("null").unwrap().type_name(), "null");
+    /// ```
     pub fn type_name(&self) -> &'static str {
         match self {
             Json::Null => "null",
@@ -206,6 +359,13 @@ impl Json {
 }
 
 /// A double as an `i64` when it is a whole number within the range doubles hold exactly.
+///
+/// ```
+/// use codemode_errors::json::exact_integer;
+/// assert_eq!(exact_integer(20_000.0), Some(20_000));
+/// assert_eq!(exact_integer(0.5), None);
+/// assert_eq!(exact_integer(9_007_199_254_740_992.0), None); // 2^53: not exact
+/// ```
 pub fn exact_integer(n: f64) -> Option<i64> {
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
     (n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE).then_some(n as i64)
@@ -216,12 +376,24 @@ pub fn exact_integer(n: f64) -> Option<i64> {
 /// Counted from the bytes: every character is one unit except the four-byte ones, which
 /// are two. Continuation bytes are skipped. The loop has no branches worth predicting, so
 /// a 50 MB string costs a few milliseconds.
+///
+/// ```
+/// use codemode_errors::json::utf16_len;
+/// assert_eq!(utf16_len("abc"), 3);
+/// assert_eq!(utf16_len("\u{e9}\u{1F600}"), 3); // é is one unit, the emoji two
+/// ```
 pub fn utf16_len(s: &str) -> usize {
     s.as_bytes().iter().map(|&b| usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0)).sum()
 }
 
 /// The longest prefix of `s` that is at most `max_units` UTF-16 code units long and does
 /// not split a character.
+///
+/// ```
+/// use codemode_errors::json::utf16_prefix;
+/// assert_eq!(utf16_prefix("abcdef", 4), "abcd");
+/// assert_eq!(utf16_prefix("a\u{1F600}b", 2), "a"); // never half an emoji
+/// ```
 pub fn utf16_prefix(s: &str, max_units: usize) -> &str {
     if s.len() <= max_units {
         // A UTF-8 string never has more UTF-16 units than bytes.
@@ -243,6 +415,14 @@ pub fn utf16_prefix(s: &str, max_units: usize) -> &str {
 /// Errors name what was wrong and where (line and column). Invalid UTF-16 escapes (lone
 /// surrogates), numbers beyond the double range and nesting beyond
 /// [`InputLimits::max_depth`] are errors, never panics.
+///
+/// ```
+/// use codemode_errors::json::parse_json;
+/// assert_eq!(parse_json(r#"{"b": [1, 2.50], "a": "x"}"#).unwrap().to_json(), r#"{"a":"x","b":[1,2.5]}"#);
+/// let err = parse_json("{\"a\": }").unwrap_err();
+/// assert_eq!(err.code().as_str(), "invalid_json");
+/// assert!(err.message().contains("line 1"), "{}", err.message());
+/// ```
 pub fn parse_json(text: &str) -> Result<Json, ReportError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let kept = Cell::new(MAX_KEPT_VALUES);
@@ -515,34 +695,71 @@ impl MemberSet {
 
 /// Builds a bounded tree from another host's values (the npm package walks JavaScript
 /// objects with it). It applies [`INPUT_LIMITS`] exactly as [`parse_json`] does.
+///
+/// ```
+/// use codemode_errors::json::{parse_json, Json, JsonBuilder};
+/// let built = JsonBuilder::object(vec![("k".into(), JsonBuilder::array(vec![Json::Bool(true)], 1))], 1);
+/// assert_eq!(built, parse_json(r#"{"k":[true]}"#).unwrap()); // the same tree as from text
+/// ```
 #[derive(Debug, Default)]
 pub struct JsonBuilder;
 
 impl JsonBuilder {
     /// The string to keep for a host string of `total_utf16` units whose first units are
     /// `head` (the caller reads at most [`InputLimits::string_head`] units).
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonBuilder;
+    /// let s = JsonBuilder::string("ENOENT: no such file", 50_000);
+    /// assert_eq!(s.as_text().map(|t| (t.head(), t.total_utf16())), Some(("ENOENT: no such file", 50_000)));
+    /// ```
     pub fn string(head: &str, total_utf16: usize) -> Json {
         Json::String(JsonText::from_head(utf16_prefix(head, INPUT_LIMITS.string_head), total_utf16))
     }
 
     /// A host string kept as [`parse_json`] keeps a JSON string: its first
     /// [`InputLimits::string_head`] units and its real length.
+    ///
+    /// ```
+    /// use codemode_errors::json::{JsonBuilder, INPUT_LIMITS};
+    /// let text = JsonBuilder::text(&"x".repeat(200_000));
+    /// assert_eq!((text.head().len(), text.total_utf16()), (INPUT_LIMITS.string_head, 200_000));
+    /// ```
     pub fn text(s: &str) -> JsonText {
         JsonText::from_head(utf16_prefix(s, INPUT_LIMITS.string_head), utf16_len(s))
     }
 
     /// The error for a number that is not finite (NaN or Infinity), which JSON has none of.
+    ///
+    /// ```
+    /// use codemode_errors::{json::JsonBuilder, ErrorCode};
+    /// let err = JsonBuilder::not_finite("tool_result.structuredContent.ratio");
+    /// assert_eq!((err.code(), err.path()), (ErrorCode::InvalidJson, "tool_result.structuredContent.ratio"));
+    /// ```
     pub fn not_finite(path: &str) -> ReportError {
         ReportError::new(ErrorCode::InvalidJson, path, "number is not finite (NaN or Infinity)")
     }
 
     /// An array from its kept items and its real length.
+    ///
+    /// ```
+    /// use codemode_errors::json::{Json, JsonBuilder};
+    /// let array = JsonBuilder::array(vec![Json::Null], 300);
+    /// assert_eq!(array.as_array().map(|a| a.dropped()), Some(299));
+    /// assert_eq!(array.to_json(), "[null]"); // only kept items are written
+    /// ```
     pub fn array(items: Vec<Json>, total: usize) -> Json {
         Json::Array(JsonList::new(items, total))
     }
 
     /// An object from its members in order and its real member count. Repeated keys keep
     /// their first position and last value.
+    ///
+    /// ```
+    /// use codemode_errors::json::{Json, JsonBuilder};
+    /// let object = JsonBuilder::object(vec![("a".into(), Json::Number(1.0)), ("b".into(), Json::Null), ("a".into(), Json::Number(2.0))], 3);
+    /// assert_eq!(object.to_json(), r#"{"a":2,"b":null}"#);
+    /// ```
     pub fn object(members: Vec<(String, Json)>, total: usize) -> Json {
         let mut unique = MemberSet::default();
         for (k, v) in members {
@@ -556,6 +773,13 @@ impl JsonBuilder {
 
     /// The error for a host value nested deeper than [`InputLimits::max_depth`]: a host's
     /// value may also hold itself, which JSON text cannot, and reads as endless nesting.
+    ///
+    /// ```
+    /// use codemode_errors::{json::JsonBuilder, ErrorCode};
+    /// let err = JsonBuilder::too_deep("tool_result.structuredContent");
+    /// assert_eq!(err.code(), ErrorCode::TooDeep);
+    /// assert!(err.message().contains("a cycle"));
+    /// ```
     pub fn too_deep(path: &str) -> ReportError {
         ReportError::new(
             ErrorCode::TooDeep,
@@ -565,11 +789,22 @@ impl JsonBuilder {
     }
 
     /// The error for a string that is not valid UTF-16 (a lone surrogate).
+    ///
+    /// ```
+    /// use codemode_errors::{json::JsonBuilder, ErrorCode};
+    /// assert_eq!(JsonBuilder::lone_surrogate("tool").code(), ErrorCode::InvalidJson);
+    /// ```
     pub fn lone_surrogate(path: &str) -> ReportError {
         ReportError::new(ErrorCode::InvalidJson, path, "string contains a lone surrogate (invalid UTF-16)")
     }
 
     /// The error for a value JSON cannot hold (a function, a symbol, a bigint, undefined).
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonBuilder;
+    /// let err = JsonBuilder::unsupported("arguments.callback", "a function");
+    /// assert_eq!(err.message(), "a function is not a JSON value");
+    /// ```
     pub fn unsupported(path: &str, what: &str) -> ReportError {
         ReportError::new(ErrorCode::InvalidJson, path, format!("{what} is not a JSON value"))
     }
@@ -578,6 +813,11 @@ impl JsonBuilder {
 impl Json {
     /// The value as compact JSON (sorted keys, see [`write_json`]), written straight into
     /// one string: cheaper than `to_string`, which goes through the formatter.
+    ///
+    /// ```
+    /// use codemode_errors::json::parse_json;
+    /// assert_eq!(parse_json(r#"{"z": 1, "a": [true, null]}"#).unwrap().to_json(), r#"{"a":[true,null],"z":1}"#);
+    /// ```
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(64);
         write_json(&mut out, self);

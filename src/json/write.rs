@@ -9,8 +9,24 @@ use std::fmt;
 use super::{exact_integer, Json};
 
 /// Where serialized JSON goes.
+///
+/// ```
+/// use codemode_errors::json::{parse_json, write_json, ByteCount};
+/// let value = parse_json(r#"{"kind":"timeout"}"#).unwrap();
+/// let (mut text, mut count) = (String::new(), ByteCount::default());
+/// write_json(&mut text, &value);
+/// write_json(&mut count, &value);
+/// assert_eq!(count.0, text.len()); // measured without building the text
+/// ```
 pub trait JsonSink {
     /// Append `s`.
+    ///
+    /// ```
+    /// use codemode_errors::json::JsonSink;
+    /// let mut out = String::from("[");
+    /// out.put("1]");
+    /// assert_eq!(out, "[1]");
+    /// ```
     fn put(&mut self, s: &str);
 }
 
@@ -21,6 +37,13 @@ impl JsonSink for String {
 }
 
 /// A sink that keeps only the number of bytes written to it.
+///
+/// ```
+/// use codemode_errors::json::{write_string, ByteCount};
+/// let mut count = ByteCount::default();
+/// write_string(&mut count, "a\"b");
+/// assert_eq!(count, ByteCount(6)); // "a\"b" with its quotes
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ByteCount(pub usize);
 
@@ -130,6 +153,13 @@ impl fmt::Write for Buffer {
 
 /// Write `n` in decimal digits. (Whole numbers are most numbers: this keeps the
 /// formatting machinery off the common path.)
+///
+/// ```
+/// use codemode_errors::json::write_decimal;
+/// let mut out = String::new();
+/// write_decimal(&mut out, 20_000);
+/// assert_eq!(out, "20000");
+/// ```
 pub fn write_decimal<S: JsonSink + ?Sized>(out: &mut S, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
@@ -194,6 +224,13 @@ fn next_escape(bytes: &[u8], from: usize) -> usize {
 
 /// Write `s` as a JSON string literal (quotes and escapes included). Runs without escapes
 /// are copied whole, eight bytes tested at a time.
+///
+/// ```
+/// use codemode_errors::json::write_string;
+/// let mut out = String::new();
+/// write_string(&mut out, "line\n\"quoted\"\u{1}");
+/// assert_eq!(out, r#""line\n\"quoted\"\u0001""#);
+/// ```
 pub fn write_string<S: JsonSink + ?Sized>(out: &mut S, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = s.as_bytes();
@@ -219,6 +256,13 @@ pub fn write_string<S: JsonSink + ?Sized>(out: &mut S, s: &str) {
 /// Write a bounded value as compact JSON. Object members come out in sorted key order so
 /// that hosts which reorder keys (JavaScript puts integer-like keys first) still print the
 /// same bytes. Only the kept parts are written: callers cap values before writing.
+///
+/// ```
+/// use codemode_errors::json::{parse_json, write_json};
+/// let mut out = String::new();
+/// write_json(&mut out, &parse_json(r#"{"10": 1, "2": 2, "b": [1.0, -0.0]}"#).unwrap());
+/// assert_eq!(out, r#"{"10":1,"2":2,"b":[1,0]}"#); // sorted keys, JavaScript's numbers
+/// ```
 pub fn write_json<S: JsonSink + ?Sized>(out: &mut S, value: &Json) {
     match value {
         Json::Null => out.put("null"),

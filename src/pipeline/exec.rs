@@ -23,10 +23,23 @@ pub use source::{check_source, source_position, ModuleUse, ModuleUseKind};
 
 /// Longest source an exec request may submit, in UTF-16 code units (the bounded JSON
 /// reader's longest string, 128 Ki units).
+///
+/// ```
+/// use codemode_errors::run::{ExecRequest, RunFailure, MAX_SOURCE_UNITS};
+/// let code = "x".repeat(MAX_SOURCE_UNITS + 1);
+/// let refused = ExecRequest::from_value(&codemode_errors::json::JsonBuilder::string(&code, code.len())).unwrap_err();
+/// assert!(matches!(refused, RunFailure::InvalidRequest { message } if message.contains("131072")));
+/// ```
 pub const MAX_SOURCE_UNITS: usize = crate::json::INPUT_LIMITS.string_head;
 
 /// The output budget when the caller names none, in bytes: console output plus the final
 /// value or error.
+///
+/// ```
+/// use codemode_errors::run::{project_completed, DEFAULT_MAX_OUTPUT_BYTES};
+/// let projected = project_completed(&"log line\n".repeat(10_000), "42", DEFAULT_MAX_OUTPUT_BYTES).unwrap();
+/// assert!(projected.truncated && projected.output.len() + projected.value.len() <= 64 * 1024);
+/// ```
 pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 64 * 1024;
 
 /// Most stack frames kept in a guest error's stack.
@@ -39,6 +52,12 @@ const MAX_FRAME_NAME: usize = 80;
 const MAX_FIELD_NAME: usize = 64;
 
 /// The exec tool's arguments, as the model sent them, once they are known to be valid.
+///
+/// ```
+/// use codemode_errors::run::ExecRequest;
+/// let request = ExecRequest::from_json(r#""return await codemode.kv.get({key: 'a'})""#).unwrap(); // the shorthand
+/// assert_eq!((request.code.as_str(), request.restart_safe), ("return await codemode.kv.get({key: 'a'})", false));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ExecRequest {
@@ -80,6 +99,15 @@ impl ExecRequest {
 
     /// Read the exec tool's arguments from a bounded JSON value (see
     /// [`ExecRequest::from_json`]).
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, run::{ExecRequest, RunFailure}};
+    /// let request = ExecRequest::from_value(&parse_json(r#"{"code":"return 1"}"#)?).unwrap();
+    /// assert_eq!(request.code, "return 1");
+    /// let refused = ExecRequest::from_value(&parse_json(r#"{"code":42}"#)?).unwrap_err();
+    /// assert!(matches!(refused, RunFailure::InvalidRequest { message } if message.contains("`code` must be a string")));
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn from_value(value: &Json) -> Result<ExecRequest, RunFailure> {
         match value {
             Json::String(code) => Ok(ExecRequest { code: whole_source(code)?, restart_safe: false }),
@@ -334,6 +362,14 @@ fn skip_template(bytes: &[u8], mut i: usize, line: &mut u32, line_start: &mut us
 wire_enum! {
     /// The JavaScript engine an executor compiles the source with: each writes its syntax
     /// errors and stack frames in its own way.
+    ///
+    /// ```
+    /// use codemode_errors::run::{syntax_failure, Engine, RunFailure, Wrapping};
+    /// assert_eq!(Engine::from_wire("quickjs"), Some(Engine::QuickJs));
+    /// let stack = "SyntaxError: unexpected token in expression: ')'\n    at agent:user.js:3:9";
+    /// let failure = syntax_failure(Engine::QuickJs, "unexpected token in expression: ')'", stack, None, &Wrapping::new("agent:user.js", 1, 0), "a\nb(\nc)");
+    /// assert!(matches!(failure, RunFailure::SyntaxError { line: 2, column: 9, .. }));
+    /// ```
     pub Engine {
         /// V8 (Node's `vm`, Deno, Chromium, isolated-vm).
         V8 = "v8",
@@ -366,11 +402,25 @@ pub struct Wrapping {
 impl Wrapping {
     /// A wrapping under `file` with `lines_before` lines before the source and
     /// `columns_before` columns before it on its first line.
+    ///
+    /// ```
+    /// use codemode_errors::run::Wrapping;
+    /// // `(async () => { ` + source + ` })()` on one line: 15 columns before the source
+    /// let wrapping = Wrapping::new("vm:user.js", 0, 15);
+    /// assert_eq!(wrapping.source_position("at vm:user.js:1:20"), Some((1, 5)));
+    /// ```
     pub fn new(file: &str, lines_before: u32, columns_before: u32) -> Self {
         Wrapping { file: file.to_owned(), lines_before, columns_before, source_lines: None }
     }
 
     /// This wrapping of a source of `lines` lines: a frame after them is the wrapper's.
+    ///
+    /// ```
+    /// use codemode_errors::run::Wrapping;
+    /// let wrapping = Wrapping::new("agent:user.js", 1, 0).with_source_lines(2);
+    /// assert_eq!(wrapping.source_position("agent:user.js:4:1"), None); // the wrapper's closing line
+    /// assert_eq!(wrapping.source_position("agent:user.js:4:1 agent:user.js:3:2"), Some((2, 2)));
+    /// ```
     pub fn with_source_lines(mut self, lines: u32) -> Self {
         self.source_lines = Some(lines);
         self
@@ -378,6 +428,14 @@ impl Wrapping {
 
     /// The position in the submitted source of the first `file:LINE[:COLUMN]` in `text`
     /// that falls inside the source (a wrapper line is not the source's).
+    ///
+    /// ```
+    /// use codemode_errors::run::Wrapping;
+    /// let wrapping = Wrapping::new("agent:user.js", 1, 0);
+    /// assert_eq!(wrapping.source_position("at f (agent:user.js:5:3)"), Some((4, 3)));
+    /// assert_eq!(wrapping.source_position("at agent:user.js:1:1"), None); // the wrapper's line
+    /// assert_eq!(wrapping.source_position("at other.js:5:3"), None);
+    /// ```
     pub fn source_position(&self, text: &str) -> Option<(u32, u32)> {
         locations(text, &self.file).find_map(|(line, column)| self.map(line, column.unwrap_or(1)))
     }
@@ -517,6 +575,13 @@ fn frame_parts(engine: Engine, frame: &str) -> Option<(&str, &str)> {
 }
 
 /// Console output and the final value fitted to one output budget.
+///
+/// ```
+/// use codemode_errors::run::project_completed;
+/// let projection = project_completed("fetched 3 items\n", r#"{"items":[1,2,3]}"#, 1024).unwrap();
+/// assert_eq!((projection.output.as_str(), projection.value.as_str()), ("fetched 3 items\n", r#"{"items":[1,2,3]}"#));
+/// assert!(!projection.truncated);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Projection {
@@ -591,6 +656,13 @@ const OUTPUT_CUT: &str = "…[output truncated]";
 
 /// The least room a completed run's value is shrunk to, in bytes, whatever the budget: a
 /// smaller budget still leaves the value this much (with its markers).
+///
+/// ```
+/// use codemode_errors::run::{project_completed, MIN_VALUE_BYTES};
+/// let value = format!("\"{}\"", "v".repeat(1000));
+/// let projection = project_completed("", &value, 10).unwrap(); // a budget far below the floor
+/// assert!(projection.truncated && projection.value.len() <= MIN_VALUE_BYTES && projection.value.len() > 10);
+/// ```
 pub const MIN_VALUE_BYTES: usize = 64;
 
 /// Whether the reader kept all of a value (no string cut, no item counted only).
@@ -605,6 +677,14 @@ fn is_whole(value: &Json) -> bool {
 
 /// Console output cleaned and cut to `budget` bytes, ending in a marker when cut. The
 /// marker may take the output past a budget smaller than itself.
+///
+/// ```
+/// use codemode_errors::run::fit_output;
+/// let (text, cut) = fit_output("token=abc\nsecond line\n", 1024);
+/// assert_eq!((text.as_str(), cut), ("token=[REDACTED:secret_field]\nsecond line\n", false));
+/// let (text, cut) = fit_output(&"x".repeat(100), 40);
+/// assert!(cut && text.ends_with("…[output truncated]") && text.len() <= 40);
+/// ```
 pub fn fit_output(output: &str, budget: usize) -> (SafeText, bool) {
     let clean = clean_whole(output, CustomRules::none(), &mut Redactions::default());
     if clean.len() <= budget {

@@ -138,6 +138,14 @@ pub enum ExecStep {
 }
 
 /// What a step's rule answered.
+///
+/// ```
+/// use codemode_errors::run::{ExecStep, StepAnswer};
+/// let step = ExecStep::from_json(r#"{"step":"request","request":{"code":"return 1"}}"#).unwrap();
+/// assert!(matches!(step.answer(), StepAnswer::Request(request) if request.code == "return 1"));
+/// let step = ExecStep::from_json(r#"{"step":"module_access","code":"return 1"}"#).unwrap();
+/// assert_eq!(step.answer(), StepAnswer::Allowed);
+/// ```
 // An answer lives for one call and is written out at once; boxing the run error would buy
 // nothing but an allocation.
 #[allow(clippy::large_enum_variant)]
@@ -162,6 +170,12 @@ pub enum StepAnswer {
 
 impl StepAnswer {
     /// The answer as compact JSON text (the forms in the module table).
+    ///
+    /// ```
+    /// use codemode_errors::run::ExecStep;
+    /// let step = ExecStep::from_json(r#"{"step":"fit_output","output":"hello","budget":100}"#).unwrap();
+    /// assert_eq!(step.answer().to_json(), r#"{"output":"hello","truncated":false}"#);
+    /// ```
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(128);
         match self {
@@ -202,11 +216,24 @@ fn ends(failure: RunFailure, dispatched: bool, restart_safe: bool) -> StepAnswer
 
 impl ExecStep {
     /// Read a step from JSON text (the forms in the module table).
+    ///
+    /// ```
+    /// use codemode_errors::run::ExecStep;
+    /// let step = ExecStep::from_json(r#"{"step":"fit_output","output":"hi","budget":16}"#).unwrap();
+    /// assert_eq!(step, ExecStep::FitOutput { output: "hi".into(), budget: 16 });
+    /// assert_eq!(ExecStep::from_json(r#"{"step":"teleport"}"#).unwrap_err().path(), "step");
+    /// ```
     pub fn from_json(text: &str) -> Result<ExecStep, ReportError> {
         Self::from_value(&parse_json(text)?)
     }
 
     /// Read a step from a bounded JSON value.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, run::ExecStep};
+    /// let value = parse_json(r#"{"step":"module_access","code":"return 1","extra":true}"#).unwrap();
+    /// assert_eq!(ExecStep::from_value(&value).unwrap_err().path(), "extra"); // unknown members are refused
+    /// ```
     pub fn from_value(value: &Json) -> Result<ExecStep, ReportError> {
         let members = value.as_object().ok_or_else(|| invalid("", format!("an exec step is a JSON object, not {}", value.type_name())))?;
         let fields = Fields { members };
@@ -289,6 +316,12 @@ impl ExecStep {
     }
 
     /// Apply the step's rule.
+    ///
+    /// ```
+    /// use codemode_errors::run::{ExecStep, StepAnswer};
+    /// let step = ExecStep::FitOutput { output: "x".repeat(100), budget: 40 };
+    /// assert!(matches!(step.answer(), StepAnswer::Fitted(text, true) if text.ends_with("[output truncated]")));
+    /// ```
     pub fn answer(&self) -> StepAnswer {
         match self {
             ExecStep::Request { request } => match ExecRequest::from_value(request) {
@@ -535,6 +568,13 @@ pub(crate) fn read_run_error(fields: &Fields<'_>) -> Result<RunError, ReportErro
 }
 
 /// Read a run error from its JSON text (the wire form [`RunError::to_json`] writes).
+///
+/// ```
+/// use codemode_errors::run::{classify_run_json, run_error_from_json};
+/// let end = classify_run_json(r#"{"bridge_dispatch_started":true,"timeout":{"deadline_ms":5000}}"#).unwrap();
+/// assert_eq!(run_error_from_json(&end.to_json()).unwrap(), end); // a round trip
+/// assert!(run_error_from_json(r#"{"code":"timeout"}"#).is_err());
+/// ```
 pub fn run_error_from_json(text: &str) -> Result<RunError, ReportError> {
     let value = parse_json(text)?;
     let members = value.as_object().ok_or_else(|| invalid("", format!("a run error is a JSON object, not {}", value.type_name())))?;

@@ -95,11 +95,25 @@ impl Draft {
 
 impl Normalizer {
     /// A normalizer applying `policy`.
+    ///
+    /// ```
+    /// use codemode_errors::{Normalizer, Policy};
+    /// let normalizer = Normalizer::new(Policy::from_json(r#"{"secret_keys": ["acme_session"]}"#)?);
+    /// assert_eq!(normalizer.redact_text("acme_session=s3cr3t"), "acme_session=[REDACTED:secret_field]");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn new(policy: Policy) -> Self {
         Normalizer { policy }
     }
 
     /// The policy in force.
+    ///
+    /// ```
+    /// use codemode_errors::{Normalizer, Policy};
+    /// let normalizer = Normalizer::new(Policy::from_json(r#"{"max_text_chars": 2048}"#)?);
+    /// assert_eq!(normalizer.policy().max_text_chars(), 2048);
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn policy(&self) -> &Policy {
         &self.policy
     }
@@ -110,16 +124,40 @@ impl Normalizer {
     }
 
     /// Normalize a report given as JSON text.
+    ///
+    /// ```
+    /// let normalizer = codemode_errors::Normalizer::default();
+    /// let outcome = normalizer.normalize_json(r#"{"tool":"kv::get","code_mode":{"kind":"unknown_tool","message":"no tool kv::gett"}}"#)?;
+    /// assert_eq!(outcome.breaker.as_str(), "none"); // the upstream was not involved
+    /// assert_eq!(normalizer.normalize_json("[]").unwrap_err().code().as_str(), "invalid_report");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn normalize_json(&self, report: &str) -> Result<Outcome, ReportError> {
         self.normalize_value(&parse_json(report)?)
     }
 
     /// Normalize a report given as a bounded JSON value.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, Normalizer};
+    /// let report = parse_json(r#"{"tool":"kv::get","transport":{"kind":"timeout","message":"m"}}"#)?;
+    /// assert_eq!(Normalizer::default().normalize_value(&report)?.error.unwrap().kind, "timeout");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn normalize_value(&self, report: &Json) -> Result<Outcome, ReportError> {
         Ok(self.normalize(&FailureReport::from_value(report)?))
     }
 
     /// Normalize a parsed report. Never fails: every report has an outcome.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, Failure, FailureReport, Normalizer};
+    /// let result = parse_json(r#"{"content":[{"type":"text","text":"done"}]}"#)?;
+    /// let outcome = Normalizer::default().normalize(&FailureReport::new(Failure::tool_result(result)));
+    /// assert!(outcome.error.is_none()); // a successful result is no failure
+    /// assert_eq!(outcome.breaker.as_str(), "success");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn normalize(&self, report: &FailureReport) -> Outcome {
         let draft = match &report.failure {
             Failure::ToolResult(result) => match self.tool_result(result, call_view(report)) {
@@ -429,12 +467,28 @@ impl Normalizer {
     }
 
     /// [`Normalizer::redact_text`], counting redactions by family.
+    ///
+    /// ```
+    /// use codemode_errors::{Normalizer, Redactions};
+    /// let mut counts = Redactions::default();
+    /// let clean = Normalizer::default().redact_text_counted("password=a1 secret=b2", &mut counts);
+    /// assert_eq!(clean, "password=[REDACTED:secret_field] secret=[REDACTED:secret_field]");
+    /// assert_eq!(counts.get("secret_field"), 2);
+    /// ```
     pub fn redact_text_counted(&self, text: &str, counts: &mut Redactions) -> String {
         clean_whole(text, self.custom(), counts).into_string()
     }
 
     /// A redacted copy of a JSON value: members whose keys name secrets are replaced and
     /// every string is redacted as free text. Only the reader's input limits apply.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, Normalizer};
+    /// let value = parse_json(r#"{"headers":{"Authorization":"Bearer abc.def.ghi"},"note":"token=xyz"}"#)?;
+    /// let clean = Normalizer::default().redact_json(&value);
+    /// assert_eq!(clean.to_json(), r#"{"headers":{"Authorization":"[REDACTED:secret_field]"},"note":"token=[REDACTED:secret_field]"}"#);
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn redact_json(&self, value: &Json) -> Json {
         let mut counts = Redactions::default();
         render_json(value, JsonCaps::unbounded(), self.custom(), &mut counts).into_json()
@@ -459,6 +513,15 @@ impl Normalizer {
     }
 
     /// [`Normalizer::parse_call_error`] of an already-read JSON value.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, Normalizer};
+    /// let value = parse_json(r#"{"kind":"Timeout!","message":"no answer"}"#)?;
+    /// let error = Normalizer::default().call_error_from_value(&value)?;
+    /// assert_eq!(error.kind, "tool_error"); // a kind that is no identifier
+    /// assert_eq!(error.original_kind.as_deref(), Some("Timeout!"));
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn call_error_from_value(&self, value: &Json) -> Result<CodeModeCallError, ReportError> {
         call_error_under(value, self.custom())
     }

@@ -79,7 +79,7 @@ pub fn classify_run(report: &RunReport) -> RunError {
             (RunErrorCode::Timeout, None)
         }
         RunFailure::OutputUnserializable { message } => {
-            m.literal("the run's result could not be serialized within the output limit: ").safe(&clean(message));
+            m.literal("the run's result could not be returned as JSON: ").safe(&clean(message));
             (RunErrorCode::OutputLimitExceeded, Some(FailurePhase::Host))
         }
         RunFailure::SnapshotTooLarge { message } => {
@@ -244,6 +244,14 @@ pub fn end_at_step(failure: RunFailure, dispatched: bool, restart_safe: bool) ->
 }
 
 /// Classify a run report given as JSON text (see [`RunReport`]).
+///
+/// ```
+/// use codemode_errors::run::classify_run_json;
+/// let end = classify_run_json(r#"{"bridge_dispatch_started":false,"timeout":{"deadline_ms":30000}}"#).unwrap();
+/// assert_eq!(end.message.as_str(), "the run exceeded its execution deadline of 30000 ms");
+/// assert_eq!(end.failure_phase, None); // a timeout stops the run from outside: no phase
+/// assert_eq!(classify_run_json(r#"{"timeout":{}}"#).unwrap_err().path(), "bridge_dispatch_started");
+/// ```
 pub fn classify_run_json(text: &str) -> Result<RunError, ReportError> {
     let report = RunReport::from_json(text)?;
     Ok(classify_run(&report))

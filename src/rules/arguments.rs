@@ -10,6 +10,15 @@ pub(crate) const MAX_SCHEMA_DEPTH: usize = 16;
 
 /// One argument problem as found (by the schema check, in an SDK's message, or by the
 /// host), before its texts are cleaned for the model.
+///
+/// ```
+/// use codemode_errors::{normalize, ArgumentProblem, Failure, FailureReport, ValidationFailure};
+/// let mut failure = ValidationFailure::default();
+/// failure.problems = vec![ArgumentProblem::new("labels[2]", "must be a string")];
+/// let error = normalize(&FailureReport::new(Failure::validation(failure)?), &Default::default()).error.unwrap();
+/// assert_eq!((error.invalid_arguments[0].path.as_str(), error.invalid_arguments[0].problem.as_str()), ("labels[2]", "must be a string"));
+/// # Ok::<(), codemode_errors::ReportError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ArgumentProblem {
@@ -22,6 +31,12 @@ pub struct ArgumentProblem {
 
 impl ArgumentProblem {
     /// A problem with the argument at `path`.
+    ///
+    /// ```
+    /// use codemode_errors::ArgumentProblem;
+    /// let problem = ArgumentProblem::new("title", "missing required argument");
+    /// assert_eq!((problem.path.as_str(), problem.problem.as_str()), ("title", "missing required argument"));
+    /// ```
     pub fn new(path: impl Into<String>, problem: impl Into<String>) -> Self {
         ArgumentProblem { path: path.into(), problem: problem.into() }
     }

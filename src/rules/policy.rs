@@ -12,6 +12,15 @@ use crate::text::{canonical_key, CustomRules, CustomTokens, KeyNames, Redactions
 wire_enum! {
     /// The tunable caps, by their names in a policy JSON object, in the order
     /// `docs/contract.md` lists them.
+    ///
+    /// ```
+    /// use codemode_errors::{Cap, Policy};
+    /// let policy = Policy::default().with("max_error_bytes", 8192.0)?;
+    /// assert_eq!(policy.get(Cap::MaxErrorBytes), 8192);
+    /// assert_eq!(Cap::from_wire("max_json_depth"), Some(Cap::MaxJsonDepth));
+    /// assert_eq!(Cap::ALL.len(), 9);
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub Cap {
         /// Content blocks shown as evidence.
         MaxContentBlocks = "max_content_blocks",
@@ -35,6 +44,12 @@ wire_enum! {
 }
 
 /// One cap's default, allowed range, and what it bounds.
+///
+/// ```
+/// use codemode_errors::Cap;
+/// let spec = Cap::MaxTextChars.spec();
+/// assert_eq!((spec.default, spec.min, spec.max), (8192, 64, 65536));
+/// ```
 #[derive(Debug)]
 pub struct CapSpec {
     /// The default value (the contract's).
@@ -49,6 +64,14 @@ pub struct CapSpec {
 
 impl Cap {
     /// The cap's default, range and meaning: the table.
+    ///
+    /// ```
+    /// use codemode_errors::{Cap, Policy};
+    /// for cap in Cap::ALL {
+    ///     assert_eq!(Policy::default().get(*cap), cap.spec().default as usize);
+    /// }
+    /// assert!(Policy::default().with("max_content_blocks", f64::from(Cap::MaxContentBlocks.spec().max) + 1.0).is_err());
+    /// ```
     pub const fn spec(self) -> CapSpec {
         const fn spec(default: u32, min: u32, max: u32, doc: &'static str) -> CapSpec {
             CapSpec { default, min, max, doc }
@@ -218,71 +241,138 @@ impl Eq for Policy {}
 
 impl Policy {
     /// The value of `cap`.
+    ///
+    /// ```
+    /// use codemode_errors::{Cap, Policy};
+    /// assert_eq!(Policy::default().get(Cap::MaxJsonItems), 32);
+    /// ```
     pub fn get(&self, cap: Cap) -> usize {
         self.values[cap as usize] as usize
     }
 
     /// Content blocks shown as evidence.
+    ///
+    /// ```
+    /// assert_eq!(codemode_errors::Policy::default().max_content_blocks(), 16);
+    /// ```
     pub fn max_content_blocks(&self) -> usize {
         self.get(Cap::MaxContentBlocks)
     }
 
     /// UTF-16 code units kept of each text block.
+    ///
+    /// ```
+    /// assert_eq!(codemode_errors::Policy::default().max_text_chars(), 8192);
+    /// ```
     pub fn max_text_chars(&self) -> usize {
         self.get(Cap::MaxTextChars)
     }
 
     /// Serialized bytes of `evidence.structured_content`.
+    ///
+    /// ```
+    /// assert_eq!(codemode_errors::Policy::default().max_structured_bytes(), 8192);
+    /// ```
     pub fn max_structured_bytes(&self) -> usize {
         self.get(Cap::MaxStructuredBytes)
     }
 
     /// Serialized bytes of `evidence.parsed_error`.
+    ///
+    /// ```
+    /// assert_eq!(codemode_errors::Policy::default().max_parsed_error_bytes(), 4096);
+    /// ```
     pub fn max_parsed_error_bytes(&self) -> usize {
         self.get(Cap::MaxParsedErrorBytes)
     }
 
     /// Serialized bytes of the whole error object.
+    ///
+    /// ```
+    /// assert_eq!(codemode_errors::Policy::default().max_error_bytes(), 32768);
+    /// ```
     pub fn max_error_bytes(&self) -> usize {
         self.get(Cap::MaxErrorBytes)
     }
 
     /// Nesting levels kept in structured evidence.
+    ///
+    /// ```
+    /// assert_eq!(codemode_errors::Policy::default().max_json_depth(), 8);
+    /// ```
     pub fn max_json_depth(&self) -> usize {
         self.get(Cap::MaxJsonDepth)
     }
 
     /// Items or members kept per level of structured evidence.
+    ///
+    /// ```
+    /// assert_eq!(codemode_errors::Policy::default().max_json_items(), 32);
+    /// ```
     pub fn max_json_items(&self) -> usize {
         self.get(Cap::MaxJsonItems)
     }
 
     /// UTF-16 code units kept of each string in structured evidence.
+    ///
+    /// ```
+    /// assert_eq!(codemode_errors::Policy::default().max_json_string_chars(), 1024);
+    /// ```
     pub fn max_json_string_chars(&self) -> usize {
         self.get(Cap::MaxJsonStringChars)
     }
 
     /// Largest text block parsed in search of a JSON error object.
+    ///
+    /// ```
+    /// assert_eq!(codemode_errors::Policy::default().max_parse_chars(), 65536);
+    /// ```
     pub fn max_parse_chars(&self) -> usize {
         self.get(Cap::MaxParseChars)
     }
 
     /// Key names the policy judges secret, as given.
+    ///
+    /// ```
+    /// let policy = codemode_errors::Policy::default().with_secret_key("acme_session")?;
+    /// assert_eq!(policy.secret_keys(), ["acme_session"]);
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn secret_keys(&self) -> &[String] {
         self.custom.as_deref().map_or(&[], |c| &c.secret_keys)
     }
 
     /// Token formats the policy adds, as given.
+    ///
+    /// ```
+    /// let policy = codemode_errors::Policy::from_json(
+    ///     r#"{"token_formats": [{"family": "acme_token", "prefix": "acme_", "alphabet": "alnum", "min_body_length": 24}]}"#,
+    /// )?;
+    /// assert_eq!(policy.token_formats()[0].prefix, "acme_");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn token_formats(&self) -> &[TokenFormat] {
         self.custom.as_deref().map_or(&[], |c| &c.token_formats)
     }
 
     /// Values the policy never redacts, as given.
+    ///
+    /// ```
+    /// let policy = codemode_errors::Policy::default().with_allowed("pk_demo_0000")?;
+    /// assert_eq!(policy.allow(), ["pk_demo_0000"]);
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn allow(&self) -> &[String] {
         self.custom.as_deref().map_or(&[], |c| &c.allow)
     }
 
     /// Key names the policy never judges secret, as given.
+    ///
+    /// ```
+    /// let policy = codemode_errors::Policy::default().with_allowed_key("token_budget")?;
+    /// assert_eq!(policy.allow_keys(), ["token_budget"]);
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn allow_keys(&self) -> &[String] {
         self.custom.as_deref().map_or(&[], |c| &c.allow_keys)
     }
@@ -299,12 +389,28 @@ impl Policy {
     /// Missing settings keep their defaults; unknown names, out-of-range values and
     /// malformed or oversized lists are `invalid_policy` errors naming the member
     /// (`token_formats[2].prefix`).
+    ///
+    /// ```
+    /// use codemode_errors::Policy;
+    /// assert_eq!(Policy::from_json(r#"{"max_json_depth": 4}"#)?.max_json_depth(), 4);
+    /// let err = Policy::from_json(r#"{"max_text_chars": 10}"#).unwrap_err();
+    /// assert_eq!((err.code().as_str(), err.path()), ("invalid_policy", "max_text_chars"));
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn from_json(text: &str) -> Result<Self, ReportError> {
         let value = parse_json(text).map_err(|e| ReportError::new(ErrorCode::InvalidPolicy, e.path(), e.message()))?;
         Self::from_value(&value)
     }
 
     /// Build a policy from an already-read JSON value.
+    ///
+    /// ```
+    /// use codemode_errors::{parse_json, Policy};
+    /// let policy = Policy::from_value(&parse_json(r#"{"max_content_blocks": 4, "allow_keys": ["token_budget"]}"#)?)?;
+    /// assert_eq!((policy.max_content_blocks(), policy.allow_keys().len()), (4, 1));
+    /// assert_eq!(Policy::from_value(&parse_json("[]")?).unwrap_err().code().as_str(), "invalid_policy");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn from_value(value: &Json) -> Result<Self, ReportError> {
         let members = value.as_object().ok_or_else(|| {
             ReportError::new(ErrorCode::InvalidPolicy, "", format!("a policy is a JSON object, not {}", value.type_name()))
@@ -326,6 +432,14 @@ impl Policy {
     }
 
     /// This policy with the cap `name` set to `value`.
+    ///
+    /// ```
+    /// use codemode_errors::Policy;
+    /// assert_eq!(Policy::default().with("max_text_chars", 2048.0)?.max_text_chars(), 2048);
+    /// assert_eq!(Policy::default().with("max_text_chars", 2048.5).unwrap_err().path(), "max_text_chars");
+    /// assert!(Policy::default().with("max_tokens", 10.0).is_err()); // unknown setting
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn with(mut self, name: &str, value: f64) -> Result<Self, ReportError> {
         if RuleList::from_wire(name).is_some() {
             return Err(ReportError::new(ErrorCode::InvalidPolicy, name, "is a list, not a cap; add its entries one by one"));
@@ -351,21 +465,53 @@ impl Policy {
     }
 
     /// This policy with one more key name judged secret (`secret_keys`).
+    ///
+    /// ```
+    /// use codemode_errors::{Normalizer, Policy};
+    /// let normalizer = Normalizer::new(Policy::default().with_secret_key("acme_session")?);
+    /// assert_eq!(normalizer.redact_text("X-Acme-Session: s3cr3t"), "X-Acme-Session: [REDACTED:secret_field]");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn with_secret_key(self, name: &str) -> Result<Self, ReportError> {
         self.with_entry(RuleList::SecretKeys, |c| c.secret_keys.push(name.to_owned()))
     }
 
     /// This policy with one more token format (`token_formats`).
+    ///
+    /// ```
+    /// use codemode_errors::{Policy, TokenAlphabet, TokenFormat};
+    /// let bad = TokenFormat { family: "Acme".into(), prefix: "acme_".into(), alphabet: TokenAlphabet::Alnum, min_body_length: 24 };
+    /// assert_eq!(Policy::default().with_token_format(bad).unwrap_err().path(), "token_formats[0].family");
+    /// ```
     pub fn with_token_format(self, format: TokenFormat) -> Result<Self, ReportError> {
         self.with_entry(RuleList::TokenFormats, |c| c.token_formats.push(format))
     }
 
     /// This policy with one more value never redacted (`allow`).
+    ///
+    /// ```
+    /// use codemode_errors::{Normalizer, Policy};
+    /// let normalizer = Normalizer::new(Policy::default().with_allowed("pk_demo_0000")?);
+    /// assert_eq!(normalizer.redact_text("api_key=pk_demo_0000"), "api_key=pk_demo_0000");
+    /// assert_eq!(normalizer.redact_text("api_key=pk_live_1234"), "api_key=[REDACTED:secret_field]");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn with_allowed(self, value: &str) -> Result<Self, ReportError> {
         self.with_entry(RuleList::Allow, |c| c.allow.push(value.to_owned()))
     }
 
     /// This policy with one more key name never judged secret (`allow_keys`).
+    ///
+    /// ```
+    /// use codemode_errors::{Normalizer, Policy};
+    /// assert_eq!(Normalizer::default().redact_text("session_token=abc123"), "session_token=[REDACTED:secret_field]");
+    /// let normalizer = Normalizer::new(Policy::default().with_allowed_key("session_token")?);
+    /// assert_eq!(normalizer.redact_text("session_token=abc123"), "session_token=abc123");
+    /// // A value that is a token is still redacted by its own rule.
+    /// let token = "session_token=ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    /// assert_eq!(normalizer.redact_text(token), "session_token=[REDACTED:github_token]");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn with_allowed_key(self, name: &str) -> Result<Self, ReportError> {
         self.with_entry(RuleList::AllowKeys, |c| c.allow_keys.push(name.to_owned()))
     }
@@ -402,6 +548,15 @@ impl Policy {
 
     /// The policy as a JSON object with every cap and every list, for display and round
     /// trips.
+    ///
+    /// ```
+    /// use codemode_errors::Policy;
+    /// let policy = Policy::default().with("max_text_chars", 2048.0)?.with_secret_key("acme_session")?;
+    /// let json = policy.to_json();
+    /// assert!(json.contains(r#""max_text_chars":2048"#) && json.contains(r#""secret_keys":["acme_session"]"#));
+    /// assert_eq!(Policy::from_json(&json)?, policy); // a round trip
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(512);
         out.push('{');

@@ -32,11 +32,26 @@ use crate::text::tokens::{CustomTokens, TOKENS};
 /// Redaction counts by family, as shown in `evidence.redactions`. The families are the
 /// few of the redaction rules (and of a policy's token formats), so the counts are a
 /// short list kept sorted by family.
+///
+/// ```
+/// use codemode_errors::{Normalizer, Redactions};
+/// let mut counts = Redactions::default();
+/// Normalizer::default().redact_text_counted("password=a Authorization: Bearer abc.def.ghi123", &mut counts);
+/// assert_eq!(counts.total(), 2);
+/// assert_eq!(counts.get("secret_field"), 1);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Redactions(Vec<(Cow<'static, str>, u64)>);
 
 impl Redactions {
     /// Count one redaction of `family`.
+    ///
+    /// ```
+    /// let mut counts = codemode_errors::Redactions::default();
+    /// counts.add("github_token");
+    /// counts.add("github_token");
+    /// assert_eq!(counts.get("github_token"), 2);
+    /// ```
     pub fn add(&mut self, family: &'static str) {
         self.add_family(Family::Builtin(family), 1);
     }
@@ -49,11 +64,27 @@ impl Redactions {
     }
 
     /// How many redactions `family` made.
+    ///
+    /// ```
+    /// let mut counts = codemode_errors::Redactions::default();
+    /// counts.add("jwt");
+    /// assert_eq!((counts.get("jwt"), counts.get("aws_key")), (1, 0));
+    /// ```
     pub fn get(&self, family: &str) -> u64 {
         self.0.binary_search_by(|(f, _)| f.as_ref().cmp(family)).map_or(0, |i| self.0[i].1)
     }
 
     /// Add every count of `other`.
+    ///
+    /// ```
+    /// use codemode_errors::Redactions;
+    /// let (mut a, mut b) = (Redactions::default(), Redactions::default());
+    /// a.add("jwt");
+    /// b.add("jwt");
+    /// b.add("secret_field");
+    /// a.merge(&b);
+    /// assert_eq!((a.get("jwt"), a.get("secret_field"), a.total()), (2, 1, 3));
+    /// ```
     pub fn merge(&mut self, other: &Redactions) {
         for (family, n) in &other.0 {
             let family = match family {
@@ -73,11 +104,26 @@ impl Redactions {
     }
 
     /// Total redactions of every family.
+    ///
+    /// ```
+    /// let mut counts = codemode_errors::Redactions::default();
+    /// counts.add("jwt");
+    /// counts.add("secret_field");
+    /// assert_eq!(counts.total(), 2);
+    /// ```
     pub fn total(&self) -> u64 {
         self.0.iter().map(|(_, n)| n).sum()
     }
 
     /// The counts as `(family, count)` pairs sorted by family.
+    ///
+    /// ```
+    /// let mut counts = codemode_errors::Redactions::default();
+    /// counts.add("secret_field");
+    /// counts.add("jwt");
+    /// let pairs: Vec<(String, u64)> = counts.to_pairs().into_iter().map(|(f, n)| (f.into_string(), n)).collect();
+    /// assert_eq!(pairs, [("jwt".to_owned(), 1), ("secret_field".to_owned(), 1)]); // sorted by family
+    /// ```
     pub fn to_pairs(&self) -> Vec<(SafeText, u64)> {
         let name = |family: &Cow<'static, str>| match family {
             Cow::Borrowed(f) => SafeText::literal(f),

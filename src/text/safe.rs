@@ -52,11 +52,28 @@ impl SafeText {
     }
 
     /// The text.
+    ///
+    /// ```
+    /// let error = codemode_errors::normalize_json(r#"{"tool":"a::b","transport":{"kind":"timeout","message":"no answer (token=abc)"}}"#, &Default::default())
+    ///     .unwrap()
+    ///     .error
+    ///     .unwrap();
+    /// assert_eq!(error.cause.as_ref().map(|c| c.as_str()), Some("no answer (token=[REDACTED:secret_field])"));
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }
 
     /// The text, owned.
+    ///
+    /// ```
+    /// let error = codemode_errors::normalize_json(r#"{"tool":"a::b","transport":{"kind":"timeout","message":"no answer (token=abc)"}}"#, &Default::default())
+    ///     .unwrap()
+    ///     .error
+    ///     .unwrap();
+    /// let kind: String = error.kind.into_string();
+    /// assert_eq!(kind, "timeout");
+    /// ```
     pub fn into_string(self) -> String {
         self.0
     }
@@ -137,6 +154,15 @@ impl SafeTextBuilder {
 
 /// A JSON value whose every string and key went through the text pipeline, and whose
 /// secret-named members are masked: structured evidence as the core emits it.
+///
+/// ```
+/// let error = codemode_errors::normalize_json(
+///     r#"{"tool_result":{"isError":true,"content":[],"structuredContent":{"code":"E42","password":"hunter2"}}}"#,
+///     &Default::default(),
+/// ).unwrap().error.unwrap();
+/// let structured = error.evidence.unwrap().structured_content.unwrap();
+/// assert_eq!(structured.get("password").and_then(|v| v.as_str()), Some("[REDACTED:secret_field]"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct SafeJson(Json);
 
@@ -152,16 +178,44 @@ impl SafeJson {
     }
 
     /// The value.
+    ///
+    /// ```
+    /// let error = codemode_errors::normalize_json(
+    ///     r#"{"tool_result":{"isError":true,"content":[],"structuredContent":{"code":"E42","password":"hunter2"}}}"#,
+    ///     &Default::default(),
+    /// ).unwrap().error.unwrap();
+    /// let structured = error.evidence.unwrap().structured_content.unwrap();
+    /// assert_eq!(structured.as_json().get("code").and_then(|v| v.as_str()), Some("E42"));
+    /// ```
     pub fn as_json(&self) -> &Json {
         &self.0
     }
 
     /// The value, owned.
+    ///
+    /// ```
+    /// let error = codemode_errors::normalize_json(
+    ///     r#"{"tool_result":{"isError":true,"content":[],"structuredContent":{"code":"E42","password":"hunter2"}}}"#,
+    ///     &Default::default(),
+    /// ).unwrap().error.unwrap();
+    /// let structured = error.evidence.unwrap().structured_content.unwrap();
+    /// let value: codemode_errors::Json = structured.into_json();
+    /// assert_eq!(value.type_name(), "object");
+    /// ```
     pub fn into_json(self) -> Json {
         self.0
     }
 
     /// The value as compact JSON (sorted keys).
+    ///
+    /// ```
+    /// let error = codemode_errors::normalize_json(
+    ///     r#"{"tool_result":{"isError":true,"content":[],"structuredContent":{"code":"E42","password":"hunter2"}}}"#,
+    ///     &Default::default(),
+    /// ).unwrap().error.unwrap();
+    /// let structured = error.evidence.unwrap().structured_content.unwrap();
+    /// assert_eq!(structured.to_json(), r#"{"code":"E42","password":"[REDACTED:secret_field]"}"#);
+    /// ```
     pub fn to_json(&self) -> String {
         self.0.to_json()
     }

@@ -8,6 +8,15 @@ wire_enum! {
     /// Which characters a token's body uses, by the name a policy's `token_formats` give
     /// it (`"alphabet": "alnum"`). A body is the longest run of its characters after the
     /// prefix.
+    ///
+    /// ```
+    /// use codemode_errors::{Normalizer, Policy, TokenAlphabet, TokenFormat};
+    /// let alphabet = TokenAlphabet::from_wire("hex").unwrap();
+    /// let format = TokenFormat { family: "acme_key".into(), prefix: "acmk_".into(), alphabet, min_body_length: 16 };
+    /// let normalizer = Normalizer::new(Policy::default().with_token_format(format)?);
+    /// assert_eq!(normalizer.redact_text("key acmk_0123456789abcdef0123"), "key [REDACTED:acme_key]");
+    /// # Ok::<(), codemode_errors::ReportError>(())
+    /// ```
     pub TokenAlphabet {
         /// `[A-Za-z0-9]` (base62)
         Alnum = "alnum",

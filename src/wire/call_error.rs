@@ -6,10 +6,27 @@ use crate::json::{write_json, write_number, write_string, ByteCount, JsonSink};
 use crate::text::{SafeJson, SafeText};
 
 /// The contract version this crate emits and the highest it reads.
+///
+/// ```
+/// let error = codemode_errors::parse_call_error(r#"{"kind":"timeout","message":"m"}"#).unwrap();
+/// assert_eq!(error.contract_version, codemode_errors::CONTRACT_VERSION); // legacy payloads are upgraded
+/// assert!(codemode_errors::parse_call_error(r#"{"contract_version":2,"kind":"timeout","message":"m"}"#).is_err());
+/// ```
 pub const CONTRACT_VERSION: u32 = 1;
 
 wire_enum! {
     /// Where a failure came from (contract rule 3 and the classification section).
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool":"kv::set","budget":{"kind":"quota_exceeded","message":"100 writes a day"}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// use codemode_errors::Origin;
+    /// assert_eq!(outcome.error.unwrap().origin, Origin::Budget);
+    /// assert_eq!(Origin::from_wire("upstream_transport"), Some(Origin::UpstreamTransport));
+    /// assert_eq!(Origin::ALL.len(), 6);
+    /// ```
     pub Origin {
         /// Another sandbox or broker failure, including tool discovery.
         CodeMode = "code_mode",
@@ -28,6 +45,16 @@ wire_enum! {
 
 wire_enum! {
     /// Whether the failed call may have changed anything (rule 12).
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool":"gh::create_issue","dispatched":true,"transport":{"kind":"connection_closed","message":"socket hang up"}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// use codemode_errors::SideEffects;
+    /// assert_eq!(outcome.error.unwrap().side_effects, SideEffects::Possible); // it left and no answer came
+    /// assert_eq!(SideEffects::NoneExpected.as_str(), "none_expected");
+    /// ```
     pub SideEffects {
         /// The call cannot have run, or the tool declares itself read-only.
         NoneExpected = "none_expected",
@@ -40,6 +67,16 @@ wire_enum! {
 
 wire_enum! {
     /// The next move the model should make (rule 11).
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool":"gh::get_repo","tool_result":{"isError":true,"content":[{"type":"text","text":"401 Unauthorized: Bad credentials"}]}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// use codemode_errors::RecoveryAction;
+    /// assert_eq!(outcome.error.unwrap().recovery.action, RecoveryAction::Reauthenticate);
+    /// assert_eq!(RecoveryAction::from_wire("retry_later"), Some(RecoveryAction::RetryLater));
+    /// ```
     pub RecoveryAction {
         /// Inspect the evidence, change the call, then retry.
         ReviseAndRetry = "revise_and_retry",
@@ -64,6 +101,16 @@ wire_enum! {
 
 wire_enum! {
     /// Whether repeating the exact same call is appropriate (rule 11).
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool":"kv::get","dispatched":false,"transport":{"kind":"connection_refused","message":"ECONNREFUSED"}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// use codemode_errors::SameArguments;
+    /// assert_eq!(outcome.error.unwrap().recovery.same_arguments, SameArguments::Safe); // never left, transient
+    /// assert_eq!(SameArguments::Never.as_str(), "never");
+    /// ```
     pub SameArguments {
         /// Repeating is safe: the call provably never left the gateway and the failure is transient.
         Safe = "safe",
@@ -78,6 +125,17 @@ wire_enum! {
 
 wire_enum! {
     /// How the canonical kind was decided (an additive field of this implementation).
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool_result":{"isError":true,"content":[{"type":"text","text":"HTTP/1.1 503 Service Unavailable"}]}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// use codemode_errors::KindSource;
+    /// let error = outcome.error.unwrap();
+    /// assert_eq!(error.kind_source, Some(KindSource::Recognized)); // from well-known text
+    /// assert!(error.recognized_by.is_some()); // the rule that recognized it
+    /// ```
     pub KindSource {
         /// From a structured signal: an error object, a JSON-RPC code, or the host's own tag.
         Structured = "structured",
@@ -90,6 +148,15 @@ wire_enum! {
 
 wire_enum! {
     /// What a failure means for the upstream's circuit breaker (rule 4).
+    ///
+    /// ```
+    /// use codemode_errors::{normalize_json, Breaker};
+    /// let answered = r#"{"tool_result":{"isError":true,"content":[{"type":"text","text":"not found"}]}}"#;
+    /// let unreachable = r#"{"transport":{"kind":"timeout","message":"no answer"}}"#;
+    /// let blocked = r#"{"policy":{"kind":"forbidden","message":"no writes"}}"#;
+    /// let breaker = |r| normalize_json(r, &Default::default()).unwrap().breaker;
+    /// assert_eq!([breaker(answered), breaker(unreachable), breaker(blocked)], [Breaker::Success, Breaker::Failure, Breaker::None]);
+    /// ```
     pub Breaker {
         /// The upstream answered: count a success.
         Success = "success",
@@ -101,6 +168,16 @@ wire_enum! {
 }
 
 /// Recovery advice (rules 11-13).
+///
+/// ```
+/// let outcome = codemode_errors::normalize_json(
+///     r#"{"tool":"gh::search","tool_result":{"isError":true,"content":[{"type":"text","text":"HTTP 429 Too Many Requests; Retry-After: 20"}]}}"#,
+///     &Default::default(),
+/// ).unwrap();
+/// let recovery = outcome.error.unwrap().recovery;
+/// assert_eq!((recovery.action.as_str(), recovery.retry_after_ms), ("retry_later", Some(20_000)));
+/// assert!(!recovery.guidance.is_empty());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Recovery {
@@ -115,6 +192,15 @@ pub struct Recovery {
 }
 
 /// The tool's MCP annotations, echoed as untrusted hints (rule 13).
+///
+/// ```
+/// let outcome = codemode_errors::normalize_json(
+///     r#"{"tool":"fs::delete","annotations":{"readOnlyHint":false,"destructiveHint":true},"transport":{"kind":"timeout","message":"m"}}"#,
+///     &Default::default(),
+/// ).unwrap();
+/// let safety = outcome.error.unwrap().safety.unwrap();
+/// assert_eq!((safety.read_only_hint, safety.destructive_hint, safety.idempotent_hint), (Some(false), Some(true), None));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Safety {
@@ -130,12 +216,29 @@ pub struct Safety {
 
 impl Safety {
     /// Whether no hint is set.
+    ///
+    /// ```
+    /// let mut hints = codemode_errors::Safety::default();
+    /// assert!(hints.is_empty());
+    /// hints.idempotent_hint = Some(true);
+    /// assert!(!hints.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.read_only_hint.is_none() && self.destructive_hint.is_none() && self.idempotent_hint.is_none() && self.open_world_hint.is_none()
     }
 }
 
 /// One argument problem: which argument (a dotted path, `[i]` for items) and what is wrong.
+///
+/// ```
+/// let outcome = codemode_errors::normalize_json(
+///     r#"{"tool":"gh::create_issue","validation":{"input_schema":{"type":"object","required":["title"],"additionalProperties":false},"arguments":{"titel":"x"}}}"#,
+///     &Default::default(),
+/// ).unwrap();
+/// let error = outcome.error.unwrap();
+/// let paths: Vec<&str> = error.invalid_arguments.iter().map(|a| a.path.as_str()).collect();
+/// assert_eq!(paths, ["title", "titel"]); // missing, then unexpected
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct InvalidArgument {
@@ -160,6 +263,15 @@ impl InvalidArgument {
 /// A text shown as evidence, already sanitized, redacted and capped; `original_length`
 /// (UTF-16 code units) is set when the text was cut, and then the JSON says
 /// `"truncated": true` too.
+///
+/// ```
+/// let policy = codemode_errors::Policy::from_json(r#"{"max_text_chars": 64}"#).unwrap();
+/// let report = format!(r#"{{"tool_result":{{"isError":true,"content":[{{"type":"text","text":"{}"}}]}}}}"#, "x".repeat(1000));
+/// let error = codemode_errors::normalize_json(&report, &policy).unwrap().error.unwrap();
+/// let shown = error.evidence.unwrap().content[0].shown_text().cloned().unwrap();
+/// assert_eq!(shown.original_length, Some(1000)); // cut: the JSON says "truncated": true
+/// assert!(shown.text.chars().count() <= 64);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ShownText {
@@ -186,6 +298,16 @@ impl ShownText {
 }
 
 /// What an embedded resource shows: its text, or only the size of its binary blob.
+///
+/// ```
+/// let outcome = codemode_errors::normalize_json(
+///     r#"{"tool_result":{"isError":true,"content":[{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAAA"}}]}}"#,
+///     &Default::default(),
+/// ).unwrap();
+/// use codemode_errors::{ContentDescriptor, ResourceBody};
+/// let block = outcome.error.unwrap().evidence.unwrap().content.remove(0);
+/// assert!(matches!(block, ContentDescriptor::Resource { body: ResourceBody::Blob { encoded_bytes: 4 }, .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ResourceBody {
@@ -261,6 +383,16 @@ pub enum ContentDescriptor {
 
 impl ContentDescriptor {
     /// The block type as the JSON names it.
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool_result":{"isError":true,"content":[{"type":"text","text":"a"},{"type":"hologram","x":1}]}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// let evidence = outcome.error.unwrap().evidence.unwrap();
+    /// let types: Vec<&str> = evidence.content.iter().map(|b| b.block_type()).collect();
+    /// assert_eq!(types, ["text", "hologram"]);
+    /// ```
     pub fn block_type(&self) -> &str {
         match self {
             ContentDescriptor::Text(_) => "text",
@@ -285,6 +417,15 @@ impl ContentDescriptor {
     }
 
     /// The text shown, for a text block or a text resource.
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool_result":{"isError":true,"content":[{"type":"text","text":"ENOENT: no such file"}]}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// let evidence = outcome.error.unwrap().evidence.unwrap();
+    /// assert_eq!(evidence.content[0].shown_text().map(|t| t.text.as_str()), Some("ENOENT: no such file"));
+    /// ```
     pub fn shown_text(&self) -> Option<&ShownText> {
         match self {
             ContentDescriptor::Text(t) | ContentDescriptor::Resource { body: ResourceBody::Text(t), .. } => Some(t),
@@ -301,6 +442,15 @@ impl ContentDescriptor {
     }
 
     /// The descriptor as compact JSON, `type` first.
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool_result":{"isError":true,"content":[{"type":"hologram","x":1}]}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// let block = &outcome.error.unwrap().evidence.unwrap().content[0];
+    /// assert_eq!(block.to_json(), r#"{"type":"hologram","content_omitted":true}"#);
+    /// ```
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(64);
         self.write(&mut out);
@@ -308,6 +458,18 @@ impl ContentDescriptor {
     }
 
     /// Append the compact JSON to `out`.
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool_result":{"isError":true,"content":[{"type":"image","data":"AAAA"}]}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// let block = &outcome.error.unwrap().evidence.unwrap().content[0];
+    /// let mut out = String::from("[");
+    /// block.write(&mut out);
+    /// out.push(']');
+    /// assert_eq!(out, r#"[{"type":"image","encoded_bytes":4,"data_omitted":true}]"#);
+    /// ```
     pub fn write<S: JsonSink + ?Sized>(&self, out: &mut S) {
         let mut o = ObjectWriter::new(out);
         match self {
@@ -352,6 +514,17 @@ impl ContentDescriptor {
 }
 
 /// Sanitized, redacted, capped evidence from the failure (rules 7-10).
+///
+/// ```
+/// let outcome = codemode_errors::normalize_json(
+///     r#"{"tool_result":{"isError":true,"content":[{"type":"text","text":"denied for password=hunter2"}],"structuredContent":{"code":"E_DENIED"}}}"#,
+///     &Default::default(),
+/// ).unwrap();
+/// let evidence = outcome.error.unwrap().evidence.unwrap();
+/// assert_eq!(evidence.content.len(), 1);
+/// assert_eq!(evidence.structured_content.unwrap().to_json(), r#"{"code":"E_DENIED"}"#);
+/// assert_eq!(evidence.redactions[0].0.as_str(), "secret_field");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Evidence {
@@ -369,6 +542,15 @@ pub struct Evidence {
 
 impl Evidence {
     /// Whether there is nothing to show.
+    ///
+    /// ```
+    /// assert!(codemode_errors::Evidence::default().is_empty());
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool_result":{"isError":true,"content":[{"type":"text","text":"boom"}]}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// assert!(!outcome.error.unwrap().evidence.unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.content.is_empty()
             && self.structured_content.is_none()
@@ -430,6 +612,15 @@ pub struct CodeModeCallError {
 
 impl CodeModeCallError {
     /// The compact JSON that goes into `Error.message`.
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool":"kv::get","transport":{"kind":"timeout","message":"no answer"}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// let message = outcome.error.unwrap().to_json(); // reject with new Error(message)
+    /// assert!(message.starts_with(r#"{"contract_version":1,"kind":"timeout","message":"#));
+    /// ```
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(1024);
         self.write(&mut out as &mut dyn JsonSink);
@@ -437,6 +628,16 @@ impl CodeModeCallError {
     }
 
     /// The length in bytes of [`CodeModeCallError::to_json`], measured without building it.
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool":"kv::get","transport":{"kind":"timeout","message":"no answer"}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// let error = outcome.error.unwrap();
+    /// assert_eq!(error.json_len(), error.to_json().len());
+    /// assert!(error.json_len() <= codemode_errors::Policy::default().max_error_bytes());
+    /// ```
     pub fn json_len(&self) -> usize {
         let mut count = ByteCount::default();
         // Through the same `dyn` writer as `to_json`: one copy of the writer's code, which
@@ -446,6 +647,15 @@ impl CodeModeCallError {
     }
 
     /// Append the compact JSON to `out` (a `String`, or a [`ByteCount`] that measures it).
+    ///
+    /// ```
+    /// use codemode_errors::json::ByteCount;
+    /// let error = codemode_errors::parse_call_error(r#"{"kind":"timeout","message":"no answer"}"#).unwrap();
+    /// let (mut text, mut count) = (String::new(), ByteCount::default());
+    /// error.write(&mut text);
+    /// error.write(&mut count);
+    /// assert_eq!((text, count.0), (error.to_json(), error.json_len()));
+    /// ```
     pub fn write<S: JsonSink + ?Sized>(&self, out: &mut S) {
         let mut o = ObjectWriter::new(out);
         o.key("contract_version");
@@ -560,6 +770,15 @@ fn write_evidence<S: JsonSink + ?Sized>(out: &mut S, e: &Evidence) {
 }
 
 /// The result of normalizing one failure report.
+///
+/// ```
+/// let outcome = codemode_errors::normalize_json(
+///     r#"{"tool_result":{"content":[{"type":"text","text":"ok"}]}}"#,
+///     &Default::default(),
+/// ).unwrap();
+/// assert!(outcome.error.is_none()); // a success is not a failure
+/// assert_eq!(outcome.to_json(), r#"{"error":null,"breaker":"success"}"#);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Outcome {
@@ -571,6 +790,15 @@ pub struct Outcome {
 
 impl Outcome {
     /// `{"error": ..., "breaker": ...}` as compact JSON.
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool":"kv::get","transport":{"kind":"timeout","message":"no answer"}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// let json = outcome.to_json();
+    /// assert!(json.starts_with(r#"{"error":{"contract_version":1,"#) && json.ends_with(r#""breaker":"failure"}"#));
+    /// ```
     pub fn to_json(&self) -> String {
         outcome_json(self.error.as_ref().map(CodeModeCallError::to_json).as_deref(), self.breaker)
     }
@@ -579,6 +807,16 @@ impl Outcome {
 impl Outcome {
     /// The error's JSON (`None`: not a failure) and the outcome's, with the error
     /// serialized once, for callers that need both texts.
+    ///
+    /// ```
+    /// let outcome = codemode_errors::normalize_json(
+    ///     r#"{"tool":"kv::get","transport":{"kind":"timeout","message":"m"}}"#,
+    ///     &Default::default(),
+    /// ).unwrap();
+    /// let (error, whole) = outcome.to_json_parts();
+    /// let error = error.unwrap();
+    /// assert_eq!(whole, format!(r#"{{"error":{error},"breaker":"failure"}}"#));
+    /// ```
     pub fn to_json_parts(&self) -> (Option<String>, String) {
         let error = self.error.as_ref().map(CodeModeCallError::to_json);
         let outcome = outcome_json(error.as_deref(), self.breaker);

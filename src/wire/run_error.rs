@@ -8,6 +8,13 @@ use crate::wire::CodeModeCallError;
 
 wire_enum! {
     /// The terminal error code of a failed run.
+    ///
+    /// ```
+    /// use codemode_errors::run::{classify_run_json, RunErrorCode};
+    /// let end = classify_run_json(r#"{"bridge_dispatch_started":false,"syntax_error":{"message":"Unexpected token","line":2,"column":5}}"#).unwrap();
+    /// assert_eq!(end.code, RunErrorCode::InvalidInput);
+    /// assert_eq!(RunErrorCode::from_wire("snapshot_limit_exceeded"), Some(RunErrorCode::SnapshotLimitExceeded));
+    /// ```
     pub RunErrorCode {
         /// The request, the source or a nested call's arguments were rejected.
         InvalidInput = "invalid_input",
@@ -28,6 +35,14 @@ wire_enum! {
 
 wire_enum! {
     /// Where a terminal error came from.
+    ///
+    /// ```
+    /// use codemode_errors::run::{classify_run_json, FailurePhase};
+    /// let end = classify_run_json(r#"{"bridge_dispatch_started":true,"guest_exception":{"name":"TypeError","message":"x is undefined"}}"#).unwrap();
+    /// assert_eq!(end.failure_phase, Some(FailurePhase::Guest));
+    /// let stopped = classify_run_json(r#"{"bridge_dispatch_started":false,"aborted":{}}"#).unwrap();
+    /// assert_eq!(stopped.failure_phase, None); // stopped from outside
+    /// ```
     pub FailurePhase {
         /// The exec request or its source was rejected before the code ran (bad fields, a
         /// syntax error, module access).
@@ -43,6 +58,15 @@ wire_enum! {
 }
 
 /// The terminal error of a failed run.
+///
+/// ```
+/// let end = codemode_errors::run::classify_run_json(
+///     r#"{"bridge_dispatch_started":false,"syntax_error":{"message":"Unexpected token ')'","line":3,"column":14}}"#,
+/// ).unwrap();
+/// assert_eq!((end.code.as_str(), end.location), ("invalid_input", Some((3, 14))));
+/// assert!(end.message.contains("Unexpected token"));
+/// assert!(end.tool_error.is_none());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RunError {
@@ -68,6 +92,11 @@ impl RunError {
     /// The terminal error as compact JSON, with the exec surface's field names:
     /// `code`, `message`, `failurePhase`, `bridgeDispatchStarted`, `replaySafe`, then
     /// `line`/`column` and the uncaught `toolError` when there are any.
+    ///
+    /// ```
+    /// let end = codemode_errors::run::classify_run_json(r#"{"bridge_dispatch_started":false,"aborted":{}}"#).unwrap();
+    /// assert_eq!(end.to_json(), r#"{"code":"aborted","message":"the run was cancelled by its caller and cannot be resumed","bridgeDispatchStarted":false,"replaySafe":false}"#);
+    /// ```
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(256);
         self.write(&mut out);
@@ -75,6 +104,14 @@ impl RunError {
     }
 
     /// Append the compact JSON to `out`.
+    ///
+    /// ```
+    /// use codemode_errors::json::ByteCount;
+    /// let end = codemode_errors::run::classify_run_json(r#"{"bridge_dispatch_started":true,"timeout":{}}"#).unwrap();
+    /// let mut count = ByteCount::default();
+    /// end.write(&mut count);
+    /// assert_eq!(count.0, end.to_json().len());
+    /// ```
     pub fn write<S: JsonSink>(&self, out: &mut S) {
         out.put("{\"code\":");
         write_string(out, self.code.as_str());

@@ -2,6 +2,14 @@
 
 wire_enum! {
     /// Transport failure kinds.
+    ///
+    /// ```
+    /// use codemode_errors::{normalize, Failure, FailureReport, TransportKind};
+    /// let kind = TransportKind::from_wire("response_too_large").unwrap();
+    /// let error = normalize(&FailureReport::new(Failure::transport(kind, "body over 10 MB")), &Default::default()).error.unwrap();
+    /// assert_eq!(error.origin.as_str(), "upstream_transport");
+    /// assert_eq!(TransportKind::from_wire("carrier_pigeon"), None);
+    /// ```
     pub TransportKind {
         /// No answer in time.
         Timeout = "timeout",

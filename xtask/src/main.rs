@@ -10,12 +10,15 @@
 //! - `bless`: rewrite the expected outcomes of `tests/vectors/` from the native core.
 //! - `bench`: run the benchmarks whose figures `docs/PERFORMANCE.md` records.
 //! - `build-js`: build the npm package into `js-package/dist/` (nothing else).
+//! - `build-py`: build the Python package's abi3 wheel into `target/wheels/` (nothing else).
+//! - `test-py`: build the wheel and run the Python package's tests only.
 
 mod component;
 mod features;
 mod fuzz;
 mod js;
 mod publish;
+mod py;
 mod util;
 
 use util::{run, Ctx, Result};
@@ -32,7 +35,9 @@ fn main() {
         Some("fuzz-seeds") => fuzz::reseed(&ctx, &args[1..]),
         Some("serve-demo") => js::serve(&ctx),
         Some("build-js") => setup().and_then(|()| js::build(&ctx).map(|dist| println!("built {}", dist.display()))),
-        _ => Err("usage: cargo xtask demo|test|fuzz|fuzz-seeds|bless|bench|build-js|serve-demo".into()),
+        Some("build-py") => py::build(&ctx).map(|wheel| println!("built {}", wheel.display())),
+        Some("test-py") => py::test(&ctx),
+        _ => Err("usage: cargo xtask demo|test|fuzz|fuzz-seeds|bless|bench|build-js|build-py|test-py|serve-demo".into()),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");
@@ -59,9 +64,21 @@ fn test(ctx: &Ctx) -> Result {
     run(ctx.cargo().args(["fmt", "--all", "--", "--check"]))?;
     // Surfaces build their artifacts first: the host embeds the component.
     component::build(ctx)?;
-    run(ctx.cargo().args(["test", "--workspace", "--exclude", "codemode-errors-guest", "--exclude", "codemode-errors-js"]))?;
+    // The two extension crates build for their own targets (WebAssembly, a CPython
+    // extension module); their tests are their packages' own, below.
+    run(ctx.cargo().args([
+        "test",
+        "--workspace",
+        "--exclude",
+        "codemode-errors-guest",
+        "--exclude",
+        "codemode-errors-js",
+        "--exclude",
+        "codemode-errors-py",
+    ]))?;
     component::test(ctx)?;
     js::test(ctx)?;
+    py::test(ctx)?;
     publish::check(ctx)?;
     Ok(())
 }

@@ -71,8 +71,23 @@ usage: codemode-errors [OPTIONS] normalize [--pretty] [FILE|-]
 Normalize one code-mode failure report into the contract's error outcome, redact text or
 JSON, classify how a whole run ended from a run report, answer one executor step (read an
 exec request, refuse module access, place a syntax error, rewrite a stack, fit output to
-its budget: {\"step\": ...}, see the core's run::ExecStep), or print the JSON Schema of
-the error object.
+its budget), or print the JSON Schema of the error object.
+
+exec-step input: one JSON object, {\"step\": NAME, ...members} (booleans default to false;
+position and source_lines may be left out):
+  request            request (the exec tool's arguments as sent)
+  module_access      code, restart_safe
+  syntax_error       engine, message, stack, position ([line, column]), wrapping, source,
+                     restart_safe
+  user_stack         engine, name, message, stack, wrapping, label
+  project_completed  output, value (JSON text), max_bytes, dispatched, restart_safe
+  fit_output         output, budget
+  source_check       source, syntax_error ({\"message\", \"offset\"} or null),
+                     uses ([{\"kind\", \"offset\"}]), restart_safe
+  failed_run         error (a run error), stack, output, max_bytes
+  a wrapping is {\"file\", \"lines_before\", \"columns_before\", \"source_lines\"?}; offsets
+  are UTF-16 units into the submitted source. Example:
+  {\"step\": \"module_access\", \"code\": \"require('fs')\", \"restart_safe\": false}
 
 options:
   --engine component|native  run the core as the WASI component (default) or natively
@@ -166,6 +181,50 @@ mod tests {
 
     fn args(line: &str) -> Result<Args, String> {
         parse(line.split_whitespace().map(OsString::from))
+    }
+
+    /// `--help` lists every step the core reads, each with the members it requires, and its
+    /// example is a step the core answers.
+    #[test]
+    fn help_shows_the_exec_step_input() {
+        use codemode_errors::run::ExecStep;
+        let unknown = ExecStep::from_json(r#"{"step":"?"}"#).unwrap_err().to_string();
+        let names = unknown.rsplit_once(": ").expect("the core lists the steps").1.replace(" or ", ", ");
+        // A step's entry: its line and the more indented lines continuing it.
+        let help = |name: &str| {
+            let mut lines = USAGE.lines().skip_while(|l| !l.trim_start().starts_with(&format!("{name} ")));
+            let first = lines.next()?;
+            Some(lines.take_while(|l| l.starts_with(&" ".repeat(5))).fold(first.to_owned(), |all, l| all + l))
+        };
+        for name in names.split(", ") {
+            let line = help(name).unwrap_or_else(|| panic!("--help does not list the exec-step `{name}`"));
+            // Every member the core asks for, one at a time (given a value of a type it takes),
+            // is named on the step's line.
+            let mut members = vec![format!(r#""step":"{name}""#)];
+            while let Err(e) = ExecStep::from_json(&format!("{{{}}}", members.join(","))) {
+                let e = e.to_string();
+                let Some(path) = e.split("at ").nth(1).and_then(|m| m.split(':').next()).filter(|p| !p.contains(['.', '['])) else {
+                    break; // inside a member: the member itself is named already
+                };
+                assert!(line.contains(path), "--help's `{name}` line does not name `{path}`: {line}");
+                let takes = |v: &String| {
+                    let tried = format!("{{{},\"{path}\":{v}}}", members.join(","));
+                    ExecStep::from_json(&tried).map_or_else(|e| !e.to_string().contains(&format!("at {path}:")), |_| true)
+                };
+                let mut values: Vec<String> = ["\"\"", "0", "false", "{}", "[]"].map(String::from).into();
+                // An enumeration's first value, from what the core says of an empty string.
+                let as_text = ExecStep::from_json(&format!("{{{},\"{path}\":\"\"}}", members.join(","))).err().map(|e| e.to_string());
+                if let Some(first) =
+                    as_text.as_deref().and_then(|e| e.split_once("must be ")).and_then(|(_, one_of)| one_of.split([',', ' ']).next())
+                {
+                    values.push(format!("\"{first}\""));
+                }
+                let value = values.into_iter().find(takes).unwrap_or_else(|| panic!("no value of `{path}` the core takes: {e}"));
+                members.push(format!("\"{path}\":{value}"));
+            }
+        }
+        let example = USAGE.lines().skip_while(|l| !l.contains("Example:")).nth(1).expect("an example step").trim();
+        assert!(ExecStep::from_json(example).is_ok(), "{example}");
     }
 
     #[test]

@@ -196,7 +196,9 @@ export const GUEST_BRIDGE = `(() => {
           const proto = getPrototypeOf(x);
           if (proto === ObjectPrototype || proto === null) return undefined;
           const tag = apply(toTag, x, []);
-          return tag === '[object Object]' ? 'an object that is not plain data (a class instance)' : 'a ' + tag.slice(8, -1);
+          if (tag === '[object Object]') return 'an object that is not plain data (a class instance)';
+          const name = tag.slice(8, -1);
+          return (/^[AEIOU]/.test(name) ? 'an ' : 'a ') + name;
         }
         default:
           return undefined;

@@ -10,6 +10,13 @@ use super::fit_output;
 
 /// The shortest message a fitted run error keeps, in UTF-16 units, however small the
 /// budget: the error's fixed members and this much of its message are its floor.
+///
+/// ```
+/// use codemode_errors::run::{classify_run, fit_failed, RunFailure, RunReport, MIN_MESSAGE_UNITS};
+/// let failure = RunFailure::Internal { message: "z".repeat(2000) };
+/// let fitted = fit_failed(classify_run(&RunReport::new(failure, false)), "", "", 1); // no room at all
+/// assert!(fitted.error.message.chars().count() >= MIN_MESSAGE_UNITS);
+/// ```
 pub const MIN_MESSAGE_UNITS: usize = 24;
 
 /// What a cut message ends with.
@@ -17,6 +24,13 @@ const CUT: &str = "…";
 
 /// A failed run fitted to its output budget: the run error, the stack of a guest error
 /// and the console output, and whether any of them was cut.
+///
+/// ```
+/// use codemode_errors::run::{classify_run, fit_failed, RunFailure, RunReport};
+/// let error = classify_run(&RunReport::new(RunFailure::GuestException { name: "Error".into(), message: "boom".into() }, false));
+/// let run = fit_failed(error, "", "step 1\n", 4096);
+/// assert_eq!((run.output.as_str(), run.stack, run.truncated), ("step 1\n", None, false));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct FailedRun {
@@ -33,6 +47,13 @@ pub struct FailedRun {
 impl FailedRun {
     /// The failed run as compact JSON: `{"status":"failed", <the run error's members>,
     /// "stack"?, "output", "truncated"?}`.
+    ///
+    /// ```
+    /// use codemode_errors::run::{classify_run, fit_failed, RunFailure, RunReport};
+    /// let error = classify_run(&RunReport::new(RunFailure::Aborted, false));
+    /// let json = fit_failed(error, "", "", 4096).to_json();
+    /// assert!(json.starts_with(r#"{"status":"failed","code":"aborted","#) && json.ends_with(r#""output":""}"#));
+    /// ```
     pub fn to_json(&self) -> String {
         failed_json(&self.error, self.stack.as_deref(), &self.output, self.truncated)
     }

@@ -13,6 +13,13 @@ use crate::input::RunFailure;
 
 wire_enum! {
     /// A use of the module system a parser found in a source's syntax tree.
+    ///
+    /// ```
+    /// use codemode_errors::run::{check_source, ModuleUse, ModuleUseKind, RunFailure};
+    /// let kind = ModuleUseKind::from_wire("require_call").unwrap();
+    /// let refused = check_source("const fs = require('fs')", None, &[ModuleUse { kind, offset: 11 }]).unwrap();
+    /// assert!(matches!(refused, RunFailure::InvalidRequest { message } if message.contains("`require` at line 1, column 12")));
+    /// ```
     pub ModuleUseKind {
         /// A static `import … from '…'` declaration.
         ImportDeclaration = "import_declaration",
@@ -26,6 +33,15 @@ wire_enum! {
 }
 
 /// One use of the module system: its kind and where it starts.
+///
+/// ```
+/// use codemode_errors::run::{check_source, ModuleUse, ModuleUseKind, RunFailure};
+/// let source = "const a = 1;\nconst m = await import('x');";
+/// let uses = [ModuleUse { kind: ModuleUseKind::DynamicImport, offset: 23 }];
+/// let refused = check_source(source, None, &uses).unwrap();
+/// assert!(matches!(refused, RunFailure::InvalidRequest { message } if message.contains("line 2, column 11")));
+/// assert_eq!(check_source("return 1", None, &[]), None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModuleUse {
     /// What the parser found.

@@ -1,0 +1,365 @@
+"""The codemode-errors contract inside FastMCP's code mode.
+
+``ContractSandbox`` is a FastMCP ``SandboxProvider``: pass it to ``CodeMode`` and every
+failure inside ``execute`` becomes a contract object built by the core::
+
+    from fastmcp.experimental.transforms.code_mode import CodeMode
+    from codemode_errors.fastmcp import ContractSandbox
+
+    mcp.add_transform(CodeMode(sandbox_provider=ContractSandbox()))
+
+Inside the sandbox, a failed ``call_tool`` raises a ``RuntimeError`` whose ``str()`` is
+the contract JSON (``json.loads(str(e))`` gives the object): an unknown tool (with the
+nearest names), arguments that failed validation (named), a tool that raised, an
+``isError`` result (its content blocks as evidence), the call limit, a call timeout.
+Everything is redacted and capped by the core. A run that fails ends ``execute`` with
+``isError`` and the run error's JSON as its text and structured content (``code``,
+``message``, ``failurePhase``, ``bridgeDispatchStarted``, ``replaySafe``, ``toolError``
+for a bridge failure, ``line`` and ``column`` for a syntax error); a returned error result
+is not masked by ``mask_error_details``. Printed output is captured, never written to the
+server's stdout, and returned with the value within one budget.
+
+The code runs in pydantic-monty, as with FastMCP's own ``MontySandboxProvider``.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import json
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+
+import anyio
+from fastmcp.exceptions import NotFoundError, ValidationError
+from fastmcp.experimental.transforms.code_mode import CodeMode, MontySandboxProvider
+from fastmcp.server.dependencies import get_context
+from fastmcp.tools.base import Tool, ToolResult
+from mcp_types import TextContent
+
+from . import Normalizer, _core, exec_step_json
+
+__all__ = ["ContractSandbox"]
+
+#: The exception type a failed ``call_tool`` raises in the sandbox (a builtin: Monty maps
+#: host exceptions to their nearest builtin type).
+BRIDGE_ERROR = RuntimeError
+
+_UNSET: Any = object()
+
+
+class _Printed:
+    """``print()`` output of one run, kept up to ``cap`` characters (the core cuts it to
+    the budget with its marker; past the cap it is only counted)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.parts: List[str] = []
+        self.kept = 0
+        self.dropped = 0
+
+    def __call__(self, stream: str, text: str) -> None:
+        room = self.cap - self.kept
+        if room > 0:
+            self.parts.append(text[:room])
+            self.kept += min(len(text), room)
+        self.dropped += max(0, len(text) - max(room, 0))
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+class _Run:
+    """What the bridge records in one run: dispatches, calls, the failures it raised."""
+
+    def __init__(self) -> None:
+        self.dispatched = False
+        self.calls = 0
+        self.ended = False
+        self.raised: List[str] = []
+
+
+def _qualified(namespace: str, name: str) -> str:
+    return name if "::" in name else f"{namespace}::{name}"
+
+
+def _annotations(tool: Tool) -> Optional[Dict[str, Any]]:
+    annotations = getattr(tool, "annotations", None)
+    if annotations is None:
+        return None
+    dumped: Dict[str, Any] = annotations.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return dumped
+
+
+def _blocks(result: ToolResult) -> List[Dict[str, Any]]:
+    return [block.model_dump(by_alias=True, exclude_none=True, mode="json") for block in result.content]
+
+
+def _unwrap(result: ToolResult) -> Any:
+    """A successful result as FastMCP's code mode hands it to the code: the structured
+    content when there is one, else the text blocks joined."""
+    if result.structured_content is not None:
+        return result.structured_content
+    return "\n".join(block.text if isinstance(block, TextContent) else str(block) for block in result.content)
+
+
+def _frames_text(frames: List[Any]) -> str:
+    lines = []
+    for frame in frames:
+        where = f'  File "<code>", line {frame.line}, column {frame.column}'
+        if frame.function_name:
+            where += f", in {frame.function_name}"
+        lines.append(where)
+        if frame.source_line:
+            lines.append(f"    {frame.source_line.strip()}")
+    return "\n".join(lines)
+
+
+def _is_bridge_frame(frame: Any) -> bool:
+    """Whether a traceback's innermost frame is a ``call_tool(...)`` call expression itself
+    (where a rejection the bridge raised surfaces), not a ``raise`` in the code."""
+    source = frame.source_line or ""
+    if frame.line != frame.end_line:
+        return False
+    try:
+        node = ast.parse(source[frame.column - 1 : frame.end_column - 1].strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.Await):
+        node = node.value
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "call_tool"
+
+
+class ContractSandbox:
+    """A FastMCP ``SandboxProvider`` whose failures are codemode-errors contract objects.
+
+    Args:
+        limits: pydantic-monty resource limits in ``MontySandboxProvider``'s form
+            (``{"max_feed_duration_secs": 30, "max_memory": 100_000_000}`` when omitted;
+            ``None`` disables them).
+        max_output_bytes: one budget for printed output and the value (default 65 536).
+        restart_safe: whether the caller declares a rerun of the same code safe
+            (reported as ``replaySafe``).
+        policy: the core's policy (caps, allowlists, custom secret formats), JSON text or
+            a mapping.
+        call_timeout: seconds a single ``call_tool`` may take (``None``: no limit of its own).
+        namespace: the namespace tool names get in contract objects (``tools::create_issue``).
+    """
+
+    def __init__(
+        self,
+        *,
+        limits: Any = _UNSET,
+        max_output_bytes: int = 65_536,
+        restart_safe: bool = False,
+        policy: Optional[Any] = None,
+        call_timeout: Optional[float] = None,
+        namespace: str = "tools",
+    ) -> None:
+        if isinstance(max_output_bytes, bool) or not isinstance(max_output_bytes, int) or max_output_bytes <= 0:
+            raise ValueError(f"max_output_bytes must be a positive int, not {max_output_bytes!r}")
+        if call_timeout is not None and not (isinstance(call_timeout, (int, float)) and call_timeout > 0):
+            raise ValueError(f"call_timeout must be a positive number of seconds or None, not {call_timeout!r}")
+        # The same defaults and checks as FastMCP's own provider.
+        self._monty = MontySandboxProvider() if limits is _UNSET else MontySandboxProvider(limits=limits)
+        self.limits = self._monty.limits
+        self.max_output_bytes = max_output_bytes
+        self.restart_safe = bool(restart_safe)
+        self.normalizer = Normalizer(policy)
+        self.call_timeout = call_timeout
+        self.namespace = namespace
+
+    # -- the bridge --------------------------------------------------------------------
+
+    def _fail(self, run: _Run, outcome_json: str) -> BaseException:
+        error = json.loads(outcome_json)["error"]
+        text = json.dumps(error, ensure_ascii=False, separators=(",", ":"))
+        run.raised.append(text)
+        return BRIDGE_ERROR(text)
+
+    def _report(self, run: _Run, report: Mapping[str, Any]) -> BaseException:
+        return self._fail(run, self.normalizer.normalize_json(report))
+
+    def _find_code_mode(self, ctx: Any) -> Optional[CodeMode]:
+        for transform in getattr(ctx.fastmcp, "transforms", ()):
+            if isinstance(transform, CodeMode) and transform.sandbox_provider is self:
+                return transform
+        return None
+
+    def _bridge(self, run: _Run, fallback: Optional[Callable[..., Any]]) -> Callable[..., Any]:
+        async def call_tool(tool_name: Any = None, params: Any = None) -> Any:
+            if run.ended:
+                raise self._report(run, {"code_mode": {"kind": "cancelled", "message": "the run has ended; no further tool calls are dispatched"}})
+            run.calls += 1
+            try:
+                ctx = get_context()
+            except RuntimeError:
+                return await self._through(run, fallback, tool_name, params)
+            code_mode = self._find_code_mode(ctx)
+            if code_mode is None:
+                return await self._through(run, fallback, tool_name, params)
+            limit = code_mode.max_tool_calls
+            if limit is not None and run.calls > limit:
+                message = f"tool call limit reached: at most {limit} call_tool() invocations per execute()"
+                raise self._report(run, {"budget": {"kind": "budget_exceeded", "message": message}})
+            catalog = await code_mode.get_tool_catalog(ctx)
+            tool = next((t for t in catalog if isinstance(tool_name, str) and t.name == tool_name), None)
+            if tool is None:
+                names = [_qualified(self.namespace, t.name) for t in catalog]
+                requested = _qualified(self.namespace, tool_name) if isinstance(tool_name, str) else None
+                raise self._fail(run, self.normalizer._core.unknown_tool_json(requested, names))
+            header: Dict[str, Any] = {"tool": _qualified(self.namespace, tool.name)}
+            annotations = _annotations(tool)
+            if annotations:
+                header["annotations"] = annotations
+            schema = tool.parameters if isinstance(tool.parameters, dict) else None
+            arguments = {} if params is None else params
+            call = {"input_schema": schema, "arguments": arguments} if schema is not None else {}
+            run.dispatched = True
+            try:
+                if self.call_timeout is None:
+                    result = await ctx.fastmcp.call_tool(tool.name, arguments)
+                else:
+                    with anyio.fail_after(self.call_timeout):
+                        result = await ctx.fastmcp.call_tool(tool.name, arguments)
+            except TimeoutError:
+                message = f"no answer from the tool within {self.call_timeout} s"
+                raise self._report(run, {**header, "dispatched": True, "transport": {"kind": "timeout", "message": message}}) from None
+            except ValidationError as exc:
+                raise self._report(run, {**header, "dispatched": False, "validation": _validation(exc, schema, arguments)}) from None
+            except NotFoundError:
+                names = [_qualified(self.namespace, t.name) for t in catalog]
+                raise self._fail(run, self.normalizer._core.unknown_tool_json(header["tool"], names)) from None
+            except Exception as exc:
+                text = str(exc) or type(exc).__name__
+                failed = {"isError": True, "content": [{"type": "text", "text": text}]}
+                raise self._report(run, {**header, **call, "dispatched": True, "tool_result": failed}) from None
+            if result.is_error:
+                failed = {"isError": True, "content": _blocks(result)}
+                if result.structured_content is not None:
+                    failed["structuredContent"] = result.structured_content
+                raise self._report(run, {**header, **call, "dispatched": True, "tool_result": failed})
+            return _unwrap(result)
+
+        return call_tool
+
+    async def _through(self, run: _Run, call: Optional[Callable[..., Any]], tool_name: Any, params: Any) -> Any:
+        """Outside a CodeMode this provider belongs to: the given ``call_tool``, its
+        failures read as the tool's text."""
+        if call is None:
+            raise self._fail(run, self.normalizer._core.unknown_tool_json(tool_name if isinstance(tool_name, str) else None, []))
+        run.dispatched = True
+        try:
+            result = call(tool_name, params)
+            if asyncio.iscoroutine(result):
+                result = await result
+            return result
+        except Exception as exc:
+            name = _qualified(self.namespace, tool_name) if isinstance(tool_name, str) and tool_name else None
+            report: Dict[str, Any] = {"tool_result": {"isError": True, "content": [{"type": "text", "text": str(exc) or type(exc).__name__}]}}
+            if name is not None and len(name) <= 256:
+                report["tool"] = name
+            raise self._report(run, report) from None
+
+    # -- the run -----------------------------------------------------------------------
+
+    async def run(
+        self,
+        code: str,
+        *,
+        inputs: Optional[Dict[str, Any]] = None,
+        external_functions: Optional[Dict[str, Callable[..., Any]]] = None,
+    ) -> ToolResult:
+        """Run ``code`` and report how the run ended (a completed run's value and output,
+        or the run error as an ``isError`` result)."""
+        checked = json.loads(exec_step_json({"step": "request", "request": {"code": code, "restartSafe": self.restart_safe}}))
+        if "failed" in checked:
+            return self._failed(_Run(), checked["failed"], "", "")
+        import pydantic_monty
+
+        run = _Run()
+        printed = _Printed(max(4 * self.max_output_bytes, 65_536))
+        functions = dict(external_functions or {})
+        fallback = functions.get("call_tool")
+        functions["call_tool"] = self._bridge(run, fallback)
+        failure: Optional[Dict[str, Any]] = None
+        stack = ""
+        value: Any = None
+        try:
+            async with pydantic_monty.AsyncMonty() as pool, pool.checkout(limits=self.limits) as session:
+                value = await session.feed_run(code, inputs=inputs or None, external_lookup=functions, print_callback=printed)
+        except pydantic_monty.MontySyntaxError as exc:
+            frame = next(iter(exc.traceback()), None)
+            failure = {"syntax_error": {"message": str(exc), "line": frame.line if frame else 1, "column": frame.column if frame else 1}}
+        except pydantic_monty.MontyRuntimeError as exc:
+            failure, stack = self._runtime_failure(run, exc)
+        except pydantic_monty.MontyError as exc:
+            failure = {"runtime_unavailable": {"message": f"the sandbox ended: {exc}"}}
+        finally:
+            run.ended = True
+        output = printed.text()
+        if failure is not None:
+            report = {"bridge_dispatch_started": run.dispatched, "restart_safe": self.restart_safe, **failure}
+            return self._failed(run, json.loads(_core.classify_run_json(report)), stack, output)
+        try:
+            value_json = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            report = {"bridge_dispatch_started": run.dispatched, "restart_safe": self.restart_safe, "output_unserializable": {"message": str(exc)}}
+            return self._failed(run, json.loads(_core.classify_run_json(report)), "", output)
+        projected = json.loads(_core.project_completed(output, value_json, self.max_output_bytes, run.dispatched, self.restart_safe))
+        if "failed" in projected:
+            return self._failed(run, projected["failed"], "", output)
+        completed: Dict[str, Any] = {
+            "status": "completed",
+            "value": projected["value"],
+            "output": projected["output"],
+            "bridgeDispatchStarted": run.dispatched,
+            "replaySafe": self.restart_safe,
+        }
+        if projected.get("truncated") or printed.dropped:
+            completed["truncated"] = True
+        text = json.dumps(completed, ensure_ascii=False, separators=(",", ":"))
+        return ToolResult(content=[TextContent(type="text", text=text)], structured_content=completed)
+
+    def _runtime_failure(self, run: _Run, exc: Any) -> Tuple[Dict[str, Any], str]:
+        inner = exc.exception()
+        frames = list(exc.traceback())
+        message = str(inner)
+        if not frames and isinstance(inner, TimeoutError):
+            seconds = (self.limits or {}).get("max_feed_duration_secs")
+            timeout: Dict[str, Any] = {} if seconds is None else {"deadline_ms": int(float(seconds) * 1000)}
+            return {"timeout": timeout}, ""
+        if type(inner) is BRIDGE_ERROR and frames and _is_bridge_frame(frames[-1]) and message in run.raised:
+            run.raised.remove(message)
+            return {"uncaught_tool_error": message}, _frames_text(frames)
+        return {"guest_exception": {"name": type(inner).__name__, "message": message}}, _frames_text(frames)
+
+    def _failed(self, run: _Run, error: Dict[str, Any], stack: str, output: str) -> ToolResult:
+        error_json = json.dumps(error, ensure_ascii=False, separators=(",", ":"))
+        failed = json.loads(_core.failed_run(error_json, stack, output, self.max_output_bytes))
+        text = json.dumps(failed, ensure_ascii=False, separators=(",", ":"))
+        return ToolResult(content=[TextContent(type="text", text=text)], structured_content=failed, is_error=True)
+
+
+def _validation(exc: BaseException, schema: Optional[Dict[str, Any]], arguments: Any) -> Dict[str, Any]:
+    """A FastMCP validation failure as the report's ``validation`` member: pydantic's own
+    errors as problems (``loc`` as the path), with the schema and the arguments."""
+    out: Dict[str, Any] = {}
+    cause = exc.__cause__
+    errors = getattr(cause, "errors", None)
+    problems = []
+    if callable(errors):
+        try:
+            for item in errors(include_url=False)[:64]:
+                path = ".".join(str(part) for part in item.get("loc", ()))
+                if path.strip():
+                    problems.append({"path": path, "problem": str(item.get("msg", "invalid"))})
+        except Exception:
+            problems = []
+    if problems:
+        out["problems"] = problems
+    else:
+        out["message"] = str(exc) or "the arguments failed validation"
+    if schema is not None:
+        out["input_schema"] = schema
+        out["arguments"] = arguments
+    return out
