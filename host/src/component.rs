@@ -23,7 +23,7 @@ use crate::{core, from_core, GUEST_COMPONENT};
 /// Runs the core as a WASI component. Clone it freely: clones share the engine and the
 /// compiled component.
 ///
-/// ```no_run
+/// ```
 /// use codemode_errors_host::{ComponentEngine, Limits};
 /// let engine = ComponentEngine::new(&codemode_errors::Policy::default(), Limits::default()).unwrap();
 /// let outcome = engine.normalize_json(r#"{"transport":{"kind":"timeout","message":"no answer"}}"#).unwrap();

@@ -3,7 +3,7 @@
 //! Runs the codemode-errors core as a WASI component under wasmtime, with a memory bound,
 //! an execution bound and an input bound on every call, or natively, behind one API:
 //!
-//! ```no_run
+//! ```
 //! use codemode_errors_host::{ComponentEngine, Engine, Limits};
 //!
 //! let policy = codemode_errors::Policy::default();

@@ -29,7 +29,7 @@ use crate::wit::{CallContext, CallError, ExecRequest, Failure, InputError, Outco
 /// Calls that share one instance of the component. Made by [`ComponentEngine::session`];
 /// not shared across threads (each thread opens its own).
 ///
-/// ```no_run
+/// ```
 /// use codemode_errors_host::{ComponentEngine, Limits};
 /// let engine = ComponentEngine::new(&codemode_errors::Policy::default(), Limits::default()).unwrap();
 /// let mut session = engine.session();

@@ -143,16 +143,19 @@ impl RuleList {
 ///   redact is kept only when it is one of them whole. An allowed value inside a longer
 ///   secret, or a secret inside an allowed value's text, is redacted as ever, and so is
 ///   every other secret beside it.
-/// - `allow_keys`: key names never judged secret (`token_budget`), matched as the whole
-///   name in any case style. Only the key-name rules let their values pass: a value that
+/// - `allow_keys`: key names never judged secret (`session_token` in a system where it
+///   names no credential), matched as the whole name in any case style. Only the key-name rules let their values pass: a value that
 ///   is a token, a JWT or a private key is still redacted by its own rule.
 ///
 /// ```
 /// let policy = codemode_errors::Policy::from_json(
-///     r#"{"secret_keys": ["acme_session"], "allow": ["pk_demo_0000"], "allow_keys": ["token_budget"]}"#,
+///     r#"{"secret_keys": ["acme_session"], "allow": ["pk_demo_0000"], "allow_keys": ["session_token"]}"#,
 /// )?;
+/// let text = "AcmeSession=s3cr3t session_token=abc123";
+/// let default = codemode_errors::Normalizer::default();
+/// assert_eq!(default.redact_text(text), "AcmeSession=s3cr3t session_token=[REDACTED:secret_field]");
 /// let n = codemode_errors::Normalizer::new(policy);
-/// assert_eq!(n.redact_text("AcmeSession=s3cr3t token_budget=9000"), "AcmeSession=[REDACTED:secret_field] token_budget=9000");
+/// assert_eq!(n.redact_text(text), "AcmeSession=[REDACTED:secret_field] session_token=abc123");
 /// assert_eq!(n.redact_text("api_key=pk_demo_0000, password=hunter2"), "api_key=pk_demo_0000, password=[REDACTED:secret_field]");
 /// # Ok::<(), codemode_errors::ReportError>(())
 /// ```
