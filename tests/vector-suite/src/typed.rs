@@ -154,6 +154,17 @@ fn typed_failure(tag: &str, v: &Value) -> Option<TypedFailure> {
         return Some(TypedFailure::ToolResult(text(v)));
     }
     let o = v.as_object()?;
+    // The WIT records carry only their own fields: a member beyond them (which the report
+    // reader refuses) is not something a typed caller can pass.
+    let known: &[&str] = match tag {
+        "jsonrpc_error" => &["code", "message", "data"],
+        "transport" => &["kind", "message"],
+        "validation" => &["arguments", "input_schema", "problems", "message"],
+        _ => &["kind", "message", "retry_after_ms"],
+    };
+    if o.keys().any(|k| !known.contains(&k.as_str())) {
+        return None;
+    }
     Some(match tag {
         "jsonrpc_error" => TypedFailure::JsonrpcError {
             code: o.get("code")?.as_i64()?,
@@ -175,7 +186,10 @@ fn typed_failure(tag: &str, v: &Value) -> Option<TypedFailure> {
                 Some(p) => p
                     .as_array()?
                     .iter()
-                    .map(|p| Some((p.get("path")?.as_str()?.to_owned(), p.get("problem")?.as_str()?.to_owned())))
+                    .map(|p| {
+                        let p = p.as_object().filter(|p| p.keys().all(|k| k == "path" || k == "problem"))?;
+                        Some((p.get("path")?.as_str()?.to_owned(), p.get("problem")?.as_str()?.to_owned()))
+                    })
                     .collect::<Option<_>>()?,
             },
             message: optional_string(o, "message")?,
