@@ -11,6 +11,9 @@ function misconfigured(path, message) {
   return error;
 }
 
+/** Names read off any object by `await`, JSON, test frameworks and inspectors: never tools. */
+const PROBED = new Set(['then', 'toJSON', 'asymmetricMatch', '$$typeof', 'nodeType', 'inspect', '_isMockFunction', 'constructor', 'prototype']);
+
 /** Define `key` on `target` as a plain data property (safe for names like `__proto__`). */
 function define(target, key, value) {
   Object.defineProperty(target, key, { value, enumerable: true, writable: false, configurable: false });
@@ -65,10 +68,18 @@ export function createCodemode(catalog, dispatch, options = {}) {
   // A name the catalog lacks is still callable, as in the executors' sandboxes: the call
   // rejects with the contract's `unknown_tool`, naming the nearest tools, where a plain
   // object would give the model a bare "not a function". Not for a symbol, `then` (an
-  // awaited namespace is no promise) or `toJSON`, nor for what the object holds or inherits.
+  // awaited namespace is no promise), `toJSON`, the names test frameworks and inspectors
+  // probe objects with (`asymmetricMatch`, `$$typeof`, `nodeType`, `inspect`, `@@…`), nor
+  // for what the object holds or inherits. Each missing name gives the same helper each time.
   function lenient(target, absent) {
-    const callable = (key) => typeof key === 'string' && key !== 'then' && key !== 'toJSON';
-    return new Proxy(target, { get: (t, key) => (key in t || !callable(key) ? t[key] : absent(key)) });
+    const made = new Map();
+    const callable = (key) => typeof key === 'string' && !PROBED.has(key) && !key.startsWith('@@');
+    const get = (t, key) => {
+      if (key in t || !callable(key)) return t[key];
+      if (!made.has(key)) made.set(key, absent(key));
+      return made.get(key);
+    };
+    return new Proxy(target, { get });
   }
 
   function missing(namespace, name) {

@@ -243,6 +243,12 @@ describe('createCodemode', () => {
     assert.equal(typeof codemode.github.toString, 'function');
     assert.equal(codemode.github[Symbol.iterator], undefined);
     assert.deepEqual(Object.keys(codemode), Object.keys(catalog));
+    // Probes of test frameworks and inspectors are no tools; a missing name is one helper.
+    assert.equal(codemode.github.asymmetricMatch, undefined);
+    assert.equal(codemode.github.$$typeof, undefined);
+    assert.equal(codemode.github['@@__IMMUTABLE_ITERABLE__@@'], undefined);
+    assert.equal(codemode.gh, codemode.gh);
+    assert.equal(codemode.github.nope, codemode.github.nope);
   });
 
   test('a bad catalog is refused when the helpers are built', () => {

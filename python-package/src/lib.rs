@@ -142,11 +142,15 @@ fn classify_run_json(py: Python<'_>, report: &Bound<'_, PyAny>) -> PyResult<Stri
 /// One executor step (JSON text) answered by the core's run rules, as JSON text.
 #[pyfunction]
 fn exec_step(py: Python<'_>, step: &Bound<'_, PyAny>) -> PyResult<String> {
-    let step = match input(step).map_err(|e| raise(py, e))? {
-        Input::Text(text) => text,
-        Input::Value(value) => value.to_json(),
-    };
-    py.detach(|| exec_step_json(&step)).map_err(|e| raise(py, e))
+    match input(step).map_err(|e| raise(py, e))? {
+        Input::Text(text) => py.detach(|| exec_step_json(&text)).map_err(|e| raise(py, e)),
+        // Read as the value it is: written back as text, a string past the head would
+        // lose its real length.
+        Input::Value(value) => {
+            let step = ExecStep::from_value(&value).map_err(|e| raise(py, e))?;
+            Ok(py.detach(|| step.answer().to_json()))
+        }
+    }
 }
 
 /// A completed run's printed output and value (JSON text) fitted to one budget: the answer

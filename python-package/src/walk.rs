@@ -68,6 +68,18 @@ pub enum Text {
 
 impl Text {
     fn new(text: &Bound<'_, PyString>) -> Text {
+        // An ASCII string past the head (a log, a base64 blob) crosses only its head: its
+        // length in units is its length in characters.
+        if let Ok(len) = text.len() {
+            if len > INPUT_LIMITS.string_head + 1 && text.call_method0("isascii").is_ok_and(|a| a.is_truthy().unwrap_or(false)) {
+                let head = text.get_item(pyo3::types::PySlice::new(text.py(), 0, (INPUT_LIMITS.string_head + 1) as isize, 1));
+                if let Ok(head) = head.and_then(|h| h.cast_into::<PyString>().map_err(PyErr::from)) {
+                    if let Ok(head) = head.to_cow() {
+                        return Text::Utf8 { text: head.into_owned(), units: len };
+                    }
+                }
+            }
+        }
         match text.to_cow() {
             Ok(text) => {
                 let units = text.chars().map(char::len_utf16).sum();
@@ -160,13 +172,22 @@ fn key_text(key: &Bound<'_, PyAny>) -> Option<Text> {
     if let Ok(flag) = key.cast::<PyBool>() {
         return Some(Text::from_str(if flag.is_true() { "true" } else { "false" }));
     }
-    if key.is_instance_of::<PyInt>() || key.is_instance_of::<PyFloat>() {
-        // `json.dumps` writes an int key with `int.__repr__` and a float key with
-        // `float.__repr__`: the same digits here.
-        let written = if key.is_instance_of::<PyInt>() { key.call_method0("__index__").and_then(|i| i.repr()) } else { key.repr() };
-        return written.ok().map(|r| Text::new(&r));
-    }
-    None
+    // `json.dumps` writes an int key with `int.__repr__` and a float key with
+    // `float.__repr__`, the builtin types' own (a subclass's `__repr__` or an enum's name
+    // is not what it writes); a float key that is not finite has no JSON name.
+    let py = key.py();
+    let builtin = if key.is_instance_of::<PyInt>() {
+        py.get_type::<PyInt>()
+    } else if key.is_instance_of::<PyFloat>() {
+        if !key.extract::<f64>().is_ok_and(f64::is_finite) {
+            return None;
+        }
+        py.get_type::<PyFloat>()
+    } else {
+        return None;
+    };
+    let written = builtin.call_method1("__repr__", (key,)).ok()?;
+    written.cast_into::<PyString>().ok().map(|r| Text::new(&r))
 }
 
 impl<'py> Value<'py> {

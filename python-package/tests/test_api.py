@@ -142,3 +142,21 @@ def test_hostile_containers_are_refused_or_read_within_the_caps() -> None:
     assert error["evidence"]["omitted_content_blocks"] > 900_000
     wide = {"tool": "a::b", "tool_result": {"isError": True, "content": [], "structuredContent": {str(i): i for i in range(200_000)}}}
     assert codemode_errors.normalize(wide)["error"]["kind"] == "tool_error"
+
+
+def test_keys_and_steps_read_as_json_would_have_them() -> None:
+    # Distinct keys JSON names alike: one member, no member left untold.
+    assert "TRUNCATED" not in json.dumps(codemode_errors.redact_json({1: "a", "1": "b"}))
+
+    class Shown(float):
+        def __repr__(self) -> str:
+            return "LIE"
+
+    assert codemode_errors.redact_json({Shown(1.5): 1}) == {"1.5": 1}
+    with pytest.raises(ReportError):
+        codemode_errors.redact_json({float("nan"): 1})
+    # A step as Python values keeps its strings whole: a code over the limit is refused.
+    long_code = "x = 1\n" * 40_000
+    as_value = json.loads(codemode_errors.exec_step_json({"step": "request", "request": {"code": long_code}}))
+    as_text = json.loads(codemode_errors.exec_step_json(json.dumps({"step": "request", "request": {"code": long_code}})))
+    assert as_value == as_text and "failed" in as_value

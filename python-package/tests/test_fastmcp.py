@@ -24,6 +24,10 @@ from mcp_types import TextContent
 from codemode_errors.fastmcp import ContractSandbox
 
 TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+
+# One event loop for every test: pydantic-monty 1.4.0 can abort the interpreter at exit
+# after sandboxes ran on several loops (a new loop per `asyncio.run`).
+LOOP = asyncio.new_event_loop()
 LIMITS = {"max_feed_duration_secs": 2.0, "max_memory": 100_000_000}
 
 
@@ -74,7 +78,7 @@ def execute_all(mcp: FastMCP, codes: List[str], mode: str = "auto") -> List[Dict
                 answers.append(answer)
         return answers
 
-    return asyncio.run(call())
+    return LOOP.run_until_complete(call())
 
 
 def execute(mcp: FastMCP, code: str) -> Dict[str, Any]:
@@ -194,3 +198,52 @@ def test_through_a_proxy_of_a_real_stdio_server() -> None:
         assert not_found["failurePhase"] == "bridge"
         assert not_found["toolError"]["kind"] == "not_found", not_found
         assert outside["toolError"]["kind"] == "path_traversal", outside
+
+
+def test_calls_written_over_lines_or_gathered_are_the_bridges() -> None:
+    multi_line = "r = await call_tool(\n    'boom',\n    {},\n)"
+    gathered = "import asyncio\nawait asyncio.gather(call_tool('add', {'a': 1, 'b': 2}), call_tool('boom', {}))"
+    for end in execute_all(demo_server(), [multi_line, gathered]):
+        assert end["failurePhase"] == "bridge", end
+        assert end["toolError"]["tool"] == "tools::boom"
+
+
+def test_what_the_core_cannot_read_still_ends_as_a_contract_answer() -> None:
+    nested = "x = []\nfor i in range(200000):\n    x = [x]\nx"
+    lone = "x = 1\n'\\ud800'"
+    odd_args = "await call_tool('boom', {'x': float('nan')})"
+    deep, surrogate, nan = execute_all(demo_server(), [nested, lone, odd_args])
+    assert (deep["code"], deep["failurePhase"]) == ("output_limit_exceeded", "host")
+    assert surrogate["status"] in ("failed", "completed")
+    assert nan["failurePhase"] == "bridge" and nan["toolError"]["contract_version"] == 1
+
+
+def test_a_tool_that_outlasts_the_run_is_cut_off_and_cancelled() -> None:
+    reached: List[str] = []
+    mcp = FastMCP("slow")
+
+    @mcp.tool
+    async def late_write() -> str:
+        """Writes after a while."""
+        await asyncio.sleep(3)
+        reached.append("written")
+        return "done"
+
+    mcp.add_transform(CodeMode(sandbox_provider=ContractSandbox(limits={"max_feed_duration_secs": 1.0, "max_memory": 100_000_000})))
+
+    async def call() -> Dict[str, Any]:
+        async with Client(mcp) as client:
+            result = await client.call_tool("execute", {"code": "await call_tool('late_write', {})"}, raise_on_error=False)
+            await asyncio.sleep(3.5)
+        answer: Dict[str, Any] = json.loads(result.content[0].text)
+        return answer
+
+    end = LOOP.run_until_complete(call())
+    assert (end["code"], end["bridgeDispatchStarted"]) == ("timeout", True)
+    assert reached == []
+
+
+def test_options_that_cannot_work_are_refused_when_the_sandbox_is_built() -> None:
+    for options in ({"namespace": ""}, {"namespace": "bad name\n"}, {"max_output_bytes": 2**64}, {"max_output_bytes": 0}, {"call_timeout": -1}):
+        with pytest.raises(ValueError):
+            ContractSandbox(**options)

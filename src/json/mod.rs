@@ -753,7 +753,9 @@ impl JsonBuilder {
     }
 
     /// An object from its members in order and its real member count. Repeated keys keep
-    /// their first position and last value.
+    /// their first position and last value, and count once (as the text reader counts
+    /// them), so a host's distinct keys that JSON names alike (Python's `1` and `"1"`)
+    /// leave no member untold.
     ///
     /// ```
     /// use codemode_errors::json::{Json, JsonBuilder};
@@ -762,12 +764,17 @@ impl JsonBuilder {
     /// ```
     pub fn object(members: Vec<(String, Json)>, total: usize) -> Json {
         let mut unique = MemberSet::default();
+        let mut repeated = 0;
         for (k, v) in members {
             match unique.position(&k) {
-                Some(i) => unique.items[i].1 = v,
+                Some(i) => {
+                    unique.items[i].1 = v;
+                    repeated += 1;
+                }
                 None => unique.push(k, v),
             }
         }
+        let total = total.saturating_sub(repeated).max(unique.items.len());
         Json::Object(JsonList::new(unique.items, total))
     }
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import json
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
 
 import anyio
 from fastmcp.exceptions import NotFoundError, ValidationError
@@ -36,7 +36,7 @@ from fastmcp.server.dependencies import get_context
 from fastmcp.tools.base import Tool, ToolResult
 from mcp_types import TextContent
 
-from . import Normalizer, _core, exec_step_json
+from . import Normalizer, ReportError, _core, exec_step_json
 
 __all__ = ["ContractSandbox"]
 
@@ -69,13 +69,19 @@ class _Printed:
 
 
 class _Run:
-    """What the bridge records in one run: dispatches, calls, the failures it raised."""
+    """What the bridge records in one run: dispatches, calls in flight, the failures it
+    raised."""
 
     def __init__(self) -> None:
         self.dispatched = False
         self.calls = 0
         self.ended = False
         self.raised: List[str] = []
+        self.in_flight: Set["asyncio.Task[Any]"] = set()
+
+    def dispatch_started(self) -> bool:
+        """Whether a call may have reached a tool: one did, or one was still on its way."""
+        return self.dispatched or bool(self.in_flight)
 
 
 def _qualified(namespace: str, name: str) -> str:
@@ -114,19 +120,27 @@ def _frames_text(frames: List[Any]) -> str:
     return "\n".join(lines)
 
 
-def _is_bridge_frame(frame: Any) -> bool:
-    """Whether a traceback's innermost frame is a ``call_tool(...)`` call expression itself
-    (where a rejection the bridge raised surfaces), not a ``raise`` in the code."""
-    source = frame.source_line or ""
-    if frame.line != frame.end_line:
-        return False
+def _span(code: str, frame: Any) -> str:
+    """The source text a frame points at (lines and columns 1-based, columns in characters)."""
+    lines = code.split("\n")
+    first, last = int(frame.line) - 1, int(frame.end_line) - 1
+    start, end = int(frame.column) - 1, int(frame.end_column) - 1
+    if not 0 <= first <= last < len(lines):
+        return ""
+    if first == last:
+        return lines[first][start:end]
+    return "\n".join([lines[first][start:], *lines[first + 1 : last], lines[last][:end]])
+
+
+def _is_bridge_frame(code: str, frame: Any) -> bool:
+    """Whether a traceback's innermost frame is an expression that calls ``call_tool(...)``
+    (an ``await call_tool(...)``, a ``gather`` of calls: where a rejection the bridge raised
+    surfaces), not a ``raise`` statement of the code."""
     try:
-        node = ast.parse(source[frame.column - 1 : frame.end_column - 1].strip(), mode="eval").body
-    except SyntaxError:
+        tree = ast.parse(_span(code, frame).strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
-    if isinstance(node, ast.Await):
-        node = node.value
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "call_tool"
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "call_tool" for n in ast.walk(tree))
 
 
 class ContractSandbox:
@@ -155,8 +169,8 @@ class ContractSandbox:
         call_timeout: Optional[float] = None,
         namespace: str = "tools",
     ) -> None:
-        if isinstance(max_output_bytes, bool) or not isinstance(max_output_bytes, int) or max_output_bytes <= 0:
-            raise ValueError(f"max_output_bytes must be a positive int, not {max_output_bytes!r}")
+        if isinstance(max_output_bytes, bool) or not isinstance(max_output_bytes, int) or not 0 < max_output_bytes <= 2**32:
+            raise ValueError(f"max_output_bytes must be a positive int of at most 2**32, not {max_output_bytes!r}")
         if call_timeout is not None and not (isinstance(call_timeout, (int, float)) and call_timeout > 0):
             raise ValueError(f"call_timeout must be a positive number of seconds or None, not {call_timeout!r}")
         # The same defaults and checks as FastMCP's own provider.
@@ -167,6 +181,10 @@ class ContractSandbox:
         self.normalizer = Normalizer(policy)
         self.call_timeout = call_timeout
         self.namespace = namespace
+        try:
+            self.normalizer.normalize({"tool": f"{namespace}::tool", "transport": {"kind": "other"}})
+        except ReportError as e:
+            raise ValueError(f"namespace {namespace!r} does not make tool names: {e}") from None
 
     # -- the bridge --------------------------------------------------------------------
 
@@ -177,7 +195,21 @@ class ContractSandbox:
         return BRIDGE_ERROR(text)
 
     def _report(self, run: _Run, report: Mapping[str, Any]) -> BaseException:
-        return self._fail(run, self.normalizer.normalize_json(report))
+        """The failure for ``report``; when the core refuses it (arguments JSON cannot hold,
+        a tool name that is no tool name), the same without those parts, and at last the
+        code mode's own ``internal_error``."""
+        attempts = [
+            dict(report),
+            {k: v for k, v in report.items() if k not in ("arguments", "input_schema")},
+            {k: v for k, v in report.items() if k not in ("arguments", "input_schema", "tool", "annotations")},
+        ]
+        for attempt in attempts:
+            try:
+                return self._fail(run, self.normalizer.normalize_json(attempt))
+            except ReportError:
+                continue
+        last = {"code_mode": {"kind": "internal_error", "message": "the bridge could not describe this tool call's failure"}}
+        return self._fail(run, self.normalizer.normalize_json(last))
 
     def _find_code_mode(self, ctx: Any) -> Optional[CodeMode]:
         for transform in getattr(ctx.fastmcp, "transforms", ()):
@@ -214,25 +246,34 @@ class ContractSandbox:
             schema = tool.parameters if isinstance(tool.parameters, dict) else None
             arguments = {} if params is None else params
             call = {"input_schema": schema, "arguments": arguments} if schema is not None else {}
-            run.dispatched = True
+            task = asyncio.current_task()
+            if task is not None:
+                run.in_flight.add(task)
             try:
                 if self.call_timeout is None:
                     result = await ctx.fastmcp.call_tool(tool.name, arguments)
                 else:
                     with anyio.fail_after(self.call_timeout):
                         result = await ctx.fastmcp.call_tool(tool.name, arguments)
-            except TimeoutError:
-                message = f"no answer from the tool within {self.call_timeout} s"
-                raise self._report(run, {**header, "dispatched": True, "transport": {"kind": "timeout", "message": message}}) from None
             except ValidationError as exc:
+                # Refused before the tool ran: this call dispatched nothing.
                 raise self._report(run, {**header, "dispatched": False, "validation": _validation(exc, schema, arguments)}) from None
             except NotFoundError:
                 names = [_qualified(self.namespace, t.name) for t in catalog]
                 raise self._fail(run, self.normalizer._core.unknown_tool_json(header["tool"], names)) from None
+            except TimeoutError:
+                run.dispatched = True
+                message = f"no answer from the tool within {self.call_timeout} s" if self.call_timeout else "the tool's call timed out"
+                raise self._report(run, {**header, "dispatched": True, "transport": {"kind": "timeout", "message": message}}) from None
             except Exception as exc:
+                run.dispatched = True
                 text = str(exc) or type(exc).__name__
                 failed = {"isError": True, "content": [{"type": "text", "text": text}]}
                 raise self._report(run, {**header, **call, "dispatched": True, "tool_result": failed}) from None
+            finally:
+                if task is not None:
+                    run.in_flight.discard(task)
+            run.dispatched = True
             if result.is_error:
                 failed = {"isError": True, "content": _blocks(result)}
                 if result.structured_content is not None:
@@ -270,13 +311,35 @@ class ContractSandbox:
         external_functions: Optional[Dict[str, Callable[..., Any]]] = None,
     ) -> ToolResult:
         """Run ``code`` and report how the run ended (a completed run's value and output,
-        or the run error as an ``isError`` result)."""
-        checked = json.loads(exec_step_json({"step": "request", "request": {"code": code, "restartSafe": self.restart_safe}}))
+        or the run error as an ``isError`` result). Never raises for what the code does."""
+        run = _Run()
+        try:
+            return await self._run(run, code, inputs, external_functions)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            # A safety net: whatever went wrong on the host side ends the run as the core's
+            # `internal` failure (its message redacted), never as text FastMCP would pass on.
+            report = {"bridge_dispatch_started": run.dispatch_started(), "restart_safe": self.restart_safe, "internal": {"message": f"{type(exc).__name__}: {exc}"}}
+            return self._failed(run, json.loads(_core.classify_run_json(report)), "", "")
+
+    async def _run(
+        self,
+        run: _Run,
+        code: str,
+        inputs: Optional[Dict[str, Any]],
+        external_functions: Optional[Dict[str, Callable[..., Any]]],
+    ) -> ToolResult:
+        try:
+            checked = json.loads(exec_step_json({"step": "request", "request": {"code": code, "restartSafe": self.restart_safe}}))
+        except ReportError as exc:
+            # A code JSON text cannot hold (a lone surrogate): the request itself is wrong.
+            report = {"bridge_dispatch_started": False, "restart_safe": self.restart_safe, "invalid_request": {"message": str(exc)}}
+            return self._failed(run, json.loads(_core.classify_run_json(report)), "", "")
         if "failed" in checked:
-            return self._failed(_Run(), checked["failed"], "", "")
+            return self._failed(run, checked["failed"], "", "")
         import pydantic_monty
 
-        run = _Run()
         printed = _Printed(max(4 * self.max_output_bytes, 65_536))
         functions = dict(external_functions or {})
         fallback = functions.get("call_tool")
@@ -284,35 +347,51 @@ class ContractSandbox:
         failure: Optional[Dict[str, Any]] = None
         stack = ""
         value: Any = None
+        # The whole run, awaited tool calls included, within the feed limit: Monty's own
+        # limit counts only the sandbox's time, so a tool that never answers would hold the
+        # run forever.
+        seconds = (self.limits or {}).get("max_feed_duration_secs")
         try:
-            async with pydantic_monty.AsyncMonty() as pool, pool.checkout(limits=self.limits) as session:
-                value = await session.feed_run(code, inputs=inputs or None, external_lookup=functions, print_callback=printed)
+            with anyio.fail_after(float(seconds) if seconds is not None else None):
+                async with pydantic_monty.AsyncMonty() as pool, pool.checkout(limits=self.limits) as session:
+                    value = await session.feed_run(code, inputs=inputs or None, external_lookup=functions, print_callback=printed)
         except pydantic_monty.MontySyntaxError as exc:
             frame = next(iter(exc.traceback()), None)
             failure = {"syntax_error": {"message": str(exc), "line": frame.line if frame else 1, "column": frame.column if frame else 1}}
         except pydantic_monty.MontyRuntimeError as exc:
-            failure, stack = self._runtime_failure(run, exc)
+            failure, stack = self._runtime_failure(run, code, exc)
         except pydantic_monty.MontyError as exc:
             failure = {"runtime_unavailable": {"message": f"the sandbox ended: {exc}"}}
+        except TimeoutError:
+            failure = {"timeout": {} if seconds is None else {"deadline_ms": int(float(seconds) * 1000)}}
         finally:
             run.ended = True
+            dispatched = run.dispatch_started()
+            # Calls still on their way when the run ended are cancelled, not left running.
+            pending = [t for t in run.in_flight if not t.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                with anyio.CancelScope(shield=True):
+                    await asyncio.gather(*pending, return_exceptions=True)
         output = printed.text()
         if failure is not None:
-            report = {"bridge_dispatch_started": run.dispatched, "restart_safe": self.restart_safe, **failure}
+            report = {"bridge_dispatch_started": dispatched, "restart_safe": self.restart_safe, **failure}
             return self._failed(run, json.loads(_core.classify_run_json(report)), stack, output)
         try:
             value_json = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            report = {"bridge_dispatch_started": run.dispatched, "restart_safe": self.restart_safe, "output_unserializable": {"message": str(exc)}}
+        except (TypeError, ValueError, RecursionError) as exc:
+            what = "nests too deeply" if isinstance(exc, RecursionError) else str(exc)
+            report = {"bridge_dispatch_started": dispatched, "restart_safe": self.restart_safe, "output_unserializable": {"message": what}}
             return self._failed(run, json.loads(_core.classify_run_json(report)), "", output)
-        projected = json.loads(_core.project_completed(output, value_json, self.max_output_bytes, run.dispatched, self.restart_safe))
+        projected = json.loads(_core.project_completed(output, value_json, self.max_output_bytes, dispatched, self.restart_safe))
         if "failed" in projected:
             return self._failed(run, projected["failed"], "", output)
         completed: Dict[str, Any] = {
             "status": "completed",
             "value": projected["value"],
             "output": projected["output"],
-            "bridgeDispatchStarted": run.dispatched,
+            "bridgeDispatchStarted": dispatched,
             "replaySafe": self.restart_safe,
         }
         if projected.get("truncated") or printed.dropped:
@@ -320,7 +399,7 @@ class ContractSandbox:
         text = json.dumps(completed, ensure_ascii=False, separators=(",", ":"))
         return ToolResult(content=[TextContent(type="text", text=text)], structured_content=completed)
 
-    def _runtime_failure(self, run: _Run, exc: Any) -> Tuple[Dict[str, Any], str]:
+    def _runtime_failure(self, run: _Run, code: str, exc: Any) -> Tuple[Dict[str, Any], str]:
         inner = exc.exception()
         frames = list(exc.traceback())
         message = str(inner)
@@ -328,7 +407,7 @@ class ContractSandbox:
             seconds = (self.limits or {}).get("max_feed_duration_secs")
             timeout: Dict[str, Any] = {} if seconds is None else {"deadline_ms": int(float(seconds) * 1000)}
             return {"timeout": timeout}, ""
-        if type(inner) is BRIDGE_ERROR and frames and _is_bridge_frame(frames[-1]) and message in run.raised:
+        if type(inner) is BRIDGE_ERROR and frames and message in run.raised and _is_bridge_frame(code, frames[-1]):
             run.raised.remove(message)
             return {"uncaught_tool_error": message}, _frames_text(frames)
         return {"guest_exception": {"name": type(inner).__name__, "message": message}}, _frames_text(frames)
