@@ -499,6 +499,27 @@ pub(crate) fn positions<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item
     starts(hay, needle, find_from)
 }
 
+/// Whether `b` belongs to a word: an ASCII letter or digit, or `_`.
+pub(crate) fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Every start of `word` in `hay` that stands alone: no word byte ([`is_word_byte`])
+/// right before it or right after it. An empty word yields nothing.
+pub(crate) fn whole_word_positions<'a>(hay: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let bytes = hay.as_bytes();
+    positions(hay, word).filter(move |&i| {
+        let before = i > 0 && is_word_byte(bytes[i - 1]);
+        let after = bytes.get(i + word.len()).is_some_and(|&b| is_word_byte(b));
+        !before && !after
+    })
+}
+
+/// Whether `word` stands alone somewhere in `hay` ([`whole_word_positions`]).
+pub(crate) fn has_whole_word(hay: &str, word: &str) -> bool {
+    whole_word_positions(hay, word).next().is_some()
+}
+
 /// Every start of `needle` (lowercase ASCII) in `hay`, ASCII case-insensitively, left to
 /// right, not overlapping: [`positions`] of the lowercased text, without lowercasing it.
 pub(crate) fn positions_ignore_ascii_case<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {

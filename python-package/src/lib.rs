@@ -44,7 +44,7 @@ enum Input {
 /// Read `value` as [`Input`]: a `str` is JSON text, anything else Python data.
 fn input(value: &Bound<'_, PyAny>) -> Result<Input, CoreError> {
     match value.cast::<PyString>() {
-        Ok(text) => Ok(Input::Text(walk::whole_text(text))),
+        Ok(text) => Ok(Input::Text(walk::lossy_text(text))),
         Err(_) => walk::read(value).map(Input::Value),
     }
 }

@@ -22,12 +22,6 @@ pub fn read(value: &Bound<'_, PyAny>) -> Result<Json, ReportError> {
     read_host_value(&Value(value.clone()))
 }
 
-/// A whole `str` as Rust text (JSON text handed in): lone surrogates become U+FFFD, which
-/// the JSON reader then reads as the text it is.
-pub fn whole_text(text: &Bound<'_, PyString>) -> String {
-    lossy_text(text)
-}
-
 /// A `str` as Rust text with each lone surrogate as one U+FFFD (as a JavaScript string
 /// crossing into WebAssembly gets it).
 pub fn lossy_text(text: &Bound<'_, PyString>) -> String {
@@ -61,6 +55,7 @@ fn utf16(text: &Bound<'_, PyString>) -> Vec<u16> {
 }
 
 /// A Python string, as UTF-8 when it is well formed (almost always), else as UTF-16 units.
+#[derive(Clone)]
 pub enum Text {
     Utf8 { text: String, units: usize },
     Wide(Vec<u16>),
@@ -288,10 +283,7 @@ impl<'py> HostMembers for Members<'py> {
 
     fn key(&self, index: u32) -> Text {
         match self.kept.get(index as usize) {
-            Some((key, _)) => match key {
-                Text::Utf8 { text, units } => Text::Utf8 { text: text.clone(), units: *units },
-                Text::Wide(units) => Text::Wide(units.clone()),
-            },
+            Some((key, _)) => key.clone(),
             None => Text::from_str(""),
         }
     }

@@ -308,7 +308,10 @@ pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, ar
         let value = arguments.and_then(|a| a.get(name));
         if value.is_some_and(|v| quotes_value(&lower, v)) {
             by_value.push(ArgumentProblem::new(name.clone(), problem));
-        } else if name.len() >= 2 && (has_word(&lower, &name.to_ascii_lowercase()) || has_word(&lower, &spelled_out(name))) {
+        } else if name.len() >= 2
+            && (crate::search::has_whole_word(&lower, &name.to_ascii_lowercase())
+                || crate::search::has_whole_word(&lower, &spelled_out(name)))
+        {
             by_name.push(ArgumentProblem::new(name.clone(), problem));
         }
     }
@@ -368,11 +371,13 @@ fn quotes_value(text: &str, value: &Json) -> bool {
         // A value of a few words at most: a longer one is not quoted back whole.
         Json::String(s) => {
             let v = s.head().trim();
-            (3..=MAX_QUOTED_VALUE).contains(&v.len()) && has_word(text, &v.to_ascii_lowercase())
+            (3..=MAX_QUOTED_VALUE).contains(&v.len()) && crate::search::has_whole_word(text, &v.to_ascii_lowercase())
         }
         Json::Array(items) => items.items().iter().take(16).any(|v| matches!(v, Json::String(_)) && quotes_value(text, v)),
         // An integer of two digits or more (an id, an index), as a whole word.
-        Json::Number(n) => crate::json::exact_integer(*n).is_some_and(|i| i.unsigned_abs() >= 10 && has_word(text, &i.to_string())),
+        Json::Number(n) => {
+            crate::json::exact_integer(*n).is_some_and(|i| i.unsigned_abs() >= 10 && crate::search::has_whole_word(text, &i.to_string()))
+        }
         _ => false,
     }
 }
@@ -394,20 +399,6 @@ fn spelled_out(name: &str) -> String {
         out.push(c.to_ascii_lowercase());
     }
     out
-}
-
-/// Whether `word` (lowercase) stands in `text` (lowercase) with no letter, digit or `_`
-/// right before or after it.
-fn has_word(text: &str, word: &str) -> bool {
-    if word.is_empty() {
-        return false;
-    }
-    let bytes = text.as_bytes();
-    let inner = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    crate::search::positions(text, word).any(|at| {
-        let end = at + word.len();
-        (at == 0 || !inner(bytes[at - 1])) && bytes.get(end).is_none_or(|&b| !inner(b))
-    })
 }
 
 #[cfg(test)]

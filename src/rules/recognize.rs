@@ -413,19 +413,18 @@ fn digits_end(bytes: &[u8], mut i: usize) -> usize {
 }
 
 fn word_before(bytes: &[u8], i: usize) -> bool {
-    i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')
+    i > 0 && search::is_word_byte(bytes[i - 1])
 }
 
 fn word_after(bytes: &[u8], i: usize) -> bool {
-    i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+    bytes.get(i).is_some_and(|&b| search::is_word_byte(b))
 }
 
 /// Occurrences of `word` in the lowercase text that stand alone as a word.
 fn whole_words<'a>(hay: &'a Haystack<'_>, word: &'a str) -> impl Iterator<Item = usize> + 'a {
-    let bytes = hay.lower.as_bytes();
     // A phrase with a pair the text lacks is not there: most phrases end here.
     let lower = if hay.pairs.may_contain(word) { hay.lower.as_str() } else { "" };
-    search::positions(lower, word).filter(move |&i| !word_before(bytes, i) && !word_after(bytes, i + word.len()))
+    search::whole_word_positions(lower, word)
 }
 
 fn sdk_validation(hay: &Haystack<'_>) -> Option<Hit> {
@@ -609,7 +608,7 @@ fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
     let refusals = &PROCESS_PHRASES[..5];
     let refused = refusals.iter().any(|w| hay.holds(w))
         && hay.lower.lines().any(|line| {
-            ["command", "operator", "executable", "program"].iter().any(|w| whole_words_in(line, w))
+            ["command", "operator", "executable", "program"].iter().any(|w| search::has_whole_word(line, w))
                 && refusals.iter().any(|w| search::contains(line, w))
         });
     if refused {
@@ -653,12 +652,6 @@ fn dash_not_found(line: &str) -> bool {
     let rest = &line[at + "sh: ".len()..];
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     digits > 0 && rest[digits..].starts_with(": ") && rest[digits..].trim_end().ends_with(": not found")
-}
-
-/// Whether `word` stands in `line` (lowercase) as a whole word.
-fn whole_words_in(line: &str, word: &str) -> bool {
-    let bytes = line.as_bytes();
-    search::positions(line, word).any(|i| !word_before(bytes, i) && !word_after(bytes, i + word.len()))
 }
 
 /// `Unknown tool`, or `tool … not found` within 200 bytes on one line.

@@ -96,6 +96,11 @@ def _annotations(tool: Tool) -> Optional[Dict[str, Any]]:
     return dumped
 
 
+def _raised(exc: BaseException) -> Dict[str, Any]:
+    """An exception a tool call raised, as the isError result a client would have seen."""
+    return {"isError": True, "content": [{"type": "text", "text": str(exc) or type(exc).__name__}]}
+
+
 def _blocks(result: ToolResult) -> List[Dict[str, Any]]:
     return [block.model_dump(by_alias=True, exclude_none=True, mode="json") for block in result.content]
 
@@ -234,11 +239,14 @@ class ContractSandbox:
                 message = f"tool call limit reached: at most {limit} call_tool() invocations per execute()"
                 raise self._report(run, {"budget": {"kind": "budget_exceeded", "message": message}})
             catalog = await code_mode.get_tool_catalog(ctx)
+
+            def unknown(requested: Optional[str]) -> BaseException:
+                names = [_qualified(self.namespace, t.name) for t in catalog]
+                return self._fail(run, self.normalizer._core.unknown_tool_json(requested, names))
+
             tool = next((t for t in catalog if isinstance(tool_name, str) and t.name == tool_name), None)
             if tool is None:
-                names = [_qualified(self.namespace, t.name) for t in catalog]
-                requested = _qualified(self.namespace, tool_name) if isinstance(tool_name, str) else None
-                raise self._fail(run, self.normalizer._core.unknown_tool_json(requested, names))
+                raise unknown(_qualified(self.namespace, tool_name) if isinstance(tool_name, str) else None)
             header: Dict[str, Any] = {"tool": _qualified(self.namespace, tool.name)}
             annotations = _annotations(tool)
             if annotations:
@@ -259,17 +267,14 @@ class ContractSandbox:
                 # Refused before the tool ran: this call dispatched nothing.
                 raise self._report(run, {**header, "dispatched": False, "validation": _validation(exc, schema, arguments)}) from None
             except NotFoundError:
-                names = [_qualified(self.namespace, t.name) for t in catalog]
-                raise self._fail(run, self.normalizer._core.unknown_tool_json(header["tool"], names)) from None
+                raise unknown(header["tool"]) from None
             except TimeoutError:
                 run.dispatched = True
                 message = f"no answer from the tool within {self.call_timeout} s" if self.call_timeout else "the tool's call timed out"
                 raise self._report(run, {**header, "dispatched": True, "transport": {"kind": "timeout", "message": message}}) from None
             except Exception as exc:
                 run.dispatched = True
-                text = str(exc) or type(exc).__name__
-                failed = {"isError": True, "content": [{"type": "text", "text": text}]}
-                raise self._report(run, {**header, **call, "dispatched": True, "tool_result": failed}) from None
+                raise self._report(run, {**header, **call, "dispatched": True, "tool_result": _raised(exc)}) from None
             finally:
                 if task is not None:
                     run.in_flight.discard(task)
@@ -296,7 +301,7 @@ class ContractSandbox:
             return result
         except Exception as exc:
             name = _qualified(self.namespace, tool_name) if isinstance(tool_name, str) and tool_name else None
-            report: Dict[str, Any] = {"tool_result": {"isError": True, "content": [{"type": "text", "text": str(exc) or type(exc).__name__}]}}
+            report: Dict[str, Any] = {"tool_result": _raised(exc)}
             if name is not None and len(name) <= 256:
                 report["tool"] = name
             raise self._report(run, report) from None
@@ -320,8 +325,7 @@ class ContractSandbox:
         except Exception as exc:
             # A safety net: whatever went wrong on the host side ends the run as the core's
             # `internal` failure (its message redacted), never as text FastMCP would pass on.
-            report = {"bridge_dispatch_started": run.dispatch_started(), "restart_safe": self.restart_safe, "internal": {"message": f"{type(exc).__name__}: {exc}"}}
-            return self._failed(run, json.loads(_core.classify_run_json(report)), "", "")
+            return self._ended(run.dispatch_started(), {"internal": {"message": f"{type(exc).__name__}: {exc}"}})
 
     async def _run(
         self,
@@ -334,10 +338,9 @@ class ContractSandbox:
             checked = json.loads(exec_step_json({"step": "request", "request": {"code": code, "restartSafe": self.restart_safe}}))
         except ReportError as exc:
             # A code JSON text cannot hold (a lone surrogate): the request itself is wrong.
-            report = {"bridge_dispatch_started": False, "restart_safe": self.restart_safe, "invalid_request": {"message": str(exc)}}
-            return self._failed(run, json.loads(_core.classify_run_json(report)), "", "")
+            return self._ended(False, {"invalid_request": {"message": str(exc)}})
         if "failed" in checked:
-            return self._failed(run, checked["failed"], "", "")
+            return self._failed(checked["failed"])
         import pydantic_monty
 
         printed = _Printed(max(4 * self.max_output_bytes, 65_536))
@@ -363,7 +366,7 @@ class ContractSandbox:
         except pydantic_monty.MontyError as exc:
             failure = {"runtime_unavailable": {"message": f"the sandbox ended: {exc}"}}
         except TimeoutError:
-            failure = {"timeout": {} if seconds is None else {"deadline_ms": int(float(seconds) * 1000)}}
+            failure = self._timeout()
         finally:
             run.ended = True
             dispatched = run.dispatch_started()
@@ -376,17 +379,15 @@ class ContractSandbox:
                     await asyncio.gather(*pending, return_exceptions=True)
         output = printed.text()
         if failure is not None:
-            report = {"bridge_dispatch_started": dispatched, "restart_safe": self.restart_safe, **failure}
-            return self._failed(run, json.loads(_core.classify_run_json(report)), stack, output)
+            return self._ended(dispatched, failure, stack, output)
         try:
             value_json = json.dumps(value, ensure_ascii=False, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as exc:
             what = "nests too deeply" if isinstance(exc, RecursionError) else str(exc)
-            report = {"bridge_dispatch_started": dispatched, "restart_safe": self.restart_safe, "output_unserializable": {"message": what}}
-            return self._failed(run, json.loads(_core.classify_run_json(report)), "", output)
+            return self._ended(dispatched, {"output_unserializable": {"message": what}}, output=output)
         projected = json.loads(_core.project_completed(output, value_json, self.max_output_bytes, dispatched, self.restart_safe))
         if "failed" in projected:
-            return self._failed(run, projected["failed"], "", output)
+            return self._failed(projected["failed"], output=output)
         completed: Dict[str, Any] = {
             "status": "completed",
             "value": projected["value"],
@@ -404,15 +405,23 @@ class ContractSandbox:
         frames = list(exc.traceback())
         message = str(inner)
         if not frames and isinstance(inner, TimeoutError):
-            seconds = (self.limits or {}).get("max_feed_duration_secs")
-            timeout: Dict[str, Any] = {} if seconds is None else {"deadline_ms": int(float(seconds) * 1000)}
-            return {"timeout": timeout}, ""
+            return self._timeout(), ""
         if type(inner) is BRIDGE_ERROR and frames and message in run.raised and _is_bridge_frame(code, frames[-1]):
             run.raised.remove(message)
             return {"uncaught_tool_error": message}, _frames_text(frames)
         return {"guest_exception": {"name": type(inner).__name__, "message": message}}, _frames_text(frames)
 
-    def _failed(self, run: _Run, error: Dict[str, Any], stack: str, output: str) -> ToolResult:
+    def _ended(self, dispatched: bool, failure: Dict[str, Any], stack: str = "", output: str = "") -> ToolResult:
+        """The failed run whose run report holds ``failure`` (one failure member)."""
+        report = {"bridge_dispatch_started": dispatched, "restart_safe": self.restart_safe, **failure}
+        return self._failed(json.loads(_core.classify_run_json(report)), stack, output)
+
+    def _timeout(self) -> Dict[str, Any]:
+        """The run report's ``timeout`` member, with the deadline when there is one."""
+        seconds = (self.limits or {}).get("max_feed_duration_secs")
+        return {"timeout": {} if seconds is None else {"deadline_ms": int(float(seconds) * 1000)}}
+
+    def _failed(self, error: Dict[str, Any], stack: str = "", output: str = "") -> ToolResult:
         error_json = json.dumps(error, ensure_ascii=False, separators=(",", ":"))
         failed = json.loads(_core.failed_run(error_json, stack, output, self.max_output_bytes))
         text = json.dumps(failed, ensure_ascii=False, separators=(",", ":"))
