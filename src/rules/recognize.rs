@@ -132,6 +132,8 @@ pub(crate) enum Gate {
     Always,
     /// One of these (lowercase).
     Any(&'static [&'static str]),
+    /// One of the phrases of these tables (lowercase).
+    AnyOf(&'static [&'static [&'static str]]),
     /// One of a table's phrases.
     Signatures(&'static [Signature]),
 }
@@ -141,6 +143,7 @@ impl Gate {
         match self {
             Gate::Always => true,
             Gate::Any(literals) => literals.iter().any(|l| hay.pairs.may_contain(l)),
+            Gate::AnyOf(tables) => tables.iter().flat_map(|t| t.iter()).any(|l| hay.pairs.may_contain(l)),
             Gate::Signatures(table) => table.iter().any(|s| hay.pairs.may_contain(s.phrase)),
         }
     }
@@ -193,7 +196,7 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
         matcher: |hay| signature(hay, DATABASE_SIGNATURES),
         meaning: Meaning::BySignature,
     },
-    RecognitionRule { id: RuleId::ProcessError, gate: Gate::Any(PROCESS_PHRASES), matcher: process_error, meaning: Meaning::BySignature },
+    RecognitionRule { id: RuleId::ProcessError, gate: Gate::AnyOf(PROCESS_PHRASES), matcher: process_error, meaning: Meaning::BySignature },
     RecognitionRule {
         id: RuleId::OsErrorText,
         gate: Gate::Signatures(OS_ERROR_SIGNATURES),
@@ -605,11 +608,10 @@ fn backend_unreachable(hay: &Haystack<'_>) -> Option<Hit> {
 /// `shell operator ';' not allowed`), not found (`sh: foo: command not found`), or out of
 /// time (`Command timed out after 5 seconds`, Python's `TimeoutExpired`).
 fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
-    let refusals = &PROCESS_PHRASES[..5];
-    let refused = refusals.iter().any(|w| hay.holds(w))
+    let refused = REFUSALS.iter().any(|w| hay.holds(w))
         && hay.lower.lines().any(|line| {
             ["command", "operator", "executable", "program"].iter().any(|w| search::has_whole_word(line, w))
-                && refusals.iter().any(|w| search::contains(line, w))
+                && REFUSALS.iter().any(|w| search::contains(line, w))
         });
     if refused {
         return Some(Hit::Signature(Kind::Forbidden, None));
@@ -620,22 +622,20 @@ fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
     if dash || whole_words(hay, "command not found").next().is_some() {
         return Some(Hit::Signature(Kind::InvalidParam, None));
     }
-    let timed_out = &PROCESS_PHRASES[6..13];
     // axios: `timeout of 500ms exceeded`.
     let axios = hay.holds("timeout of ") && hay.holds("ms exceeded");
-    (axios || timed_out.iter().any(|w| whole_words(hay, w).next().is_some())).then_some(Hit::Signature(Kind::Timeout, None))
+    (axios || TIMED_OUT.iter().any(|w| whole_words(hay, w).next().is_some())).then_some(Hit::Signature(Kind::Timeout, None))
 }
 
-/// The phrases [`process_error`] reads: refusals (the first five), a command not found,
-/// running out of time (the seventh to the thirteenth), and axios' `timeout of 500ms
-/// exceeded` (by its `timeout`, for the gate).
-const PROCESS_PHRASES: &[&str] = &[
-    "not allowed",
-    "not permitted",
-    "is blocked",
-    "is disallowed",
-    "not in the allowed",
-    "command not found",
+/// The phrases [`process_error`] reads: refusals, a command not found, running out of
+/// time, and axios' `timeout of 500ms exceeded` (by its `timeout`, for the gate).
+const PROCESS_PHRASES: &[&[&str]] = &[REFUSALS, &["command not found", "timeout"], TIMED_OUT];
+
+/// A server refusing a command or an operator.
+const REFUSALS: &[&str] = &["not allowed", "not permitted", "is blocked", "is disallowed", "not in the allowed"];
+
+/// A process or a request running out of time.
+const TIMED_OUT: &[&str] = &[
     "timed out",
     "timeout expired",
     "deadline exceeded",
@@ -643,7 +643,6 @@ const PROCESS_PHRASES: &[&str] = &[
     "timeout exceeded",
     "aborted due to timeout",
     "err_timed_out",
-    "timeout",
 ];
 
 /// Whether a line is dash's `sh: 1: NAME: not found`.

@@ -477,17 +477,17 @@ fn ajv(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> 
     }
     for verb in [" must ", " should "] {
         for at in t.positions(verb) {
-            let rest = &text[at + 1..];
+            let (before, after) = around(text, at);
+            let rest = &after[1..];
             if rest.starts_with("must have required") || rest.starts_with("should have required") {
                 continue;
             }
             // `data/` is ajv's own; a bare instance path (`/a`, `data.a`) could be any
             // path's, so it counts for a name of the call's schema only.
-            let path = ajv_path(&text[..at]);
-            let own = text[..at].rsplit([' ', '\n', ',']).next().is_some_and(|w| w.starts_with("data/"));
+            let path = ajv_path(before);
+            let own = before.rsplit([' ', ',']).next().is_some_and(|w| w.starts_with("data/"));
             if !path.is_empty() && (own || in_schema(call, &path)) {
-                let rest = &rest[..search::floor_boundary(rest, MAX_MESSAGE)];
-                let end = rest.find([',', '\n']).unwrap_or(rest.len());
+                let end = rest.find(',').unwrap_or(rest.len());
                 out.push(ArgumentProblem::new(path, clean(&rest[..end])));
             }
         }
