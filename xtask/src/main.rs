@@ -16,6 +16,7 @@
 mod component;
 mod features;
 mod fuzz;
+mod gateway;
 mod js;
 mod publish;
 mod py;
@@ -75,10 +76,16 @@ fn test(ctx: &Ctx) -> Result {
         "codemode-errors-js",
         "--exclude",
         "codemode-errors-py",
+        "--exclude",
+        "codemode-gateway-runner",
+        // Its tests drive the npm and Python servers the steps below install.
+        "--exclude",
+        "codemode-gateway",
     ]))?;
     component::test(ctx)?;
     js::test(ctx)?;
     py::test(ctx)?;
+    gateway::test(ctx)?;
     publish::check(ctx)?;
     Ok(())
 }

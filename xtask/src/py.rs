@@ -24,13 +24,13 @@ fn python() -> String {
 }
 
 /// The interpreter of a virtual environment.
-fn venv_python(venv: &Path) -> PathBuf {
+pub fn venv_python(venv: &Path) -> PathBuf {
     venv.join("bin/python")
 }
 
 /// A virtual environment at `target/py/<name>` holding `packages`; made once, and again
 /// when the package list changes (a marker file records it).
-fn venv(ctx: &Ctx, name: &str, packages: &[&str]) -> Result<PathBuf> {
+pub fn venv(ctx: &Ctx, name: &str, packages: &[&str]) -> Result<PathBuf> {
     let dir = ctx.target_dir().join("py").join(name);
     let marker = dir.join("codemode-errors-packages.txt");
     let wanted = packages.join("\n");
