@@ -18,6 +18,10 @@ use codemode_errors_host::{ComponentEngine, HostError, Limits};
 use serde_json::{json, Map, Value};
 use tokio::runtime::Handle;
 use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+/// How often a run waiting for a call looks at its stop flag.
+const STOP_POLL: Duration = Duration::from_millis(10);
 
 use crate::config::Config;
 use crate::runner::{Bridge, Ending, RunInput, RunLimits, Runner};
@@ -147,11 +151,26 @@ impl Gateway {
     /// shorthand for `{code}`) and answer with what npm `execute` resolves: `{status:
     /// "completed", value?, output, bridgeDispatchStarted, replaySafe, truncated?,
     /// telemetry}` or `{status: "failed", code, message, failurePhase?, ..., telemetry}`.
-    pub async fn execute(&self, request: Value) -> Value {
+    ///
+    /// `cancel` is the caller's signal: once cancelled, nothing more is dispatched and the
+    /// run ends as `aborted` (already cancelled: nothing runs at all).
+    pub async fn execute(&self, request: Value, cancel: Option<CancellationToken>) -> Value {
         let inner = self.inner.clone();
         let handle = Handle::current();
         let started = Instant::now();
-        match tokio::task::spawn_blocking(move || inner.execute(&request, handle, started)).await {
+        let stop = Arc::new(AtomicBool::new(false));
+        let watcher = cancel.map(|token| {
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                token.cancelled().await;
+                stop.store(true, Ordering::SeqCst);
+            })
+        });
+        let ran = tokio::task::spawn_blocking(move || inner.execute(&request, handle, started, stop)).await;
+        if let Some(watcher) = watcher {
+            watcher.abort();
+        }
+        match ran {
             Ok(result) => result,
             // The run's thread panicked: the gateway's own fault, reported as such.
             Err(e) => self.inner.ended_by_host(&format!("the run's thread ended abnormally: {e}"), started),
@@ -176,9 +195,13 @@ impl Inner {
             .map_err(|e| format!("{{\"code\":\"internal_error\",\"message\":\"an exec step's answer is no JSON: {e}\"}}"))
     }
 
-    fn execute(self: &Arc<Self>, request: &Value, handle: Handle, started: Instant) -> Value {
+    fn execute(self: &Arc<Self>, request: &Value, handle: Handle, started: Instant, stop: Arc<AtomicBool>) -> Value {
         let mut run =
             Run { inner: self, started, restart_safe: false, dispatched: Arc::new(AtomicBool::new(false)), stats: Arc::default() };
+        let aborted = || stop.load(Ordering::SeqCst);
+        if aborted() {
+            return run.fail(json!({"aborted": {}}), "", "", false);
+        }
         let checked = match self.step(&json!({"step": "request", "request": request})) {
             Ok(answer) => answer,
             Err(error) => return run.failed_with(&error, "", "", false),
@@ -207,6 +230,9 @@ impl Inner {
             Ok(answer) => return run.failed_with(&answer.get("failed").cloned().unwrap_or(Value::Null).to_string(), "", "", false),
             Err(error) => return run.failed_with(&error, "", "", false),
         }
+        if aborted() {
+            return run.fail(json!({"aborted": {}}), "", "", false);
+        }
 
         let file = format!("{}:user.js", self.options.label);
         let (sender, receiver) = mpsc::channel();
@@ -218,6 +244,7 @@ impl Inner {
             next_id: 0,
             tasks: Vec::new(),
             dispatched: run.dispatched.clone(),
+            stop: stop.clone(),
             stats: run.stats.clone(),
             delivered: HashMap::new(),
             output: String::new(),
@@ -230,15 +257,21 @@ impl Inner {
             namespaces: &self.catalog.namespaces,
             deadline: started + self.options.deadline,
             max_log_units: self.options.max_output_bytes.saturating_mul(2),
+            stop: Some(stop.clone()),
         };
         let ending = self.runner.run(&input, &mut bridge);
+        let aborted_during = aborted();
         // The run is over: nothing it started may still reach an upstream.
+        stop.store(true, Ordering::SeqCst);
         for task in bridge.tasks.drain(..) {
             task.abort();
         }
         let output = std::mem::take(&mut bridge.output);
         let cut = bridge.output_cut;
         let deadline_ms = self.options.deadline.as_millis() as u64;
+        if aborted_during && matches!(ending, Ending::Timeout) {
+            return run.fail(json!({"aborted": {}}), "", &output, cut);
+        }
         match ending {
             Ending::Completed { value_json } => run.completed(value_json, &output, cut),
             Ending::Unserializable { message } => run.fail(json!({"output_unserializable": {"message": message}}), "", &output, cut),
@@ -288,7 +321,14 @@ impl Inner {
 
     /// A tool call's answer: `Ok(result JSON)` resolves the guest's promise, `Err(contract
     /// JSON)` rejects it with `new Error(contract JSON)`.
-    async fn call(&self, namespace: &str, tool: &str, args_json: &str, dispatched: &AtomicBool) -> Result<String, String> {
+    async fn call(
+        &self,
+        namespace: &str,
+        tool: &str,
+        args_json: &str,
+        dispatched: &AtomicBool,
+        stop: &AtomicBool,
+    ) -> Result<String, String> {
         let qualified = format!("{namespace}::{tool}");
         let Some(&index) = self.catalog.by_name.get(&qualified) else {
             let names: Vec<&str> = self.catalog.by_name.keys().map(String::as_str).collect();
@@ -314,6 +354,12 @@ impl Inner {
         }
         report.insert("input_schema".into(), entry.input_schema.clone());
         report.insert("arguments".into(), arguments.clone());
+        // A run that has ended, or was stopped, dispatches nothing more.
+        if stop.load(Ordering::SeqCst) {
+            report.insert("dispatched".into(), Value::Bool(false));
+            report.insert("code_mode".into(), json!({"kind": "cancelled", "message": "the run was stopped before this call was sent"}));
+            return Err(self.normalized(&Value::Object(report), &qualified).unwrap_or_default());
+        }
         dispatched.store(true, Ordering::SeqCst);
         match self.upstreams.call(namespace, tool, arguments, self.options.call_timeout).await {
             Called::Result(result) => {
@@ -459,6 +505,8 @@ struct GatewayBridge {
     next_id: u32,
     tasks: Vec<JoinHandle<()>>,
     dispatched: Arc<AtomicBool>,
+    /// Set when the run is stopped (the caller's signal) and when it has ended.
+    stop: Arc<AtomicBool>,
     stats: Arc<Mutex<Stats>>,
     /// The contract JSON of every rejection the bridge delivered, by call id: an uncaught
     /// rejection is reported from this record, never from what the guest holds.
@@ -480,9 +528,9 @@ impl Bridge for GatewayBridge {
         // Each task holds what it needs; every task is aborted when the run ends.
         let inner = self.inner.clone();
         let (namespace, tool, args) = (namespace.to_owned(), tool.to_owned(), args_json.to_owned());
-        let (sender, dispatched) = (self.sender.clone(), self.dispatched.clone());
+        let (sender, dispatched, stop) = (self.sender.clone(), self.dispatched.clone(), self.stop.clone());
         let task = self.handle.spawn(async move {
-            let answer = inner.call(&namespace, &tool, &args, &dispatched).await;
+            let answer = inner.call(&namespace, &tool, &args, &dispatched, &stop).await;
             let _ = sender.send((id, answer));
         });
         self.tasks.push(task);
@@ -490,8 +538,18 @@ impl Bridge for GatewayBridge {
     }
 
     fn wait(&mut self, deadline: Instant) -> Option<(u32, Result<String, String>)> {
-        let left = deadline.checked_duration_since(Instant::now())?;
-        let (id, answer) = self.receiver.recv_timeout(left).ok()?;
+        // In slices, so that a stop is seen within one.
+        let (id, answer) = loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            let left = deadline.checked_duration_since(Instant::now())?;
+            match self.receiver.recv_timeout(left.min(STOP_POLL)) {
+                Ok(answer) => break answer,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            }
+        };
         if let Err(contract) = &answer {
             self.stats.lock().unwrap_or_else(|e| e.into_inner()).failed += 1;
             self.delivered.insert(id, contract.clone());

@@ -27,12 +27,14 @@
 //!     namespaces: &[],
 //!     deadline: Instant::now() + Duration::from_secs(5),
 //!     max_log_units: 10_000,
+//!     stop: None,
 //! };
 //! assert_eq!(runner.run(&input, &mut NoTools), Ending::Completed { value_json: Some("2".into()) });
 //! # Ok::<(), codemode_gateway::runner::RunnerError>(())
 //! ```
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -105,6 +107,10 @@ pub struct RunInput<'a> {
     /// The console output bound in UTF-16 code units (each line counts its length plus one);
     /// beyond it the guest drops lines and calls [`Bridge::log_cut`] once.
     pub max_log_units: usize,
+    /// Set to end the run early: the runner checks it every epoch tick (and at every
+    /// [`Bridge::wait`], which should return `None` once it is set), and the run ends as
+    /// [`Ending::Timeout`] does; the caller knows which of the two it was.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// The host side of a run: tool calls and console output.
@@ -223,6 +229,7 @@ struct State {
     /// The run's bridge, only while [`Runner::run`] is on the stack (see there).
     bridge: Option<BridgePtr>,
     deadline: Instant,
+    stop: Option<Arc<AtomicBool>>,
     timed_out: bool,
 }
 
@@ -241,6 +248,10 @@ impl WasiView for State {
 }
 
 impl State {
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst))
+    }
+
     fn bridge(&mut self) -> wasmtime::Result<&mut dyn Bridge> {
         match self.bridge {
             // SAFETY: the pointer comes from the `&mut dyn Bridge` that `Runner::run` holds
@@ -259,6 +270,10 @@ impl bindings::RunnerImports for State {
 
     fn wait_call(&mut self) -> wasmtime::Result<(u32, Result<String, String>)> {
         let deadline = self.deadline;
+        if self.stopped() {
+            self.timed_out = true;
+            return Err(wasmtime::Error::msg("the run was stopped"));
+        }
         match self.bridge()?.wait(deadline) {
             Some(answer) => Ok(answer),
             None => {
@@ -415,7 +430,7 @@ impl Runner {
         0
     }
 
-    fn store(&self, deadline: Instant, bridge: Option<BridgePtr>) -> Store<State> {
+    fn store(&self, deadline: Instant, bridge: Option<BridgePtr>, stop: Option<Arc<AtomicBool>>) -> Store<State> {
         let inner = StoreLimitsBuilder::new().memory_size(self.inner.limits.memory_bytes).trap_on_grow_failure(true).build();
         let state = State {
             wasi: WasiCtx::builder().build(),
@@ -423,12 +438,28 @@ impl Runner {
             limiter: Limiter { inner, memory_refused: false },
             bridge,
             deadline,
+            stop,
             timed_out: false,
         };
         let mut store = Store::new(&self.inner.engine, state);
         store.limiter(|s| &mut s.limiter);
-        store.set_epoch_deadline(ticks(deadline));
-        store.epoch_deadline_trap();
+        if store.data().stop.is_some() {
+            // A run that can be stopped looks at its flag every tick, and traps at the
+            // deadline or once the flag is set.
+            store.set_epoch_deadline(1);
+            store.epoch_deadline_callback(|mut cx| {
+                let state = cx.data_mut();
+                if state.stopped() || Instant::now() >= state.deadline {
+                    state.timed_out = true;
+                    Err(wasmtime::Error::msg("the run was stopped or its deadline passed"))
+                } else {
+                    Ok(wasmtime::UpdateDeadline::Continue(1))
+                }
+            });
+        } else {
+            store.set_epoch_deadline(ticks(deadline));
+            store.epoch_deadline_trap();
+        }
         store
     }
 
@@ -447,7 +478,7 @@ impl Runner {
         if code.len() > bound {
             return Err(RunnerError::SourceTooLarge { bytes: code.len(), bound });
         }
-        let mut store = self.store(Instant::now() + self.inner.limits.parse_timeout, None);
+        let mut store = self.store(Instant::now() + self.inner.limits.parse_timeout, None, None);
         let result = self.inner.pre.instantiate(&mut store).and_then(|instance| instance.call_findings(&mut store, code));
         match result {
             Ok(f) => Ok(Findings {
@@ -475,7 +506,8 @@ impl Runner {
         // dropped inside this call, while `bridge` is mutably borrowed by it, so the pointer
         // is never used after `bridge`'s borrow ends (see `State::bridge`).
         let pointer: *mut (dyn Bridge + 'static) = unsafe { std::mem::transmute(pointer) };
-        let mut store = self.store(input.deadline, Some(BridgePtr(pointer)));
+        let stop = Some(input.stop.clone().unwrap_or_default());
+        let mut store = self.store(input.deadline, Some(BridgePtr(pointer)), stop);
         let wit_input = bindings::RunInput {
             code: input.code.to_string(),
             file: input.file.to_string(),

@@ -11,6 +11,7 @@ use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConf
 use rmcp::{schemars, tool, tool_handler, tool_router, ErrorData, ServerHandler};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
 
 use crate::execute::Gateway;
 
@@ -59,12 +60,12 @@ impl GatewayServer {
     }
 
     #[tool(description = "Run JavaScript that calls the upstream tools.")]
-    async fn execute(&self, Parameters(args): Parameters<ExecuteArgs>) -> Result<CallToolResult, ErrorData> {
+    async fn execute(&self, Parameters(args): Parameters<ExecuteArgs>, cancel: CancellationToken) -> Result<CallToolResult, ErrorData> {
         let mut request = json!({"code": args.code});
         if let Some(safe) = args.restart_safe {
             request["restartSafe"] = Value::Bool(safe);
         }
-        let result = self.gateway.execute(request).await;
+        let result = self.gateway.execute(request, Some(cancel)).await;
         Ok(if result.get("status").and_then(Value::as_str) == Some("completed") {
             CallToolResult::structured(result)
         } else {

@@ -68,8 +68,14 @@ impl Bridge for FakeBridge {
 
 fn run_with(code: &str, bridge: &mut FakeBridge, deadline: Duration) -> Ending {
     let namespaces = vec![("t".to_string(), vec!["echo".to_string(), "fail".to_string()])];
-    let input =
-        RunInput { code, file: "codemode:user.js", namespaces: &namespaces, deadline: Instant::now() + deadline, max_log_units: 1000 };
+    let input = RunInput {
+        code,
+        file: "codemode:user.js",
+        namespaces: &namespaces,
+        deadline: Instant::now() + deadline,
+        max_log_units: 1000,
+        stop: None,
+    };
     runner().run(&input, bridge)
 }
 
@@ -222,6 +228,7 @@ fn timeouts() {
         namespaces: &namespaces,
         deadline: Instant::now() + Duration::from_millis(100),
         max_log_units: 10,
+        stop: None,
     };
     assert_eq!(runner().run(&input, &mut Never(bridge)), Ending::Timeout);
     assert_eq!(run("return 1"), completed("1"));
@@ -326,6 +333,7 @@ fn timings() {
         namespaces: &namespaces,
         deadline: Instant::now() + Duration::from_secs(30),
         max_log_units: 10,
+        stop: None,
     };
     let mut bridge = tools();
     let t = Instant::now();
