@@ -280,6 +280,8 @@ impl Inner {
                 let frames = if stack.is_empty() {
                     String::new()
                 } else {
+                    // boa writes frames as QuickJS does (`    at NAME (FILE:LINE:COL)`, columns
+                    // in characters), so the core reads them by QuickJS's rule.
                     let step = json!({
                         "step": "user_stack",
                         "engine": "quickjs",

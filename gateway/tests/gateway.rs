@@ -142,6 +142,12 @@ async fn model_code_calls_real_servers_and_every_failure_is_the_contract() {
     assert_eq!(run["failurePhase"], "guest", "{run}");
     assert!(run.get("toolError").is_none(), "{run}");
 
+    // A guest error's frames are the model's own lines.
+    let (run, _) = s.run("function inner() { return null.x; }\nfunction outer() { return inner(); }\nreturn outer();").await;
+    assert_eq!((run["code"].as_str(), run["failurePhase"].as_str()), (Some("internal_error"), Some("guest")), "{run}");
+    let stack = run["stack"].as_str().unwrap();
+    assert!(stack.contains("at inner (codemode:user.js:1:") && stack.contains("at outer (codemode:user.js:2:"), "{stack}");
+
     // A rethrown bridge rejection stays the bridge's, even mutated.
     let (run, _) = s.run("try { await codemode.py.fail({message: 'nope'}); } catch (e) { e.message = 'changed'; throw e; }").await;
     assert_eq!(run["failurePhase"], "bridge", "{run}");
