@@ -7,7 +7,7 @@
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{CallToolResult, Implementation, JsonObject, ServerCapabilities, ServerConfig};
 use rmcp::{schemars, tool, tool_handler, tool_router, ErrorData, ServerHandler};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -25,8 +25,9 @@ pub struct SearchArgs {
     pub query: Option<String>,
 }
 
-/// The arguments of `execute`.
+/// The arguments of `execute` (their schema; the core's `request` step reads them).
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ExecuteArgs {
     /// JavaScript: the body of an async function. Call tools as
     /// `await codemode.<namespace>.<tool>(args)`; `return` the result.
@@ -54,18 +55,17 @@ impl GatewayServer {
         GatewayServer { gateway, tool_router: Self::tool_router() }
     }
 
-    #[tool(description = "Find the tools `execute` can call.", annotations(read_only_hint = true, open_world_hint = false))]
+    #[tool(description = SEARCH, annotations(read_only_hint = true, open_world_hint = false))]
     async fn search(&self, Parameters(args): Parameters<SearchArgs>) -> Result<CallToolResult, ErrorData> {
         Ok(CallToolResult::structured(search(&self.gateway, args.query.as_deref().unwrap_or(""))))
     }
 
-    #[tool(description = "Run JavaScript that calls the upstream tools.")]
-    async fn execute(&self, Parameters(args): Parameters<ExecuteArgs>, cancel: CancellationToken) -> Result<CallToolResult, ErrorData> {
-        let mut request = json!({"code": args.code});
-        if let Some(safe) = args.restart_safe {
-            request["restartSafe"] = Value::Bool(safe);
-        }
-        let result = self.gateway.execute(request, Some(cancel)).await;
+    // The arguments go to the core as sent (its `request` step reads and checks them: an
+    // unknown member or a wrong type is the run's `invalid_input`, as on every surface);
+    // `ExecuteArgs` only describes them.
+    #[tool(description = EXECUTE, input_schema = rmcp::handler::server::common::schema_for_type::<ExecuteArgs>())]
+    async fn execute(&self, arguments: JsonObject, cancel: CancellationToken) -> Result<CallToolResult, ErrorData> {
+        let result = self.gateway.execute(Value::Object(arguments), Some(cancel)).await;
         Ok(if result.get("status").and_then(Value::as_str) == Some("completed") {
             CallToolResult::structured(result)
         } else {
@@ -117,6 +117,6 @@ impl ServerHandler for GatewayServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("codemode-gateway", env!("CARGO_PKG_VERSION")))
-            .with_instructions(format!("Code mode. search: {SEARCH} execute: {EXECUTE}"))
+            .with_instructions("Code mode: find tools with `search`, then call them from JavaScript with `execute`.")
     }
 }

@@ -108,6 +108,12 @@ async fn model_code_calls_real_servers_and_every_failure_is_the_contract() {
         all["tools"].as_array().unwrap().iter().filter_map(|t| t["namespace"].as_str()).collect();
     assert_eq!(namespaces.into_iter().collect::<Vec<_>>(), ["everything", "fs", "py"], "{all}");
 
+    // The arguments are the core's to read: a wrong member is the run's invalid input.
+    let result = s.call("execute", json!({"code": "return 1", "langauge": "js"})).await;
+    let run = result.structured_content.unwrap();
+    assert_eq!((result.is_error, run["code"].as_str()), (Some(true), Some("invalid_input")), "{run}");
+    assert!(run["message"].as_str().unwrap().contains("langauge"), "{run}");
+
     // A good call completes with the tool's result.
     let path = s.allowed.join("notes.txt");
     let (run, failed) = s.run(&format!("const r = await codemode.fs.read_text_file({{path: {path:?}}});\nconsole.log('read', r.content.length);\nreturn r.content[0].text;")).await;
