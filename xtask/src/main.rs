@@ -12,6 +12,8 @@
 //! - `build-js`: build the npm package into `js-package/dist/` (nothing else).
 //! - `build-py`: build the Python package's abi3 wheel into `target/wheels/` (nothing else).
 //! - `test-py`: build the wheel and run the Python package's tests only.
+//! - `test-gateway`: build the gateway's runner and run the gateway's tests only (with
+//!   the npm and Python servers they drive).
 
 mod component;
 mod features;
@@ -38,7 +40,8 @@ fn main() {
         Some("build-js") => setup().and_then(|()| js::build(&ctx).map(|dist| println!("built {}", dist.display()))),
         Some("build-py") => py::build(&ctx).map(|wheel| println!("built {}", wheel.display())),
         Some("test-py") => py::test(&ctx),
-        _ => Err("usage: cargo xtask demo|test|fuzz|fuzz-seeds|bless|bench|build-js|build-py|test-py|serve-demo".into()),
+        Some("test-gateway") => setup().and_then(|()| gateway::test(&ctx)),
+        _ => Err("usage: cargo xtask demo|test|fuzz|fuzz-seeds|bless|bench|build-js|build-py|test-py|test-gateway|serve-demo".into()),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");
