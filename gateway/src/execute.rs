@@ -17,11 +17,17 @@ use codemode_errors::{parse_json, Failure, FailureReport, Normalizer};
 use codemode_errors_host::{ComponentEngine, HostError, Limits};
 use serde_json::{json, Map, Value};
 use tokio::runtime::Handle;
+use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 /// How often a run waiting for a call looks at its stop flag.
 const STOP_POLL: Duration = Duration::from_millis(10);
+
+/// Calls of one run on their way to the upstreams at once; later ones wait their turn in
+/// the gateway (never queued at an upstream), so a guest calling in a loop floods nothing
+/// and a run that ends leaves at most these few requests behind.
+pub const MAX_CALLS_IN_FLIGHT: usize = 16;
 
 use crate::config::Config;
 use crate::runner::{Bridge, Ending, RunInput, RunLimits, Runner};
@@ -245,6 +251,7 @@ impl Inner {
             tasks: Vec::new(),
             dispatched: run.dispatched.clone(),
             stop: stop.clone(),
+            in_flight: Arc::new(Semaphore::new(MAX_CALLS_IN_FLIGHT)),
             stats: run.stats.clone(),
             delivered: HashMap::new(),
             output: String::new(),
@@ -509,6 +516,8 @@ struct GatewayBridge {
     dispatched: Arc<AtomicBool>,
     /// Set when the run is stopped (the caller's signal) and when it has ended.
     stop: Arc<AtomicBool>,
+    /// Permits for calls on their way ([`MAX_CALLS_IN_FLIGHT`]).
+    in_flight: Arc<Semaphore>,
     stats: Arc<Mutex<Stats>>,
     /// The contract JSON of every rejection the bridge delivered, by call id: an uncaught
     /// rejection is reported from this record, never from what the guest holds.
@@ -530,8 +539,13 @@ impl Bridge for GatewayBridge {
         // Each task holds what it needs; every task is aborted when the run ends.
         let inner = self.inner.clone();
         let (namespace, tool, args) = (namespace.to_owned(), tool.to_owned(), args_json.to_owned());
-        let (sender, dispatched, stop) = (self.sender.clone(), self.dispatched.clone(), self.stop.clone());
+        let (sender, dispatched, stop, in_flight) =
+            (self.sender.clone(), self.dispatched.clone(), self.stop.clone(), self.in_flight.clone());
         let task = self.handle.spawn(async move {
+            // The permit is held until the answer is back; the stop check comes after it.
+            let Ok(_permit) = in_flight.acquire_owned().await else {
+                return;
+            };
             let answer = inner.call(&namespace, &tool, &args, &dispatched, &stop).await;
             let _ = sender.send((id, answer));
         });

@@ -109,6 +109,81 @@ const CHECK_GAPS: &[(&str, &str, &[&str])] = &[
     ),
 ];
 
+/// Attacks that fail on the gateway today because of gateway bugs (reported to its owner):
+/// each still runs, and must fail with a problem matching `problem` (a regex), so the test
+/// stays green while the bug is known and turns red both when it changes and when it is
+/// fixed (then remove the entry). `may_pass`: the outcome depends on load (a race), so a pass
+/// is noted, not an error. `HOSTILE_STRICT=1` judges them as any other attack.
+struct Known {
+    attack: &'static str,
+    problem: &'static str,
+    may_pass: bool,
+    why: &'static str,
+}
+
+const KNOWN_FAILURES: &[Known] = &[
+    Known {
+        attack: "args-tojson-throws-caught",
+        problem: r#"value: expected \{"caught":"boom"\}"#,
+        may_pass: false,
+        why: "the runner rejects the call with its own TypeError wrapping the guest's error \
+              (gateway/runner/src/guest.rs `start`, the `failed =>` arm) instead of the error the guest's toJSON threw",
+    },
+    Known {
+        attack: "value-map",
+        problem: r#"status: expected "failed", got "completed""#,
+        may_pass: false,
+        why: "the runner returns plain JSON.stringify of the value (gateway/runner/src/guest.rs `fulfilled`): a Map \
+              becomes {}; the npm guest refuses what is not JSON data (js-package/src/worker/guest.js `notData`)",
+    },
+    Known {
+        attack: "value-nan",
+        problem: r#"status: expected "failed", got "completed""#,
+        may_pass: false,
+        why: "as value-map: NaN becomes null instead of failing as output_limit_exceeded",
+    },
+    Known {
+        attack: "value-infinity",
+        problem: r#"status: expected "failed", got "completed""#,
+        may_pass: false,
+        why: "as value-map: Infinity becomes null instead of failing as output_limit_exceeded",
+    },
+    Known {
+        attack: "crash-out-of-memory",
+        problem: r#"code: expected one of \["internal_error","runtime_unavailable"\], got "timeout""#,
+        may_pass: true,
+        why: "boa fills about 2 million array elements a second and packs integers (4 B each): reaching the \
+              runner's 256 MiB limit takes about 30 s, past the attack's 15 s deadline (with a longer deadline it \
+              ends as the guest's out-of-memory failure)",
+    },
+    Known {
+        attack: "crash-spread-2-25-keys",
+        problem: r#"code: expected one of \["internal_error","runtime_unavailable"\], got "timeout""#,
+        may_pass: true,
+        why: "as crash-out-of-memory: the spread of 2^25 keys reaches the memory limit after the 15 s deadline",
+    },
+    Known {
+        attack: "flood-sync-unawaited-calls",
+        problem: "LATE DISPATCH|UNRESPONSIVE HOST",
+        may_pass: true,
+        why: "no bound on a run's calls in flight: every call is a task handing its request to rmcp, which \
+              writes every request it accepted even after the caller is aborted, so queued calls reach the \
+              server after the run resolved (gateway/src/execute.rs `Inner::call`, `GatewayBridge::start`)",
+    },
+    Known {
+        attack: "flood-call-then-await-null",
+        problem: "LATE DISPATCH|UNRESPONSIVE HOST",
+        may_pass: true,
+        why: "as flood-sync-unawaited-calls",
+    },
+    Known {
+        attack: "flood-parallel-instant-calls",
+        problem: "LATE DISPATCH|UNRESPONSIVE HOST",
+        may_pass: true,
+        why: "as flood-sync-unawaited-calls",
+    },
+];
+
 /// Record members the test reads (any other fails the test: nothing is silently ignored).
 const ATTACK_MEMBERS: &[&str] =
     &["name", "item", "executors", "catalog", "concurrent", "hardMs", "nodeArgs", "maxTickGapMs", "note", "runs"];
@@ -452,16 +527,90 @@ impl Gateways {
     }
 }
 
-/// The calls a server recorded: (namespace, name, arrival in epoch ms).
-fn recorded(file: &Path) -> Vec<(String, String, f64)> {
+/// What a pipe holds (Linux's default capacity): a call that arrives late may have been
+/// written before the result while the server was still reading what came before it.
+const PIPE_BYTES: u64 = 65_536;
+
+/// One call a server recorded.
+struct Call {
+    ns: String,
+    name: String,
+    /// Arrival, epoch ms.
+    at: f64,
+    /// Its request line's size on the server's stdin.
+    bytes: u64,
+}
+
+fn recorded(file: &Path) -> Vec<Call> {
     let text = std::fs::read_to_string(file).unwrap();
     text.lines()
         .filter(|l| !l.is_empty())
         .map(|l| {
             let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("a call record {l:?}: {e}"));
-            (v["ns"].as_str().unwrap().to_owned(), v["name"].as_str().unwrap().to_owned(), v["at"].as_f64().unwrap())
+            Call {
+                ns: v["ns"].as_str().unwrap().to_owned(),
+                name: v["name"].as_str().unwrap().to_owned(),
+                at: v["at"].as_f64().unwrap(),
+                bytes: v["bytes"].as_u64().unwrap(),
+            }
         })
         .collect()
+}
+
+/// Fill in each run's dispatch counts from its server's record (after the late wait).
+///
+/// A run's calls are those that arrived from its start to [`GRACE_MS`] after its result. A
+/// call arriving later was dispatched after the result, unless the server was still busy
+/// reading when the run resolved (a call arrived within [`GRACE_MS`] of it): then the first
+/// [`PIPE_BYTES`] of later calls may have been waiting in the pipe, written before the
+/// result, and count as the run's; the rest were written after it.
+fn count_dispatches(reports: &mut [RunReport], concurrent: bool) {
+    let mut records: HashMap<PathBuf, Vec<Call>> = HashMap::new();
+    for r in reports.iter() {
+        records.entry(r.calls_file.clone()).or_insert_with(|| recorded(&r.calls_file));
+    }
+    let n = reports.len();
+    for i in 0..n {
+        let calls = &records[&reports[i].calls_file];
+        let same = |r: &RunReport| r.calls_file == reports[i].calls_file;
+        // Concurrent runs on one server share one window: from the first start to the last result.
+        let (from, resolved) = if concurrent {
+            let on = reports.iter().filter(|r| same(r));
+            let from = on.clone().map(|r| r.started_at).fold(f64::INFINITY, f64::min);
+            (from.min(reports[i].started_at), on.map(|r| r.resolved_at).fold(0.0, f64::max))
+        } else {
+            (reports[i].started_at, reports[i].resolved_at)
+        };
+        let to = resolved + GRACE_MS;
+        // Late calls: after the window, before the next run on the same server starts.
+        let next_start =
+            if concurrent { f64::INFINITY } else { reports[i + 1..].iter().find(|r| same(r)).map_or(f64::INFINITY, |r| r.started_at) };
+        let mut during: Vec<&Call> = calls.iter().filter(|c| c.at >= from && c.at <= to).collect();
+        let late: Vec<&Call> = calls.iter().filter(|c| c.at > to && c.at < next_start).collect();
+        let busy = calls.iter().any(|c| c.at >= resolved - GRACE_MS && c.at <= to);
+        let mut in_pipe = 0;
+        if busy {
+            let mut bytes = 0;
+            for c in &late {
+                bytes += c.bytes;
+                if bytes > PIPE_BYTES {
+                    break;
+                }
+                in_pipe += 1;
+            }
+        }
+        during.extend(&late[..in_pipe]);
+        let after = late.len() - in_pipe;
+        // Concurrent runs on one server: the shared window's calls are told once, on the last.
+        if concurrent && reports[i + 1..].iter().any(|r| r.calls_file == reports[i].calls_file) {
+            continue;
+        }
+        let r = &mut reports[i];
+        r.dispatches = during.len();
+        r.writes = during.iter().filter(|c| c.name == "write").count();
+        r.dispatched_to = during.iter().map(|c| (c.ns.clone(), c.name.clone())).collect();
+        r.dispatches_after = after;
+    }
 }
 
 /// One run as prepared: its gateway, request, abort and expectation.
@@ -503,38 +652,6 @@ async fn run_one(p: &Prepared) -> RunReport {
     RunReport { result, elapsed_ms, result_bytes, calls_file: p.lane.calls.clone(), started_at, resolved_at, ..RunReport::default() }
 }
 
-/// Fill in each run's dispatch counts from its server's record (after the late wait).
-fn count_dispatches(reports: &mut [RunReport], concurrent: bool) {
-    let mut records: HashMap<PathBuf, Vec<(String, String, f64)>> = HashMap::new();
-    for r in reports.iter() {
-        records.entry(r.calls_file.clone()).or_insert_with(|| recorded(&r.calls_file));
-    }
-    let n = reports.len();
-    for i in 0..n {
-        let calls = &records[&reports[i].calls_file];
-        let (from, to) = (reports[i].started_at, reports[i].resolved_at + GRACE_MS);
-        // Late: after this run's window and before the next run on the same server starts
-        // (concurrent runs: after every run on that server resolved).
-        let later_start = if concurrent {
-            f64::INFINITY
-        } else {
-            reports[i + 1..].iter().find(|r| r.calls_file == reports[i].calls_file).map_or(f64::INFINITY, |r| r.started_at)
-        };
-        let late_from = if concurrent {
-            reports.iter().filter(|r| r.calls_file == reports[i].calls_file).map(|r| r.resolved_at).fold(0.0, f64::max) + GRACE_MS
-        } else {
-            to
-        };
-        let during: Vec<&(String, String, f64)> = calls.iter().filter(|c| c.2 >= from && c.2 <= to).collect();
-        let after = calls.iter().filter(|c| c.2 > late_from && c.2 < later_start).count();
-        let r = &mut reports[i];
-        r.dispatches = during.len();
-        r.writes = during.iter().filter(|c| c.1 == "write").count();
-        r.dispatched_to = during.iter().map(|c| (c.0.clone(), c.1.clone())).collect();
-        r.dispatches_after = if concurrent && i + 1 < n { 0 } else { after };
-    }
-}
-
 struct Outcome {
     name: String,
     problems: Vec<String>,
@@ -551,11 +668,50 @@ fn the_red_teams_attacks_hold_on_the_gateway() {
     // A run that never resolved may still hold a blocking thread: do not wait for it forever.
     runtime.shutdown_timeout(Duration::from_secs(2));
 
-    let failed: Vec<&Outcome> = outcomes.iter().filter(|o| !o.problems.is_empty()).collect();
+    let strict = std::env::var_os("HOSTILE_STRICT").is_some();
+    let mut failed = Vec::new();
+    let mut known = Vec::new();
+    let mut notes = Vec::new();
+    for o in &outcomes {
+        let entry = KNOWN_FAILURES.iter().find(|k| k.attack == o.name).filter(|_| !strict);
+        match entry {
+            None if o.problems.is_empty() => {}
+            None => failed.push(format!("{}:\n    {}\n  runs: {}", o.name, o.problems.join("\n    "), o.briefs.join(" / "))),
+            Some(k) if o.problems.is_empty() => {
+                if k.may_pass {
+                    notes.push(format!("{} (a known failure that may pass) passed this time", o.name));
+                } else {
+                    failed.push(format!("{}: passes now: remove it from KNOWN_FAILURES ({})", o.name, k.why));
+                }
+            }
+            Some(k) => {
+                let re = regex::Regex::new(k.problem).unwrap();
+                let (matching, other): (Vec<&String>, Vec<&String>) = o.problems.iter().partition(|p| re.is_match(p));
+                if matching.is_empty() || !other.is_empty() {
+                    failed.push(format!(
+                        "{}: a known failure (/{}/) failed differently:\n    {}",
+                        o.name,
+                        k.problem,
+                        o.problems.join("\n    ")
+                    ));
+                } else {
+                    known.push(format!("{}: {}", o.name, k.why));
+                }
+            }
+        }
+    }
+    for k in KNOWN_FAILURES {
+        assert!(
+            outcomes.iter().any(|o| o.name == k.attack) || std::env::var_os("HOSTILE_ONLY").is_some(),
+            "KNOWN_FAILURES names {}, which did not run",
+            k.attack
+        );
+    }
     println!(
-        "\nhostile attacks on the gateway: {} ran, {} passed, {} failed; {} gapped; {:.1} s",
+        "\nhostile attacks on the gateway: {} ran, {} passed, {} known failures, {} failed; {} gaps; {:.1} s",
         outcomes.len(),
-        outcomes.len() - failed.len(),
+        outcomes.len() - failed.len() - known.len(),
+        known.len(),
         failed.len(),
         gapped.len(),
         started.elapsed().as_secs_f64()
@@ -563,9 +719,13 @@ fn the_red_teams_attacks_hold_on_the_gateway() {
     for g in &gapped {
         println!("  GAP {g}");
     }
-    let report: Vec<String> =
-        failed.iter().map(|o| format!("{}:\n    {}\n  runs: {}", o.name, o.problems.join("\n    "), o.briefs.join(" / "))).collect();
-    assert!(failed.is_empty(), "{} attack(s) failed on the gateway:\n  {}", failed.len(), report.join("\n  "));
+    for k in &known {
+        println!("  KNOWN FAILURE {k}");
+    }
+    for n in &notes {
+        println!("  NOTE {n}");
+    }
+    assert!(failed.is_empty(), "{} attack(s) failed on the gateway:\n  {}", failed.len(), failed.join("\n  "));
 }
 
 async fn run_all(data: &Value) -> (Vec<Outcome>, Vec<String>) {

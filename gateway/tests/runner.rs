@@ -106,6 +106,18 @@ fn values() {
     assert!(matches!(run("const a = {}; a.a = a; return a"), Ending::Unserializable { .. }));
     assert!(matches!(run("return 1n"), Ending::Unserializable { .. }));
     assert!(matches!(run("return {toJSON(){ throw new Error('no') }}"), Ending::Unserializable { message } if message.contains("no")));
+    // What JSON has no such value for fails, as on the npm executors, instead of becoming
+    // something else quietly.
+    for (code, what) in [
+        ("return NaN", "NaN"),
+        ("return [1, Infinity]", "Infinity at the key \"1\""),
+        ("return new Map([[1, 2]])", "a Map"),
+        ("return {a: [undefined]}", "undefined in an array"),
+        ("class P {}; return {p: new P()}", "not plain data"),
+    ] {
+        assert!(matches!(run(code), Ending::Unserializable { message } if message.contains(what)), "{code}");
+    }
+    assert_eq!(run("return {a: undefined, b: Object.create(null)}"), completed(r#"{"b":{}}"#));
 }
 
 #[test]
@@ -147,9 +159,9 @@ fn calls() {
     assert_eq!(bridge.started[0].0, "nope");
 
     // The catalog, and no thenable.
-    let code = "return [Object.keys(codemode), Object.keys(codemode.t), 't' in codemode, codemode.then, codemode.t.then, \
+    let code = "return [Object.keys(codemode), Object.keys(codemode.t), 't' in codemode, codemode.then === undefined, codemode.t.then === undefined, \
                 typeof codemode.t.echo, (await codemode.t) === codemode.t || 'proxy']";
-    assert_eq!(run(code), completed(r#"[["t"],["echo","fail"],true,null,null,"function","proxy"]"#));
+    assert_eq!(run(code), completed(r#"[["t"],["echo","fail"],true,true,true,"function","proxy"]"#));
 }
 
 #[test]
@@ -196,6 +208,11 @@ fn rejections_and_throws() {
     assert!(
         matches!(run_with("await codemode.t.echo({n: 1n})", &mut bridge, Duration::from_secs(10)), Ending::Guest { name, .. } if name == "TypeError")
     );
+    assert!(bridge.started.is_empty());
+    // What the guest's own toJSON throws rejects the call as it was thrown.
+    let mut bridge = tools();
+    let code = "try { await codemode.t.echo({toJSON() { throw new Error('boom') }}) } catch (e) { return e.message }";
+    assert_eq!(run_with(code, &mut bridge, Duration::from_secs(10)), completed(r#""boom""#));
     assert!(bridge.started.is_empty());
 }
 

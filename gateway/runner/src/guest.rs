@@ -54,6 +54,56 @@ const PRELUDE: &str = r#"(function (start, catalog) {
   Object.defineProperty(globalThis, "codemode", { value: root, writable: false, enumerable: false, configurable: false });
 })"#;
 
+/// The returned value as JSON data, by the npm executors' rule: `"J" + JSON text`, or
+/// `"B" + what` when the value is or holds something JSON has no such value for (a
+/// non-finite number, a function, a symbol, a BigInt, `undefined` in an array, an object
+/// that is not plain data such as a `Map` or a class instance) or nests deeper than 1000
+/// levels. Made from the intrinsics before user code runs, so the code cannot bend it; a
+/// throwing `toJSON` or a cycle still throws.
+const VALUE_JSON: &str = r#"(function () {
+  "use strict";
+  const stringify = JSON.stringify, getPrototypeOf = Object.getPrototypeOf, isArray = Array.isArray;
+  const ObjectPrototype = Object.prototype, toTag = Object.prototype.toString, S = String;
+  const apply = Reflect.apply, WM = WeakMap, wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set;
+  const finite = Number.isFinite, MAX_DEPTH = 1000;
+  const notData = (holder, x) => {
+    switch (typeof x) {
+      case "number": return finite(x) ? undefined : S(x);
+      case "function": return "a function";
+      case "symbol": return "a symbol";
+      case "bigint": return "a BigInt";
+      case "undefined": return isArray(holder) ? "undefined in an array" : undefined;
+      case "object": {
+        if (x === null || isArray(x)) return undefined;
+        const proto = getPrototypeOf(x);
+        if (proto === ObjectPrototype || proto === null) return undefined;
+        const tag = apply(toTag, x, []);
+        if (tag === "[object Object]") return "an object that is not plain data (a class instance)";
+        const name = tag.slice(8, -1);
+        return (/^[AEIOU]/.test(name) ? "an " : "a ") + name;
+      }
+      default: return undefined;
+    }
+  };
+  return function (value) {
+    let bad;
+    const depths = new WM();
+    const replacer = function (key, x) {
+      if (bad !== undefined) return undefined;
+      if (x !== null && typeof x === "object") {
+        const depth = (apply(wmGet, depths, [this]) ?? 0) + 1;
+        if (depth > MAX_DEPTH) { bad = "a value nested deeper than " + MAX_DEPTH + " levels"; return undefined; }
+        apply(wmSet, depths, [x, depth]);
+      }
+      const what = notData(this, x);
+      if (what !== undefined) { bad = what + (key === "" ? "" : " at the key " + stringify(S(key))); return undefined; }
+      return x;
+    };
+    const text = stringify(value, replacer);
+    return bad !== undefined ? "B" + bad : "J" + text;
+  };
+})()"#;
+
 /// Per-run state the native functions share (one run per instance, single-threaded).
 #[derive(Default)]
 struct RunState {
@@ -63,6 +113,8 @@ struct RunState {
     rejections: Vec<(u32, JsObject)>,
     /// JSON.stringify / JSON.parse as they were before user code ran.
     stringify: Option<JsFunction>,
+    /// [`VALUE_JSON`]'s checker.
+    value_json: Option<JsFunction>,
     parse: Option<JsFunction>,
     log_units_left: u64,
     log_cut: bool,
@@ -105,12 +157,12 @@ fn start(_this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
     };
     let json = match stringify(&value, ctx) {
         Ok(Some(json)) => json,
-        failed => {
-            let why = match failed {
-                Err(e) => opaque(e, ctx).to_string(ctx).map(|s| lossy(&s)).unwrap_or_default(),
-                _ => "the value has no JSON form".into(),
-            };
-            let error = JsNativeError::typ().with_message(format!("codemode.{namespace}.{tool}: the arguments cannot become JSON ({why})"));
+        // What the guest's own code threw (a `toJSON`, a getter) rejects the call as it was
+        // thrown; an engine limit is no JS value and ends the run.
+        Err(e) if engine_ending(&e).is_none() => return Ok(JsPromise::reject(e, ctx)?.into()),
+        Err(e) => return Err(e),
+        Ok(None) => {
+            let error = JsNativeError::typ().with_message(format!("codemode.{namespace}.{tool}: the arguments have no JSON form"));
             return Ok(JsPromise::reject(JsError::from(error), ctx)?.into());
         }
     };
@@ -167,9 +219,11 @@ fn setup(ctx: &mut Context, input: &RunInput) -> JsResult<()> {
     let json = json.as_object().ok_or_else(|| JsNativeError::typ().with_message("no JSON"))?.clone();
     let stringify = JsFunction::from_object(json.get(js_string!("stringify"), ctx)?.as_object().unwrap_or_else(|| json.clone()));
     let parse = JsFunction::from_object(json.get(js_string!("parse"), ctx)?.as_object().unwrap_or_else(|| json.clone()));
+    let value_json = ctx.eval(Source::from_bytes(VALUE_JSON))?.as_object().and_then(JsFunction::from_object);
     STATE.with(|s| {
         let mut s = s.borrow_mut();
         s.stringify = stringify;
+        s.value_json = value_json;
         s.parse = parse;
         s.log_units_left = input.max_log_units;
     });
@@ -242,24 +296,24 @@ fn fulfilled(value: JsValue, ctx: &mut Context) -> Ending {
     if value.is_undefined() {
         return Ending::Completed(None);
     }
-    match stringify(&value, ctx) {
-        Ok(Some(json)) => Ending::Completed(Some(json)),
-        Ok(None) => {
-            let what = if value.is_symbol() {
-                "a symbol"
-            } else if value.is_callable() {
-                "a function"
-            } else {
-                "a value with no JSON form"
-            };
-            Ending::Unserializable(format!("the code returned {what}, which cannot become JSON"))
+    let Some(check) = STATE.with(|s| s.borrow().value_json.clone()) else {
+        return Ending::Internal("the value check was not set up".into());
+    };
+    match check.call(&JsValue::undefined(), std::slice::from_ref(&value), ctx) {
+        Ok(out) => {
+            let out = out.as_string().map(|s| lossy(&s)).unwrap_or_default();
+            match out.split_at_checked(1) {
+                Some(("J", json)) if json != "undefined" && !json.is_empty() => Ending::Completed(Some(json.to_owned())),
+                Some(("B", what)) => Ending::Unserializable(format!("the returned value is not JSON data: it is or holds {what}")),
+                _ => Ending::Unserializable("the returned value is not JSON data: it has no JSON form".into()),
+            }
         }
         Err(error) => {
             if let Some(ending) = engine_ending(&error) {
                 return ending;
             }
             let text = opaque(error, ctx).to_string(ctx).map(|s| lossy(&s)).unwrap_or_default();
-            Ending::Unserializable(format!("the returned value cannot become JSON: {text}"))
+            Ending::Unserializable(format!("the returned value is not JSON data: {text}"))
         }
     }
 }

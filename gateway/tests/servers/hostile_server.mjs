@@ -8,9 +8,10 @@
 //   HOSTILE_CATALOG    the catalog's key (default 'default')
 //   HOSTILE_NAMESPACE  the namespace of that catalog this process serves (default 'ns');
 //                      the gateway's config names the server the same
-//   HOSTILE_CALLS      a file: one JSON line per call received,
-//                      {"ns": namespace, "name": tool, "at": epoch ms (fractional)}, appended
-//                      the moment the call arrives (flushed before the event loop turns)
+//   HOSTILE_CALLS      a file: one JSON line per call received, {"ns": namespace, "name":
+//                      tool, "at": epoch ms (fractional), "bytes": the request's line on
+//                      stdin, in bytes}, taken the moment the call arrives (the lines are
+//                      written before the event loop turns)
 //
 // Usage: node hostile_server.mjs (stdio).
 
@@ -37,7 +38,8 @@ const fd = process.env.HOSTILE_CALLS ? openSync(process.env.HOSTILE_CALLS, 'a') 
 let pending = [];
 function record(name) {
   if (fd === undefined) return;
-  pending.push(JSON.stringify({ ns: namespace, name, at: performance.timeOrigin + performance.now() }));
+  const bytes = lineBytes.shift() ?? 0;
+  pending.push(JSON.stringify({ ns: namespace, name, at: performance.timeOrigin + performance.now(), bytes }));
   if (pending.length === 1) {
     queueMicrotask(flush);
   }
@@ -75,5 +77,25 @@ server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     return { isError: true, content: [{ type: 'text', text: `hostile_server: no tool ${JSON.stringify(name)}` }] };
   }
   return answer(namespace, name, extra.signal);
+});
+// The size of each `tools/call` line as it arrives (a listener added before the transport's,
+// so the sizes are taken before the calls are handled, in the same order): the test tells a
+// call that waited in the pipe from one written late by how many bytes the pipe can hold.
+const lineBytes = [];
+let carry = 0;
+let carryText = '';
+process.stdin.on('data', (chunk) => {
+  const text = chunk.toString('latin1');
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+    const line = carryText + text.slice(start, nl);
+    if (line.includes('"tools/call"')) lineBytes.push(carry + (nl - start) + 1);
+    carry = 0;
+    carryText = '';
+    start = nl + 1;
+  }
+  carry += text.length - start;
+  // Enough of a long partial line to see its method.
+  carryText = (carryText + text.slice(start)).slice(0, 4096);
 });
 await server.connect(new StdioServerTransport());
