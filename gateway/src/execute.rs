@@ -14,7 +14,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use codemode_errors::{parse_json, Failure, FailureReport, Normalizer};
-use codemode_errors_host::{ComponentEngine, HostError, Limits};
+use codemode_errors_host::{wit, CompletedRun, ComponentEngine, GuestStack, HostError, Limits, NativeEngine};
 use serde_json::{json, Map, Value};
 use tokio::runtime::Handle;
 use tokio::sync::Semaphore;
@@ -28,6 +28,14 @@ const STOP_POLL: Duration = Duration::from_millis(10);
 /// the gateway (never queued at an upstream), so a guest calling in a loop floods nothing
 /// and a run that ends leaves at most these few requests behind.
 pub const MAX_CALLS_IN_FLIGHT: usize = 16;
+
+/// Calls one run may start; later ones are refused at once as over the run's budget, so a
+/// guest calling in a loop holds no more than this many tasks and records.
+pub const MAX_CALLS_PER_RUN: u32 = 1_000;
+
+/// Distinct tool names one run's telemetry counts by name; calls to further names (code
+/// inventing names in a loop) are counted under one entry.
+const MAX_NAMED_TOOLS: usize = 64;
 
 use crate::config::Config;
 use crate::runner::{Bridge, Ending, RunInput, RunLimits, Runner};
@@ -109,8 +117,20 @@ struct Inner {
     runner: Runner,
     upstreams: Upstreams,
     normalizer: ComponentEngine,
+    /// The same core, natively: it answers what is over the component's input bound (a
+    /// run's own huge value or message, an upstream's huge result), so a size is never
+    /// mistaken for a failure.
+    native: NativeEngine,
     catalog: Catalog,
     options: Options,
+}
+
+/// Whether a run still dispatches, and whether it did: one lock, so a call is either sent
+/// and counted before the run closes, or refused after it.
+#[derive(Default)]
+struct Gate {
+    closed: bool,
+    dispatched: bool,
 }
 
 /// What one run counted, for its telemetry.
@@ -135,7 +155,8 @@ impl Gateway {
             .map_err(|e| SetupError(format!("the normalizer could not be set up: {e}")))?;
         let upstreams = Upstreams::start(config).await;
         let catalog = Catalog::new(upstreams.tools());
-        Ok(Gateway { inner: Arc::new(Inner { runner, upstreams, normalizer, catalog, options }) })
+        let native = NativeEngine::new(&codemode_errors::Policy::default(), Limits::default().with_max_input_bytes(usize::MAX));
+        Ok(Gateway { inner: Arc::new(Inner { runner, upstreams, normalizer, native, catalog, options }) })
     }
 
     /// Every upstream tool the gateway offers.
@@ -164,7 +185,7 @@ impl Gateway {
         let inner = self.inner.clone();
         let handle = Handle::current();
         let started = Instant::now();
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(cancel.as_ref().is_some_and(CancellationToken::is_cancelled)));
         let watcher = cancel.map(|token| {
             let stop = stop.clone();
             tokio::spawn(async move {
@@ -189,6 +210,11 @@ impl Gateway {
     }
 }
 
+/// Whether the component refused an input for its size alone.
+fn over_bound(e: &HostError) -> bool {
+    matches!(e, HostError::InputTooLarge { .. })
+}
+
 /// A component answer that could not be had: the run ends as the host's failure.
 fn host_error(e: &HostError) -> String {
     e.to_run_error().json
@@ -196,14 +222,18 @@ fn host_error(e: &HostError) -> String {
 
 impl Inner {
     fn step(&self, step: &Value) -> Result<Value, String> {
-        let answer = self.normalizer.exec_step(&step.to_string()).map_err(|e| host_error(&e))?;
+        let text = step.to_string();
+        let answer = match self.normalizer.exec_step(&text) {
+            Err(e) if over_bound(&e) => self.native.exec_step(&text),
+            answered => answered,
+        }
+        .map_err(|e| host_error(&e))?;
         serde_json::from_str(&answer)
             .map_err(|e| format!("{{\"code\":\"internal_error\",\"message\":\"an exec step's answer is no JSON: {e}\"}}"))
     }
 
     fn execute(self: &Arc<Self>, request: &Value, handle: Handle, started: Instant, stop: Arc<AtomicBool>) -> Value {
-        let mut run =
-            Run { inner: self, started, restart_safe: false, dispatched: Arc::new(AtomicBool::new(false)), stats: Arc::default() };
+        let mut run = Run { inner: self, started, restart_safe: false, gate: Arc::default(), stats: Arc::default() };
         let aborted = || stop.load(Ordering::SeqCst);
         if aborted() {
             return run.fail(json!({"aborted": {}}), "", "", false);
@@ -249,7 +279,7 @@ impl Inner {
             receiver,
             next_id: 0,
             tasks: Vec::new(),
-            dispatched: run.dispatched.clone(),
+            gate: run.gate.clone(),
             stop: stop.clone(),
             in_flight: Arc::new(Semaphore::new(MAX_CALLS_IN_FLIGHT)),
             stats: run.stats.clone(),
@@ -269,10 +299,7 @@ impl Inner {
         let ending = self.runner.run(&input, &mut bridge);
         let aborted_during = aborted();
         // The run is over: nothing it started may still reach an upstream.
-        stop.store(true, Ordering::SeqCst);
-        for task in bridge.tasks.drain(..) {
-            task.abort();
-        }
+        bridge.close();
         let output = std::mem::take(&mut bridge.output);
         let cut = bridge.output_cut;
         let deadline_ms = self.options.deadline.as_millis() as u64;
@@ -283,22 +310,30 @@ impl Inner {
             Ending::Completed { value_json } => run.completed(value_json, &output, cut),
             Ending::Unserializable { message } => run.fail(json!({"output_unserializable": {"message": message}}), "", &output, cut),
             Ending::Guest { name, message, stack } => {
-                let lines = code.split('\n').count();
                 let frames = if stack.is_empty() {
                     String::new()
                 } else {
                     // boa writes frames as QuickJS does (`    at NAME (FILE:LINE:COL)`, columns
                     // in characters), so the core reads them by QuickJS's rule.
-                    let step = json!({
-                        "step": "user_stack",
-                        "engine": "quickjs",
-                        "name": name,
-                        "message": message,
-                        "stack": stack,
-                        "wrapping": {"file": file, "lines_before": self.runner.lines_before(), "columns_before": self.runner.columns_before(), "source_lines": lines},
-                        "label": self.options.label,
-                    });
-                    self.step(&step).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+                    let wrapping = wit::Wrapping {
+                        file: file.clone(),
+                        lines_before: self.runner.lines_before(),
+                        columns_before: self.runner.columns_before(),
+                        source_lines: u32::try_from(code.split('\n').count()).ok(),
+                    };
+                    let error = GuestStack {
+                        engine: wit::JsEngine::Quickjs,
+                        name: &name,
+                        message: &message,
+                        stack: &stack,
+                        wrapping: &wrapping,
+                        label: &self.options.label,
+                    };
+                    match self.normalizer.user_stack(&error) {
+                        Err(e) if over_bound(&e) => self.native.user_stack(&error),
+                        framed => framed,
+                    }
+                    .unwrap_or_default()
                 };
                 run.fail(json!({"guest_exception": {"name": name, "message": message}}), &frames, &output, cut)
             }
@@ -324,20 +359,14 @@ impl Inner {
     }
 
     fn ended_by_host(&self, message: &str, started: Instant) -> Value {
-        let run = Run { inner: self, started, restart_safe: false, dispatched: Arc::new(AtomicBool::new(true)), stats: Arc::default() };
+        let gate = Gate { closed: true, dispatched: true };
+        let run = Run { inner: self, started, restart_safe: false, gate: Arc::new(Mutex::new(gate)), stats: Arc::default() };
         run.fail(json!({"internal": {"message": message}}), "", "", false)
     }
 
     /// A tool call's answer: `Ok(result JSON)` resolves the guest's promise, `Err(contract
     /// JSON)` rejects it with `new Error(contract JSON)`.
-    async fn call(
-        &self,
-        namespace: &str,
-        tool: &str,
-        args_json: &str,
-        dispatched: &AtomicBool,
-        stop: &AtomicBool,
-    ) -> Result<String, String> {
+    async fn call(&self, namespace: &str, tool: &str, args_json: &str, gate: &Mutex<Gate>, stop: &AtomicBool) -> Result<String, String> {
         let qualified = format!("{namespace}::{tool}");
         let Some(&index) = self.catalog.by_name.get(&qualified) else {
             let names: Vec<&str> = self.catalog.by_name.keys().map(String::as_str).collect();
@@ -345,12 +374,21 @@ impl Inner {
             return Err(Normalizer::default().normalize(&report).error.map(|e| e.to_json()).unwrap_or_default());
         };
         let entry = &self.catalog.tools[index];
-        let arguments: Value = serde_json::from_str(args_json).unwrap_or(Value::Null);
         let mut report = Map::new();
         report.insert("tool".into(), Value::String(qualified.clone()));
         if let Some(annotations) = entry.annotations.as_ref().filter(|a| a.is_object()) {
             report.insert("annotations".into(), annotations.clone());
         }
+        let arguments: Value = match serde_json::from_str(args_json) {
+            Ok(arguments) => arguments,
+            // The guest's JSON.stringify wrote it, so only its depth can defeat the reader:
+            // never sent without them.
+            Err(e) => {
+                report.insert("dispatched".into(), Value::Bool(false));
+                report.insert("validation".into(), json!({"message": format!("the arguments could not be read: {e}")}));
+                return Err(self.normalized(&Value::Object(report), &qualified).unwrap_or_default());
+            }
+        };
         // The core checks the arguments against the tool's schema before anything leaves.
         let invalid = match (parse_json(&arguments.to_string()), parse_json(&entry.input_schema.to_string())) {
             (Ok(args), Ok(schema)) => Failure::invalid_arguments(&args, &schema).is_some(),
@@ -363,13 +401,18 @@ impl Inner {
         }
         report.insert("input_schema".into(), entry.input_schema.clone());
         report.insert("arguments".into(), arguments.clone());
-        // A run that has ended, or was stopped, dispatches nothing more.
-        if stop.load(Ordering::SeqCst) {
-            report.insert("dispatched".into(), Value::Bool(false));
-            report.insert("code_mode".into(), json!({"kind": "cancelled", "message": "the run was stopped before this call was sent"}));
-            return Err(self.normalized(&Value::Object(report), &qualified).unwrap_or_default());
+        // A run that has ended, or was stopped, dispatches nothing more; a call that goes
+        // out is counted as dispatched before the run can close.
+        {
+            let mut gate = gate.lock().unwrap_or_else(|e| e.into_inner());
+            if gate.closed || stop.load(Ordering::SeqCst) {
+                drop(gate);
+                report.insert("dispatched".into(), Value::Bool(false));
+                report.insert("code_mode".into(), json!({"kind": "cancelled", "message": "the run was stopped before this call was sent"}));
+                return Err(self.normalized(&Value::Object(report), &qualified).unwrap_or_default());
+            }
+            gate.dispatched = true;
         }
-        dispatched.store(true, Ordering::SeqCst);
         match self.upstreams.call(namespace, tool, arguments, self.options.call_timeout).await {
             Called::Result(result) => {
                 let text = result.to_string();
@@ -393,7 +436,12 @@ impl Inner {
     /// The contract JSON of a report's error; `None` when the report is no failure. A
     /// report the component could not normalize is the host's failure, as its own error.
     fn normalized(&self, report: &Value, tool: &str) -> Option<String> {
-        match self.normalizer.normalize_json(&report.to_string()) {
+        let text = report.to_string();
+        let outcome = match self.normalizer.normalize_json(&text) {
+            Err(e) if over_bound(&e) => self.native.normalize_json(&text),
+            outcome => outcome,
+        };
+        match outcome {
             Ok(outcome) => outcome.error.map(|e| e.json),
             Err(e) => {
                 let outcome = e.to_outcome(Some(tool));
@@ -408,13 +456,13 @@ struct Run<'a> {
     inner: &'a Inner,
     started: Instant,
     restart_safe: bool,
-    dispatched: Arc<AtomicBool>,
+    gate: Arc<Mutex<Gate>>,
     stats: Arc<Mutex<Stats>>,
 }
 
 impl Run<'_> {
     fn dispatched(&self) -> bool {
-        self.dispatched.load(Ordering::SeqCst)
+        self.gate.lock().unwrap_or_else(|e| e.into_inner()).dispatched
     }
 
     /// End with the run report member `failure`.
@@ -423,7 +471,12 @@ impl Run<'_> {
         if let (Value::Object(r), Value::Object(f)) = (&mut report, failure) {
             r.extend(f);
         }
-        let error = match self.inner.normalizer.classify_run(&report.to_string()) {
+        let text = report.to_string();
+        let classified = match self.inner.normalizer.classify_run(&text) {
+            Err(e) if over_bound(&e) => self.inner.native.classify_run(&text),
+            classified => classified,
+        };
+        let error = match classified {
             Ok(error) => error.json,
             Err(e) => host_error(&e),
         };
@@ -433,6 +486,12 @@ impl Run<'_> {
     /// End with a run error the core gave (its JSON).
     fn failed_with(&self, error: &str, stack: &str, output: &str, cut: bool) -> Value {
         let error: Value = serde_json::from_str(error).unwrap_or(Value::Null);
+        // A step holds strings of at most 128 Ki UTF-16 units; output past that is past
+        // any budget the step could fit anyway, and is cut here (and said so).
+        let (output, cut) = match output.char_indices().nth(STEP_TEXT_CHARS) {
+            Some((at, _)) => (&output[..at], true),
+            None => (output, cut),
+        };
         let step = json!({"step": "failed_run", "error": error, "stack": stack, "output": output, "max_bytes": self.inner.options.max_output_bytes});
         let mut result = match self.inner.step(&step) {
             Ok(Value::Object(result)) => result,
@@ -454,30 +513,31 @@ impl Run<'_> {
     }
 
     fn completed(&self, value_json: Option<String>, output: &str, cut: bool) -> Value {
-        let step = json!({
-            "step": "project_completed",
-            "output": output,
-            "value": value_json.as_deref().unwrap_or("null"),
-            "max_bytes": self.inner.options.max_output_bytes,
-            "dispatched": self.dispatched(),
-            "restart_safe": self.restart_safe,
-        });
-        let projected = match self.inner.step(&step) {
-            Ok(p) => p,
-            Err(error) => return self.failed_with(&error, "", output, cut),
+        let completed = CompletedRun {
+            output,
+            value: value_json.as_deref().unwrap_or("null"),
+            max_bytes: u32::try_from(self.inner.options.max_output_bytes).unwrap_or(u32::MAX),
+            dispatched: self.dispatched(),
+            restart_safe: self.restart_safe,
         };
-        if let Some(failed) = projected.get("failed") {
-            return self.failed_with(&failed.to_string(), "", output, cut);
-        }
+        let projected = match self.inner.normalizer.project_completed(&completed) {
+            Err(e) if over_bound(&e) => self.inner.native.project_completed(&completed),
+            projected => projected,
+        };
+        let projection = match projected {
+            Ok(Ok(projection)) => projection,
+            Ok(Err(error)) => return self.failed_with(&error.json, "", output, cut),
+            Err(e) => return self.failed_with(&host_error(&e), "", output, cut),
+        };
         let mut result = Map::new();
         result.insert("status".into(), "completed".into());
         if value_json.is_some() {
-            result.insert("value".into(), projected.get("value").cloned().unwrap_or(Value::Null));
+            result.insert("value".into(), serde_json::from_str(&projection.value).unwrap_or(Value::Null));
         }
-        result.insert("output".into(), projected.get("output").cloned().unwrap_or_else(|| "".into()));
+        result.insert("output".into(), Value::String(projection.output));
         result.insert("bridgeDispatchStarted".into(), Value::Bool(self.dispatched()));
         result.insert("replaySafe".into(), Value::Bool(self.restart_safe));
-        if cut || projected.get("truncated") == Some(&Value::Bool(true)) {
+        if cut || projection.truncated {
             result.insert("truncated".into(), Value::Bool(true));
         }
         result.insert("telemetry".into(), self.telemetry());
@@ -513,7 +573,7 @@ struct GatewayBridge {
     receiver: mpsc::Receiver<(u32, Result<String, String>)>,
     next_id: u32,
     tasks: Vec<JoinHandle<()>>,
-    dispatched: Arc<AtomicBool>,
+    gate: Arc<Mutex<Gate>>,
     /// Set when the run is stopped (the caller's signal) and when it has ended.
     stop: Arc<AtomicBool>,
     /// Permits for calls on their way ([`MAX_CALLS_IN_FLIGHT`]).
@@ -527,6 +587,31 @@ struct GatewayBridge {
     max_output: usize,
 }
 
+/// Characters of output a `failed_run` step is handed: each is at most two UTF-16 units,
+/// so this stays within a step's 128 Ki-unit strings.
+const STEP_TEXT_CHARS: usize = 64 * 1024;
+
+/// The name telemetry counts calls to further tool names under.
+const OTHER_TOOLS: &str = "[other tools]";
+
+impl GatewayBridge {
+    /// End the run's dispatching: no call goes out after this, and every task still
+    /// waiting or on its way is dropped (rmcp then tells the upstream it was cancelled).
+    fn close(&mut self) {
+        self.gate.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        self.stop.store(true, Ordering::SeqCst);
+        for task in self.tasks.drain(..) {
+            task.abort();
+        }
+    }
+}
+
+impl Drop for GatewayBridge {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
 impl Bridge for GatewayBridge {
     fn start(&mut self, namespace: &str, tool: &str, args_json: &str) -> u32 {
         self.next_id += 1;
@@ -534,19 +619,32 @@ impl Bridge for GatewayBridge {
         {
             let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
             stats.total += 1;
-            *stats.by_tool.entry(format!("{namespace}::{tool}")).or_default() += 1;
+            let name = format!("{namespace}::{tool}");
+            let key =
+                if stats.by_tool.contains_key(&name) || stats.by_tool.len() < MAX_NAMED_TOOLS { name } else { OTHER_TOOLS.to_owned() };
+            *stats.by_tool.entry(key).or_default() += 1;
+        }
+        if id > MAX_CALLS_PER_RUN {
+            // Answered here, without a task: the run has had its share of calls.
+            let report = json!({
+                "tool": format!("{namespace}::{tool}"),
+                "dispatched": false,
+                "budget": {"kind": "budget_exceeded", "message": format!("a run may start at most {MAX_CALLS_PER_RUN} tool calls")},
+            });
+            let contract = self.inner.normalized(&report, "").unwrap_or_default();
+            let _ = self.sender.send((id, Err(contract)));
+            return id;
         }
         // Each task holds what it needs; every task is aborted when the run ends.
         let inner = self.inner.clone();
         let (namespace, tool, args) = (namespace.to_owned(), tool.to_owned(), args_json.to_owned());
-        let (sender, dispatched, stop, in_flight) =
-            (self.sender.clone(), self.dispatched.clone(), self.stop.clone(), self.in_flight.clone());
+        let (sender, gate, stop, in_flight) = (self.sender.clone(), self.gate.clone(), self.stop.clone(), self.in_flight.clone());
         let task = self.handle.spawn(async move {
             // The permit is held until the answer is back; the stop check comes after it.
             let Ok(_permit) = in_flight.acquire_owned().await else {
                 return;
             };
-            let answer = inner.call(&namespace, &tool, &args, &dispatched, &stop).await;
+            let answer = inner.call(&namespace, &tool, &args, &gate, &stop).await;
             let _ = sender.send((id, answer));
         });
         self.tasks.push(task);
@@ -571,6 +669,10 @@ impl Bridge for GatewayBridge {
             self.delivered.insert(id, contract.clone());
         }
         Some((id, answer))
+    }
+
+    fn log_cut(&mut self) {
+        self.output_cut = true;
     }
 
     fn log(&mut self, line: &str) {

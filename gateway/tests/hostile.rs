@@ -109,8 +109,7 @@ const CHECK_GAPS: &[(&str, &str, &[&str])] = &[
     ),
 ];
 
-/// Attacks that fail on the gateway today because of gateway bugs (reported to its owner):
-/// each still runs, and must fail with a problem matching `problem` (a regex), so the test
+/// Attacks whose expectation the gateway does not meet today, with why: each still runs, and must fail with a problem matching `problem` (a regex), so the test
 /// stays green while the bug is known and turns red both when it changes and when it is
 /// fixed (then remove the entry). `may_pass`: the outcome depends on load (a race), so a pass
 /// is noted, not an error. `HOSTILE_STRICT=1` judges them as any other attack.
@@ -123,64 +122,19 @@ struct Known {
 
 const KNOWN_FAILURES: &[Known] = &[
     Known {
-        attack: "args-tojson-throws-caught",
-        problem: r#"value: expected \{"caught":"boom"\}"#,
-        may_pass: false,
-        why: "the runner rejects the call with its own TypeError wrapping the guest's error \
-              (gateway/runner/src/guest.rs `start`, the `failed =>` arm) instead of the error the guest's toJSON threw",
-    },
-    Known {
-        attack: "value-map",
-        problem: r#"status: expected "failed", got "completed""#,
-        may_pass: false,
-        why: "the runner returns plain JSON.stringify of the value (gateway/runner/src/guest.rs `fulfilled`): a Map \
-              becomes {}; the npm guest refuses what is not JSON data (js-package/src/worker/guest.js `notData`)",
-    },
-    Known {
-        attack: "value-nan",
-        problem: r#"status: expected "failed", got "completed""#,
-        may_pass: false,
-        why: "as value-map: NaN becomes null instead of failing as output_limit_exceeded",
-    },
-    Known {
-        attack: "value-infinity",
-        problem: r#"status: expected "failed", got "completed""#,
-        may_pass: false,
-        why: "as value-map: Infinity becomes null instead of failing as output_limit_exceeded",
-    },
-    Known {
         attack: "crash-out-of-memory",
         problem: r#"code: expected one of \["internal_error","runtime_unavailable"\], got "timeout""#,
         may_pass: true,
-        why: "boa fills about 2 million array elements a second and packs integers (4 B each): reaching the \
-              runner's 256 MiB limit takes about 30 s, past the attack's 15 s deadline (with a longer deadline it \
-              ends as the guest's out-of-memory failure)",
+        why: "not a bug but boa's speed: it fills about 2 million array elements a second and packs integers (4 B \
+              each), so reaching the runner's 256 MiB limit takes about 30 s, past the attack's 15 s deadline; the \
+              run ends by the deadline and the host is unaffected (with a longer deadline it ends as the guest's \
+              out-of-memory failure)",
     },
     Known {
         attack: "crash-spread-2-25-keys",
         problem: r#"code: expected one of \["internal_error","runtime_unavailable"\], got "timeout""#,
         may_pass: true,
         why: "as crash-out-of-memory: the spread of 2^25 keys reaches the memory limit after the 15 s deadline",
-    },
-    Known {
-        attack: "flood-sync-unawaited-calls",
-        problem: "LATE DISPATCH|UNRESPONSIVE HOST",
-        may_pass: true,
-        why: "no bound on a run's calls in flight: every call is a task handing its request to rmcp, which \
-              writes every request it accepted even after the caller is aborted, so queued calls reach the \
-              server after the run resolved (gateway/src/execute.rs `Inner::call`, `GatewayBridge::start`)",
-    },
-    Known {
-        attack: "flood-call-then-await-null",
-        problem: "LATE DISPATCH|UNRESPONSIVE HOST",
-        may_pass: true,
-        why: "as flood-sync-unawaited-calls",
-    },
-    Known {
-        attack: "flood-parallel-instant-calls",
-        problem: "LATE DISPATCH|UNRESPONSIVE HOST",
-        may_pass: true,
-        why: "as flood-sync-unawaited-calls",
     },
 ];
 

@@ -367,3 +367,65 @@ fn timings() {
         (with_calls.saturating_sub(without)) / 1000
     );
 }
+
+#[test]
+fn code_cannot_close_the_wrapper() {
+    const STRAY: &str = "Unexpected token '}'";
+    let stray = |code: &str| runner().findings(code).unwrap().syntax_error;
+    let at = |offset: usize| Some((STRAY.to_string(), offset));
+    let escapes = [
+        "return 1 }); throw new Error('gateway internal failure'); (function(){",
+        "return 1 }); require('fs'); (async function(){ return 2",
+        "return 1 }); (async function () {",
+        "return 1 })",
+        "return 1 } //",
+    ];
+    for code in escapes {
+        assert_eq!(stray(code), at(9), "{code}");
+        match run(code) {
+            Ending::SyntaxError { message, line, column } => assert_eq!((message.as_str(), line, column), (STRAY, 1, 10), "{code}"),
+            other => panic!("{code}: {other:?}"),
+        }
+    }
+    // The unterminated comment makes the wrapped text fail to parse; the `}` is still what
+    // findings reports.
+    assert_eq!(stray("return 1 } /*"), at(9));
+    assert!(matches!(run("return 1 } /*"), Ending::SyntaxError { .. }));
+    assert_eq!(stray("}"), at(0));
+    assert_eq!(run("}"), Ending::SyntaxError { message: STRAY.into(), line: 1, column: 1 });
+    // Line 2 after a U+2028, past an astral char: the offset counts UTF-16 units.
+    let code = "let a = '\u{1F600}';\u{2028}  } x";
+    assert_eq!(stray(code), at(16));
+    assert_eq!(run(code), Ending::SyntaxError { message: STRAY.into(), line: 2, column: 3 });
+    // A `}` in a string, template, regex or comment is fine.
+    for (code, value) in [
+        ("return '})'", "\"})\""),
+        ("return `}${'}'}}`", "\"}}}\""),
+        ("return /}/.test('}')", "true"),
+        ("// })\nreturn 1", "1"),
+        ("/* }) */ return 1", "1"),
+        ("return { a: {} }", "{\"a\":{}}"),
+        ("return 1\r", "1"),
+    ] {
+        assert_eq!(stray(code), None, "{code}");
+        assert_eq!(run(code), completed(value), "{code}");
+    }
+}
+
+#[test]
+fn many_imports_are_not_quadratic() {
+    let code = format!("{}return 1", "import.meta;\n".repeat(2000));
+    let t = Instant::now();
+    let f = runner().findings(&code).unwrap();
+    let took = t.elapsed();
+    eprintln!("2000 import.meta: findings in {took:?}");
+    assert_eq!(f.syntax_error, None);
+    // 16 found one parse at a time, then the one the parse stopped at past the cap.
+    assert_eq!(f.uses.len(), 17);
+    assert_eq!(f.uses[16], u("import_meta", 13 * 16));
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    // A syntax error past the cap still wins over module access.
+    let code = format!("{}return 1 +* 2", "import fs from 'fs';\n".repeat(100));
+    let f = runner().findings(&code).unwrap();
+    assert_eq!(f.syntax_error.map(|e| e.1), Some(21 * 100 + 10));
+}

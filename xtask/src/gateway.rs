@@ -25,6 +25,8 @@ pub fn test(ctx: &Ctx) -> Result {
     build_runner(ctx)?;
     ensure_npm(&ctx.root.join("examples/node-sandbox"))?;
     let env = py::venv(ctx, "gateway", SERVER_PACKAGES)?;
+    // The runner's parser checks are plain Rust: its unit tests run natively.
+    run(ctx.cargo().args(["test", "--package", "codemode-gateway-runner", "--lib"]))?;
     run(ctx
         .cargo()
         .args(["test", "--package", "codemode-gateway"])

@@ -75,6 +75,21 @@ impl LineMap {
         self.utf16[self.char_index(position.line_number(), position.column_number())]
     }
 
+    /// How many lines the code has, as boa counts them.
+    pub fn lines(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The UTF-16 offset in the code of a position in the wrapped text
+    /// (`WRAP_BEFORE + code + WRAP_AFTER`), clamped to the code.
+    pub fn wrapped_offset(&self, position: Position) -> usize {
+        match position.line_number() {
+            0 | 1 => 0,
+            line if line as usize - 1 > self.lines() => self.end(),
+            line => self.utf16[self.char_index(line - 1, position.column_number())],
+        }
+    }
+
     /// The UTF-16 length of the code.
     pub fn end(&self) -> usize {
         *self.utf16.last().unwrap_or(&0)
@@ -114,13 +129,102 @@ pub fn describe(error: &ParseError) -> (String, Option<Position>) {
     }
 }
 
+/// The run evaluates the code inside this wrapper (a script); the code starts on line 2,
+/// column 1.
+pub const WRAP_BEFORE: &str = "(async function () {\n";
+pub const WRAP_AFTER: &str = "\n})";
+
+/// The message for a `}` that closes the function the code runs in.
+pub const STRAY_CLOSE: &str = "Unexpected token '}'";
+
+/// At most this many `import` uses are neutralized one by one (one parse each); past it, the
+/// rest are neutralized in one go and parsed once more (see [`findings`]).
+pub const MAX_IMPORT_PASSES: usize = 16;
+
+/// How the wrapped code parses as a script.
+#[derive(Debug)]
+pub enum Wrapped {
+    /// One statement, the wrapper's async function expression, whose body ends at the
+    /// wrapper's own `}`: the code cannot reach outside the function.
+    Sound,
+    /// The script does not parse (positions are in the wrapped text).
+    Broken(ParseError),
+    /// It parses, but as something else: the code closed the wrapper's function.
+    Escapes,
+}
+
+/// Parse `WRAP_BEFORE + code + WRAP_AFTER` as a script and check its shape. The run
+/// evaluates that text only after this says [`Wrapped::Sound`].
+pub fn wrapped(code: &str) -> Wrapped {
+    use boa_engine::ast::scope::Scope;
+    use boa_engine::ast::{Statement, StatementListItem};
+    let text = format!("{WRAP_BEFORE}{code}{WRAP_AFTER}");
+    let mut interner = Interner::default();
+    let mut parser = Parser::new(Source::from_bytes(text.as_str()));
+    let script = match parser.parse_script(&Scope::new_global(), &mut interner) {
+        Ok(script) => script,
+        Err(error) => return Wrapped::Broken(error),
+    };
+    // The wrapper's final `}` starts the text's last line (as boa counts lines).
+    let last_line = u32::try_from(LineMap::new(&text).lines()).unwrap_or(u32::MAX);
+    let sound = match script.statements().statements() {
+        [StatementListItem::Statement(statement)] => match statement.as_ref() {
+            Statement::Expression(Expression::Parenthesized(p)) => match p.expression() {
+                Expression::AsyncFunctionExpression(f) => f.body().span().end() == Position::new(last_line, 2),
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    };
+    if sound {
+        Wrapped::Sound
+    } else {
+        Wrapped::Escapes
+    }
+}
+
+/// Where a function-body parse of `code` stopped at an unmatched `}` (boa's
+/// `parse_function_body` stops there without an error and ignores the rest), as a boa
+/// position in the code.
+pub fn stray_close(code: &str) -> Option<Position> {
+    let mut interner = Interner::default();
+    let mut parser = Parser::new(Source::from_bytes(code));
+    let body = parser.parse_function_body(&mut interner, false, true).ok()?;
+    let map = LineMap::new(code);
+    let chars: Vec<char> = code.chars().collect();
+    let end = body.span().end();
+    close_before(&map, &chars, end)?;
+    Some(Position::new(end.line_number(), end.column_number() - 1))
+}
+
+/// The char index of the `}` a body parse stopped at: boa's body span ends after the token
+/// that stopped the statement list (a `}`), or after the first token of the last statement
+/// at the end of the input (which never ends in `}`).
+fn close_before(map: &LineMap, chars: &[char], end: Position) -> Option<usize> {
+    let index = map.char_index(end.line_number(), end.column_number());
+    let at = index.checked_sub(1)?;
+    (end.column_number() > 1 && chars.get(at) == Some(&'}')).then_some(at)
+}
+
 /// Parse `code` as an async function body and report what it holds.
+///
+/// A body that parses is also checked as the run will use it ([`wrapped`]): a `}` that
+/// closes the wrapper is a syntax error at that `}`.
+///
+/// Import declarations and `import.meta` are neutralized one parse at a time, at most
+/// [`MAX_IMPORT_PASSES`] times. Past that cap, every remaining `import` that looks like one
+/// of them is neutralized textually in one go (uses found that way are not reported: the
+/// ones found so far already refuse the code) and the copy is parsed once more, so a
+/// syntax error after the cap is still found and still wins over module access. If that
+/// last parse stops at yet another import use, it is recorded and no syntax error is
+/// reported (module access is then the verdict).
 pub fn findings(code: &str) -> Findings {
     let map = LineMap::new(code);
     let mut chars: Vec<char> = code.chars().collect();
     let mut uses = Vec::new();
-    // Each pass neutralizes one `import` keyword, so this bounds the passes.
-    let mut budget = code.matches("import").count() + 1;
+    let mut passes = 0;
+    let mut capped = false;
     loop {
         let text: String = chars.iter().collect();
         let mut interner = Interner::default();
@@ -132,18 +236,38 @@ pub fn findings(code: &str) -> Findings {
                 let _ = body.visit_with(&mut walker);
                 uses.extend(walker.uses);
                 uses.sort_by_key(|u| u.1);
-                return Findings { syntax_error: None, uses };
+                let syntax_error = match wrapped(&text) {
+                    Wrapped::Sound => None,
+                    problem => Some(match close_before(&map, &chars, body.span().end()) {
+                        Some(at) => (STRAY_CLOSE.to_string(), map.utf16[at]),
+                        None => match problem {
+                            Wrapped::Broken(error) => {
+                                let (message, position) = describe(&error);
+                                (message, position.map_or(map.end(), |p| map.wrapped_offset(p)))
+                            }
+                            _ => (STRAY_CLOSE.to_string(), map.end()),
+                        },
+                    }),
+                };
+                return Findings { syntax_error, uses };
             }
             Err(error) => {
                 let (message, position) = describe(&error);
-                if budget > 0 {
-                    budget -= 1;
-                    if let Some(position) = position {
-                        let at = map.char_index(position.line_number(), position.column_number());
-                        if let Some((kind, start)) = neutralize_import(&mut chars, at) {
-                            uses.push((kind, map.utf16[start]));
+                if let Some(position) = position {
+                    let at = map.char_index(position.line_number(), position.column_number());
+                    if let Some((kind, start)) = neutralize_import(&mut chars, at) {
+                        uses.push((kind, map.utf16[start]));
+                        if passes < MAX_IMPORT_PASSES {
+                            passes += 1;
                             continue;
                         }
+                        if !capped {
+                            capped = true;
+                            neutralize_all_imports(&mut chars);
+                            continue;
+                        }
+                        uses.sort_by_key(|u| u.1);
+                        return Findings { syntax_error: None, uses };
                     }
                 }
                 let offset = position.map_or(map.end(), |p| map.offset(p));
@@ -151,6 +275,23 @@ pub fn findings(code: &str) -> Findings {
                 return Findings { syntax_error: Some((message, offset)), uses };
             }
         }
+    }
+}
+
+/// Neutralize, textually, every `import` keyword that reads as an import declaration or
+/// `import.meta` (strings and comments are not told apart: blanking inside them keeps
+/// them what they were).
+fn neutralize_all_imports(chars: &mut [char]) {
+    let mut i = 0;
+    while i + 6 <= chars.len() {
+        if chars[i] == 'i'
+            && chars[i..i + 6].iter().copied().eq("import".chars())
+            && (i == 0 || !(is_id_char(chars[i - 1]) || chars[i - 1] == '.'))
+            && chars.get(i + 6).is_none_or(|c| !is_id_char(*c))
+        {
+            let _ = neutralize_import(chars, i);
+        }
+        i += 1;
     }
 }
 
@@ -394,5 +535,77 @@ mod tests {
         assert_eq!(f.syntax_error, Some(("Unexpected token 'export'".into(), 0)));
         let f = findings("return (");
         assert_eq!(f.syntax_error.map(|e| e.1), Some(8));
+    }
+
+    fn stray(code: &str) -> Option<(String, usize)> {
+        findings(code).syntax_error
+    }
+
+    #[test]
+    fn closing_the_wrapper() {
+        let close = |offset| Some((STRAY_CLOSE.to_string(), offset));
+        assert_eq!(stray("return 1 }); throw new Error('gateway internal failure'); (function(){"), close(9));
+        let f = findings("return 1 }); require('fs'); (async function(){ return 2");
+        assert_eq!(f.syntax_error, close(9));
+        assert_eq!(stray("}"), close(0));
+        assert_eq!(stray("return 1 } //"), close(9));
+        assert_eq!(stray("return 1 } /*"), close(9));
+        assert_eq!(stray("return 1 })"), close(9));
+        assert_eq!(stray("if (a) { b }\n}"), close(13));
+        assert_eq!(stray("let a = 1;\u{2028}  }"), close(13));
+        assert_eq!(stray("let a = '\u{1F600}';\u{2028}  } x"), close(16));
+        assert_eq!(stray("import fs from 'fs'; }"), close(21));
+        for fine in [
+            "return '}'",
+            "return \"})\"",
+            "return `}${'}'}}`",
+            "return /}/.test('}')",
+            "// }\nreturn 1",
+            "/* }) */ return 1",
+            "return { a: {} }",
+            "{}",
+            "",
+            "return 1 //",
+            "return 1\r",
+            "return 1\r\n",
+            "return 1\u{2028}",
+            "\u{2029}",
+        ] {
+            assert_eq!(findings(fine), Findings::default(), "{fine}");
+            assert!(matches!(wrapped(fine), Wrapped::Sound), "{fine}");
+        }
+        assert!(matches!(wrapped("return 1 }); (async function () {"), Wrapped::Escapes));
+        assert!(matches!(wrapped("return 1 } /*"), Wrapped::Broken(_)));
+        assert_eq!(stray_close("x;\n  }"), Some(Position::new(2, 3)));
+        assert_eq!(stray_close("return 1"), None);
+        assert_eq!(stray_close("return '}'"), None);
+        // A syntax error before the `}` is the one reported.
+        assert_eq!(stray("return 1 +* 2 }); (function(){").map(|e| e.1), Some(10));
+    }
+
+    #[test]
+    fn many_imports() {
+        let code = format!("{}return 1", "import.meta;\n".repeat(2000));
+        let t = std::time::Instant::now();
+        let f = findings(&code);
+        let took = t.elapsed();
+        assert_eq!(f.syntax_error, None);
+        assert_eq!(f.uses.len(), MAX_IMPORT_PASSES + 1, "{:?}", f.uses);
+        assert_eq!(f.uses[0], ("import_meta", 0));
+        assert_eq!(f.uses[MAX_IMPORT_PASSES], ("import_meta", 13 * MAX_IMPORT_PASSES));
+        assert!(took < std::time::Duration::from_secs(3), "{took:?}");
+        // A syntax error after the cap still wins.
+        let code = format!("{}return 1 +* 2", "import fs from 'fs';\n".repeat(100));
+        let f = findings(&code);
+        assert_eq!(f.syntax_error.as_ref().map(|e| e.1), Some(21 * 100 + 10), "{f:?}");
+        assert_eq!(f.uses.len(), MAX_IMPORT_PASSES + 1);
+        let code = format!("{}}}", "import.meta;\n".repeat(100));
+        assert_eq!(findings(&code).syntax_error, Some((STRAY_CLOSE.to_string(), 1300)));
+        // Uses after the cap the parse never stopped at are not reported.
+        let code = format!("{}return require('x')", "import 'm'\n".repeat(40));
+        let f = findings(&code);
+        assert_eq!(f.syntax_error, None);
+        assert_eq!(f.uses.len(), MAX_IMPORT_PASSES + 2);
+        assert_eq!(f.uses.last(), Some(&("require_call", 11 * 40 + 7)));
     }
 }

@@ -21,9 +21,8 @@ struct Component;
 
 bindings::export!(Component with_types_in bindings);
 
-/// The wrapper around the submitted code: the code starts on line 2, column 1.
-const WRAP_BEFORE: &str = "(async function () {\n";
-const WRAP_AFTER: &str = "\n})";
+// The wrapper around the submitted code (the code starts on line 2, column 1) and its check.
+use crate::findings::{Wrapped, WRAP_AFTER, WRAP_BEFORE};
 /// Lines the wrapper adds before the code (the host's `lines_before`).
 const LINES_BEFORE: u32 = 1;
 
@@ -367,6 +366,21 @@ fn run(input: RunInput) -> Ending {
     if let Err(e) = setup(&mut ctx, &input) {
         return Ending::Internal(format!("runner setup failed: {e}"));
     }
+    // The wrapped text is evaluated only once a parse of exactly that text shows the code
+    // cannot reach outside the function (a `}` of its own closing the wrapper would let it
+    // run at script level). As in `findings`, such a `}` is the error reported, wherever the
+    // parse of the wrapped text stopped.
+    let wrapped = crate::findings::wrapped(&input.code);
+    if !matches!(wrapped, Wrapped::Sound) {
+        if let Some(p) = crate::findings::stray_close(&input.code) {
+            let message = crate::findings::STRAY_CLOSE.into();
+            return Ending::Syntax(WitSyntax { message, line: p.line_number(), column: p.column_number() });
+        }
+        return match wrapped {
+            Wrapped::Broken(error) => syntax_ending(&error.to_string()),
+            _ => Ending::Syntax(WitSyntax { message: crate::findings::STRAY_CLOSE.into(), line: 0, column: 0 }),
+        };
+    }
     let wrapped = format!("{WRAP_BEFORE}{}{WRAP_AFTER}", input.code);
     let path = Path::new(&input.file);
     let function = match ctx.eval(Source::from_bytes(wrapped.as_str()).with_path(path)) {
@@ -376,11 +390,13 @@ fn run(input: RunInput) -> Ending {
                 return ending;
             }
             let is_syntax = error.as_native().is_some_and(|n| matches!(n.kind(), boa_engine::error::JsNativeErrorKind::Syntax));
-            let text = error.to_string();
             if is_syntax {
-                return syntax_ending(&text);
+                return syntax_ending(&error.to_string());
             }
-            return Ending::Internal(format!("evaluating the wrapper failed: {text}"));
+            // Anything else is the code's failure, never the runner's: its text may be the
+            // code's choosing.
+            let value = opaque(error, &mut ctx);
+            return rejected(value, &mut ctx);
         }
     };
     let Some(function) = function.as_callable() else {
