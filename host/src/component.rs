@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use wasmtime::component::Linker;
+use wasmtime::component::{Component, ComponentExportIndex, Linker};
 use wasmtime::{Config, Enabled, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
 
 use crate::bindings::CodemodeErrorsPre;
@@ -32,6 +32,8 @@ use crate::{core, from_core, GUEST_COMPONENT};
 #[derive(Clone)]
 pub struct ComponentEngine {
     pre: CodemodeErrorsPre<CallState>,
+    /// The exports the engine calls, looked up once.
+    exports: Arc<Exports>,
     /// The policy as the WIT record, shared by the engine's clones and sessions.
     policy: Arc<Policy>,
     limits: Limits,
@@ -72,8 +74,10 @@ impl ComponentEngine {
         let (component, cache_event) = cache.load_or_compile(&engine, component).map_err(SetupError)?;
         let mut linker = Linker::<CallState>::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(SetupError)?;
+        // `CodemodeErrorsPre::new` type-checks the whole interface against the WIT, once.
         let pre = linker.instantiate_pre(&component).and_then(CodemodeErrorsPre::new).map_err(SetupError)?;
-        Ok(ComponentEngine { pre, policy: Arc::new(from_core::policy(policy)), limits, cache_event })
+        let exports = Arc::new(Exports::new(&component).map_err(SetupError)?);
+        Ok(ComponentEngine { pre, exports, policy: Arc::new(from_core::policy(policy)), limits, cache_event })
     }
 
     /// This engine (sharing its compiled component) with other limits.
@@ -372,6 +376,61 @@ impl ComponentEngine {
     /// The linked, pre-instantiated component.
     pub(crate) fn pre(&self) -> &CodemodeErrorsPre<CallState> {
         &self.pre
+    }
+
+    /// The exports the engine calls.
+    pub(crate) fn exports(&self) -> &Exports {
+        &self.exports
+    }
+}
+
+/// The interface the engine calls.
+const API: &str = "codemode:errors/api@0.2.0";
+
+/// The indices of the exports the engine calls, looked up by name once per engine.
+pub(crate) struct Exports {
+    pub(crate) create: ComponentExportIndex,
+    pub(crate) normalize_json: ComponentExportIndex,
+    pub(crate) normalize: ComponentExportIndex,
+    pub(crate) redact_text: ComponentExportIndex,
+    pub(crate) redact_json: ComponentExportIndex,
+    pub(crate) normalizer_parse_call_error: ComponentExportIndex,
+    pub(crate) classify_run: ComponentExportIndex,
+    pub(crate) read_exec_request: ComponentExportIndex,
+    pub(crate) module_access: ComponentExportIndex,
+    pub(crate) syntax_error: ComponentExportIndex,
+    pub(crate) user_stack: ComponentExportIndex,
+    pub(crate) project_completed: ComponentExportIndex,
+    pub(crate) fit_output: ComponentExportIndex,
+    pub(crate) exec_step: ComponentExportIndex,
+    pub(crate) schema: ComponentExportIndex,
+    pub(crate) version: ComponentExportIndex,
+}
+
+impl Exports {
+    fn new(component: &Component) -> wasmtime::Result<Exports> {
+        let api = component.get_export_index(None, API).ok_or_else(|| wasmtime::format_err!("no export `{API}` found"))?;
+        let f = |name: &str| {
+            component.get_export_index(Some(&api), name).ok_or_else(|| wasmtime::format_err!("no export `{name}` found in `{API}`"))
+        };
+        Ok(Exports {
+            create: f("[static]normalizer.create")?,
+            normalize_json: f("[method]normalizer.normalize-json")?,
+            normalize: f("[method]normalizer.normalize")?,
+            redact_text: f("[method]normalizer.redact-text")?,
+            redact_json: f("[method]normalizer.redact-json")?,
+            normalizer_parse_call_error: f("[method]normalizer.parse-call-error")?,
+            classify_run: f("classify-run")?,
+            read_exec_request: f("read-exec-request")?,
+            module_access: f("module-access")?,
+            syntax_error: f("syntax-error")?,
+            user_stack: f("user-stack")?,
+            project_completed: f("project-completed")?,
+            fit_output: f("fit-output")?,
+            exec_step: f("exec-step")?,
+            schema: f("schema")?,
+            version: f("version")?,
+        })
     }
 }
 

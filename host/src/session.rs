@@ -13,18 +13,16 @@
 //! is dropped. Open sessions per thread, not per failure, and drop them when the batch
 //! ends.
 
-use wasmtime::component::ResourceAny;
+use wasmtime::component::{ComponentExportIndex, ComponentNamedList, Instance, Lift, Lower, ResourceAny};
 use wasmtime::Store;
 
-use crate::bindings::exports::codemode::errors::api::GuestNormalizer;
-use crate::bindings::CodemodeErrors;
-use crate::component::{abort, check_input, ComponentEngine};
+use crate::component::{abort, check_input, ComponentEngine, Exports};
 use crate::deadline;
 use crate::error::HostError;
 use crate::exec::{CompletedRun, GuestStack, SyntaxReport};
 use crate::store::{limits_of, CallState};
 use crate::typed_input_len;
-use crate::wit::{CallContext, CallError, ExecRequest, Failure, InputError, Outcome, Projection, RunError};
+use crate::wit::{CallContext, CallError, ExecRequest, Failure, InputError, Outcome, Policy, Projection, RunError};
 
 /// Calls that share one instance of the component. Made by [`ComponentEngine::session`];
 /// not shared across threads (each thread opens its own).
@@ -46,8 +44,24 @@ pub struct Session {
 /// An instantiated component, and its normalizer once one was needed.
 struct Live {
     store: Store<CallState>,
-    bindings: CodemodeErrors,
+    instance: Instance,
     normalizer: Option<ResourceAny>,
+}
+
+impl Live {
+    /// Call the export `index` with `params`. Only this export is type-checked, against
+    /// the Rust types of the call: the generated bindings' `instantiate` type-checks every
+    /// export at every instantiation, a quarter of a fresh store's set-up
+    /// (docs/PERFORMANCE-component.md). The whole interface is checked against the WIT
+    /// once, when the engine is set up (`CodemodeErrorsPre::new`).
+    fn call<P, R>(&mut self, index: &ComponentExportIndex, params: P) -> wasmtime::Result<R>
+    where
+        P: ComponentNamedList + Lower,
+        R: ComponentNamedList + Lift,
+    {
+        let func = self.instance.get_func(&mut self.store, index).ok_or_else(|| wasmtime::format_err!("the component lacks an export"))?;
+        func.typed::<P, R>(&self.store)?.call(&mut self.store, params)
+    }
 }
 
 impl Session {
@@ -66,7 +80,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn normalize_json(&mut self, report: &str) -> Result<Outcome, HostError> {
-        self.with_normalizer(report.len(), |n, store, res| n.call_normalize_json(store, res, &report.to_owned()))
+        self.with_normalizer(report.len(), |live, x, res| live.call(&x.normalize_json, (res, report)).map(|(r,)| r))
     }
 
     /// Normalize a typed failure report.
@@ -83,7 +97,9 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn normalize(&mut self, context: &CallContext, failure: &Failure) -> Result<Outcome, HostError> {
-        self.with_normalizer(typed_input_len(context, failure), |n, store, res| n.call_normalize(store, res, context, failure))
+        self.with_normalizer(typed_input_len(context, failure), |live, x, res| {
+            live.call(&x.normalize, (res, context, failure)).map(|(r,)| r)
+        })
     }
 
     /// Sanitize and redact free text.
@@ -95,7 +111,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn redact_text(&mut self, text: &str) -> Result<String, HostError> {
-        self.with_normalizer(text.len(), |n, store, res| n.call_redact_text(store, res, text).map(Ok))
+        self.with_normalizer(text.len(), |live, x, res| live.call(&x.redact_text, (res, text)).map(|(r,)| Ok(r)))
     }
 
     /// A redacted copy of a JSON value, as compact JSON text.
@@ -107,7 +123,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn redact_json(&mut self, value: &str) -> Result<String, HostError> {
-        self.with_normalizer(value.len(), |n, store, res| n.call_redact_json(store, res, &value.to_owned()))
+        self.with_normalizer(value.len(), |live, x, res| live.call(&x.redact_json, (res, value)).map(|(r,)| r))
     }
 
     /// Read a contract object back from `Error.message`, its texts cleaned under the
@@ -121,7 +137,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn parse_call_error(&mut self, message: &str) -> Result<CallError, HostError> {
-        self.with_normalizer(message.len(), |n, store, res| n.call_parse_call_error(store, res, message))
+        self.with_normalizer(message.len(), |live, x, res| live.call(&x.normalizer_parse_call_error, (res, message)).map(|(r,)| r))
     }
 
     /// Classify how a whole code-mode run ended, from a run report given as JSON text.
@@ -135,7 +151,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn classify_run(&mut self, report: &str) -> Result<RunError, HostError> {
-        self.call(report.len(), |live| live.bindings.codemode_errors_api().call_classify_run(&mut live.store, &report.to_owned()))?
+        self.call(report.len(), |live, x| live.call::<_, (Result<RunError, InputError>,)>(&x.classify_run, (report,)).map(|(r,)| r))?
             .map_err(HostError::Input)
     }
 
@@ -150,8 +166,9 @@ impl Session {
     /// assert_eq!(refused.code, codemode_errors_host::wit::RunErrorCode::InvalidInput);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[allow(clippy::result_large_err)] // the WIT's own result, handed back as the component answered
     pub fn read_exec_request(&mut self, request: &str) -> Result<Result<ExecRequest, RunError>, HostError> {
-        self.call(request.len(), |live| live.bindings.codemode_errors_api().call_read_exec_request(&mut live.store, &request.to_owned()))
+        self.call(request.len(), |live, x| live.call(&x.read_exec_request, (request,)).map(|(r,)| r))
     }
 
     /// The run error for module access in a source, if any.
@@ -164,7 +181,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn module_access(&mut self, code: &str, restart_safe: bool) -> Result<Option<RunError>, HostError> {
-        self.call(code.len(), |live| live.bindings.codemode_errors_api().call_module_access(&mut live.store, code, restart_safe))
+        self.call(code.len(), |live, x| live.call(&x.module_access, (code, restart_safe)).map(|(r,)| r))
     }
 
     /// The run error for a syntax error an engine reported, placed in the submitted source.
@@ -187,17 +204,8 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn syntax_error(&mut self, r: &SyntaxReport<'_>) -> Result<RunError, HostError> {
-        self.call(r.len(), |live| {
-            live.bindings.codemode_errors_api().call_syntax_error(
-                &mut live.store,
-                r.engine,
-                r.message,
-                r.stack,
-                r.position,
-                r.wrapping,
-                r.source,
-                r.restart_safe,
-            )
+        self.call(r.len(), |live, x| {
+            live.call(&x.syntax_error, (r.engine, r.message, r.stack, r.position, r.wrapping, r.source, r.restart_safe)).map(|(e,)| e)
         })
     }
 
@@ -214,9 +222,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn user_stack(&mut self, e: &GuestStack<'_>) -> Result<String, HostError> {
-        self.call(e.len(), |live| {
-            live.bindings.codemode_errors_api().call_user_stack(&mut live.store, e.engine, e.name, e.message, e.stack, e.wrapping, e.label)
-        })
+        self.call(e.len(), |live, x| live.call(&x.user_stack, (e.engine, e.name, e.message, e.stack, e.wrapping, e.label)).map(|(s,)| s))
     }
 
     /// A completed run's output and value fitted to its budget; a value that is not JSON
@@ -231,16 +237,10 @@ impl Session {
     /// assert_eq!((projection.output.as_str(), projection.value.as_str()), ("token=[REDACTED:secret_field]\n", r#"{"n":1}"#));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[allow(clippy::result_large_err)] // the WIT's own result, handed back as the component answered
     pub fn project_completed(&mut self, run: &CompletedRun<'_>) -> Result<Result<Projection, RunError>, HostError> {
-        self.call(run.output.len() + run.value.len(), |live| {
-            live.bindings.codemode_errors_api().call_project_completed(
-                &mut live.store,
-                run.output,
-                &run.value.to_owned(),
-                run.max_bytes,
-                run.dispatched,
-                run.restart_safe,
-            )
+        self.call(run.output.len() + run.value.len(), |live, x| {
+            live.call(&x.project_completed, (run.output, run.value, run.max_bytes, run.dispatched, run.restart_safe)).map(|(r,)| r)
         })
     }
 
@@ -254,7 +254,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn fit_output(&mut self, output: &str, budget: u32) -> Result<(String, bool), HostError> {
-        self.call(output.len(), |live| live.bindings.codemode_errors_api().call_fit_output(&mut live.store, output, budget))
+        self.call(output.len(), |live, x| live.call(&x.fit_output, (output, budget)).map(|(r,)| r))
     }
 
     /// One executor step as JSON, answered as JSON (see the core's `run::ExecStep`).
@@ -267,7 +267,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn exec_step(&mut self, step: &str) -> Result<String, HostError> {
-        self.call(step.len(), |live| live.bindings.codemode_errors_api().call_exec_step(&mut live.store, &step.to_owned()))?
+        self.call(step.len(), |live, x| live.call::<_, (Result<String, InputError>,)>(&x.exec_step, (step,)).map(|(r,)| r))?
             .map_err(HostError::Input)
     }
 
@@ -280,7 +280,7 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn schema(&mut self) -> Result<String, HostError> {
-        self.call(0, |live| live.bindings.codemode_errors_api().call_schema(&mut live.store))
+        self.call(0, |live, x| live.call(&x.schema, ()).map(|(s,)| s))
     }
 
     /// The library version inside the component.
@@ -292,41 +292,39 @@ impl Session {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn version(&mut self) -> Result<String, HostError> {
-        self.call(0, |live| live.bindings.codemode_errors_api().call_version(&mut live.store))
+        self.call(0, |live, x| live.call(&x.version, ()).map(|(s,)| s))
     }
 
     /// Run `f` on this session's normalizer (built from the engine's policy on first use).
     fn with_normalizer<R>(
         &mut self,
         input_len: usize,
-        f: impl FnOnce(&GuestNormalizer<'_>, &mut Store<CallState>, ResourceAny) -> wasmtime::Result<Result<R, InputError>>,
+        f: impl FnOnce(&mut Live, &Exports, ResourceAny) -> wasmtime::Result<Result<R, InputError>>,
     ) -> Result<R, HostError> {
         let policy = self.engine.policy();
-        self.call(input_len, |live| {
-            let api = live.bindings.codemode_errors_api();
-            let normalizer = api.normalizer();
+        self.call(input_len, |live, exports| {
             let resource = match live.normalizer {
                 Some(resource) => resource,
-                None => match normalizer.call_create(&mut live.store, &policy)? {
+                None => match live.call::<(&Policy,), (Result<ResourceAny, InputError>,)>(&exports.create, (&*policy,))?.0 {
                     Ok(resource) => *live.normalizer.insert(resource),
                     Err(e) => return Ok(Err(e)),
                 },
             };
-            f(&normalizer, &mut live.store, resource)
+            f(live, exports, resource)
         })?
         .map_err(HostError::Input)
     }
 
     /// Check the input bound, arm the execution bound, run `f` on the live instance
     /// (instantiating one if there is none), and drop the instance if the call failed.
-    fn call<R>(&mut self, input_len: usize, f: impl FnOnce(&mut Live) -> wasmtime::Result<R>) -> Result<R, HostError> {
+    fn call<R>(&mut self, input_len: usize, f: impl FnOnce(&mut Live, &Exports) -> wasmtime::Result<R>) -> Result<R, HostError> {
         check_input(input_len, &self.engine.limits())?;
         let mut live = match self.live.take() {
             Some(live) => live,
             None => self.engine.instantiate()?,
         };
         deadline::arm(&mut live.store, self.engine.limits().deadline);
-        match f(&mut live) {
+        match f(&mut live, self.engine.exports()) {
             Ok(answer) => {
                 self.live = Some(live);
                 Ok(answer)
@@ -360,8 +358,9 @@ impl ComponentEngine {
         store.limiter(limits_of);
         // Instantiation runs the guest's start code, which the deadline covers too.
         deadline::arm(&mut store, self.limits().deadline);
-        match self.pre().instantiate(&mut store) {
-            Ok(bindings) => Ok(Live { store, bindings, normalizer: None }),
+        // The instance alone: each call type-checks only the export it calls (`Live::call`).
+        match self.pre().instance_pre().instantiate(&mut store) {
+            Ok(instance) => Ok(Live { store, instance, normalizer: None }),
             Err(e) => Err(abort(&store, e)),
         }
     }
