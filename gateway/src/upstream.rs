@@ -131,7 +131,7 @@ impl Upstreams {
     /// with why.
     pub async fn start(config: &Config) -> Upstreams {
         let launches = config.servers.iter().map(|c| launch(c, 1));
-        let results = futures_join_all(launches).await;
+        let results = futures::future::join_all(launches).await;
         let mut servers = Vec::new();
         let mut by_namespace = HashMap::new();
         for (config, result) in config.servers.iter().zip(results) {
@@ -254,7 +254,7 @@ impl Upstreams {
                 stopping.push(*live);
             }
         }
-        futures_join_all(stopping.into_iter().map(stop)).await;
+        futures::future::join_all(stopping.into_iter().map(stop)).await;
     }
 }
 
@@ -550,31 +550,4 @@ fn json_type(v: &Value) -> &'static str {
 fn server_result_name(result: &ServerResult) -> String {
     let debug = format!("{result:?}");
     debug.split(['(', ' ', '{']).next().unwrap_or("another result").to_owned()
-}
-
-/// Run futures concurrently on this task and collect their outputs in order.
-async fn futures_join_all<F: std::future::Future>(futures: impl IntoIterator<Item = F>) -> Vec<F::Output> {
-    let mut pinned: Vec<_> = futures.into_iter().map(|f| Some(Box::pin(f))).collect();
-    let mut outputs: Vec<Option<F::Output>> = (0..pinned.len()).map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (slot, out) in pinned.iter_mut().zip(outputs.iter_mut()) {
-            if let Some(f) = slot {
-                match f.as_mut().poll(cx) {
-                    std::task::Poll::Ready(v) => {
-                        *out = Some(v);
-                        *slot = None;
-                    }
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    outputs.into_iter().map(|o| o.expect("every future finished")).collect()
 }

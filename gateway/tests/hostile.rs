@@ -824,7 +824,7 @@ async fn run_all(data: &Value) -> (Vec<Outcome>, Vec<String>) {
         let runs = async {
             if concurrent {
                 let tasks: Vec<_> = prepared.iter().map(run_one).collect();
-                futures_join(tasks).await
+                futures::future::join_all(tasks).await
             } else {
                 let mut reports = Vec::new();
                 for p in &prepared {
@@ -874,33 +874,4 @@ async fn run_all(data: &Value) -> (Vec<Outcome>, Vec<String>) {
         println!("slowest attack: {} ({} ms)", o.name, o.wall_ms);
     }
     (outcomes, gapped)
-}
-
-/// Await every future, in order (they run concurrently as tasks on the runtime).
-async fn futures_join<'a, F>(futures: Vec<F>) -> Vec<RunReport>
-where
-    F: std::future::Future<Output = RunReport> + 'a,
-{
-    // Polled together on this task: each run's work is on the gateway's blocking threads.
-    let mut pinned: Vec<std::pin::Pin<Box<dyn std::future::Future<Output = RunReport> + 'a>>> =
-        futures.into_iter().map(|f| Box::pin(f) as _).collect();
-    let mut done: Vec<Option<RunReport>> = vec![None; pinned.len()];
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (i, f) in pinned.iter_mut().enumerate() {
-            if done[i].is_none() {
-                match f.as_mut().poll(cx) {
-                    std::task::Poll::Ready(r) => done[i] = Some(r),
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    done.into_iter().map(Option::unwrap).collect()
 }
