@@ -290,7 +290,8 @@ const MAX_NAMED: usize = 3;
 /// whose string value holds a token the text quotes (`no such table: users` in a query,
 /// a path inside a URI); else properties whose name, or its spelled-out form
 /// (`branch_type` and `branchType` as "branch type"), is a whole word of the text; else,
-/// for a tool of one property, that one. A property the schema does not have is never
+/// for a tool of one property, that one. A missing argument is first a property the
+/// schema requires and the call did not send. A property the schema does not have is never
 /// named, a failure of a kind that is not about an argument names none, and a failure of
 /// no specific kind (`tool_error`) names only what it quotes.
 #[inline(never)]
@@ -301,6 +302,22 @@ pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, ar
     let Some(properties) = input_schema.get("properties").and_then(Json::as_object) else {
         return Vec::new();
     };
+    // A missing argument is one the schema requires and the call did not send: the
+    // strongest evidence there is, whatever the text says.
+    if let (Kind::MissingParam, Some(arguments)) = (kind, arguments.filter(|a| a.as_object().is_some())) {
+        let required = input_schema.get("required").and_then(Json::as_array).map(|r| r.items()).unwrap_or_default();
+        let absent: Vec<ArgumentProblem> = required
+            .iter()
+            .take(64)
+            .filter_map(Json::as_str)
+            .filter(|name| properties.items().iter().any(|(p, _)| p == name) && arguments.get(name).is_none())
+            .take(MAX_NAMED)
+            .map(|name| ArgumentProblem::new(name, MISSING))
+            .collect();
+        if !absent.is_empty() {
+            return absent;
+        }
+    }
     let lower = text.to_ascii_lowercase();
     let mut by_value = Vec::new();
     let mut by_name = Vec::new();
@@ -512,5 +529,20 @@ mod tests {
         // Not for a failure of no specific kind, nor for two properties without evidence.
         assert!(named("division by zero", Kind::ToolError, one, r#"{"sql":"select 1/0"}"#).is_empty());
         assert!(named("division by zero", Kind::InvalidParam, two, r#"{"uri":"x","id":1}"#).is_empty());
+    }
+
+    #[test]
+    fn a_missing_argument_is_a_required_property_the_call_left_out() {
+        let named = |text: &str, args: &str| {
+            let schema = parse_json(r#"{"type":"object","properties":{"owner":{"type":"string"},"repo":{"type":"string"},"page":{"type":"integer"}},"required":["owner","repo"]}"#).unwrap();
+            arguments_named_in(text, Kind::MissingParam, &schema, Some(&parse_json(args).unwrap()))
+                .into_iter()
+                .map(|p| p.path)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(named("Missing required argument", r#"{"owner":"a"}"#), ["repo"]);
+        assert_eq!(named("Missing required argument", "{}"), ["owner", "repo"]);
+        // Every required one sent: the text's own evidence, as for other kinds.
+        assert_eq!(named("page is required for this listing", r#"{"owner":"a","repo":"b"}"#), ["page"]);
     }
 }

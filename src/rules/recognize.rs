@@ -75,6 +75,9 @@ wire_enum! {
         NotFoundText = "not_found_text",
         /// What the call would create exists already.
         AlreadyExists = "already_exists",
+        /// A server's own words for an argument the call left out (`Missing required
+        /// argument`, `parameter is required`).
+        MissingArgumentText = "missing_argument_text",
         /// The server names an argument value it refuses (`Invalid timezone: ...`).
         InvalidValueText = "invalid_value_text",
         /// A validation library's output (zod, valibot, ajv, jsonschema, pydantic, serde,
@@ -165,11 +168,17 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     },
     RecognitionRule {
         id: RuleId::PathOutsideAllowed,
-        gate: Gate::Any(&["outside", "not in"]),
+        gate: Gate::Any(PATH_OUTSIDE_GATE),
         matcher: path_outside_allowed,
         meaning: Meaning::Kind(Kind::PathTraversal, Some((A::ReviseAndRetry, S::Never))),
     },
     RecognitionRule { id: RuleId::ValidatorOutput, gate: Gate::Always, matcher: validator_output, meaning: Meaning::ByProblems },
+    RecognitionRule {
+        id: RuleId::MissingArgumentText,
+        gate: Gate::Any(&["missing", "required", "no value"]),
+        matcher: |hay| MISSING_ARGUMENT_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some()).then_some(Hit::Plain),
+        meaning: Meaning::Kind(Kind::MissingParam, None),
+    },
     RecognitionRule {
         id: RuleId::HttpStatus,
         gate: Gate::Any(&["http/", "status", "returned error"]),
@@ -241,7 +250,7 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     },
     RecognitionRule {
         id: RuleId::InvalidValueText,
-        gate: Gate::Any(&["invalid "]),
+        gate: Gate::Any(&["invalid ", "not a valid "]),
         matcher: invalid_value_text,
         meaning: Meaning::Kind(Kind::InvalidParam, None),
     },
@@ -262,6 +271,36 @@ const NOT_FOUND_PHRASES: &[&str] = &[
     "unknown revision",
     "bad revision",
     "malformed object name",
+];
+
+/// Phrases of a server (or a framework without a structured format) saying the call left
+/// an argument out (lowercase, whole words). Each names an argument, parameter, field or
+/// property: "must be provided" alone is as often about configuration (an API key).
+const MISSING_ARGUMENT_PHRASES: &[&str] = &[
+    "missing required argument",
+    "missing required arguments",
+    "missing required parameter",
+    "missing required parameters",
+    "missing required field",
+    "missing required property",
+    "missing required input",
+    "missing required option",
+    "missing argument",
+    "missing arguments",
+    "missing parameter",
+    "missing parameters",
+    "required argument missing",
+    "required parameter missing",
+    "required argument is missing",
+    "required parameter is missing",
+    "argument is required",
+    "parameter is required",
+    "is a required argument",
+    "is a required parameter",
+    "is a required field",
+    "field required",
+    "no value provided for",
+    "missing value for",
 ];
 
 /// Phrases that say what the call would create exists already (lowercase, whole words).
@@ -365,7 +404,9 @@ pub(crate) fn recognize(text: &str, call: Option<CallView<'_>>) -> Option<Recogn
             },
             (Meaning::ByProblems, Hit::Problems(problems)) => {
                 invalid_arguments = problems;
-                (argument_kind(&invalid_arguments).unwrap_or(Kind::InvalidParam), None)
+                // A validator's output that names no argument: what its codes or words say.
+                let unnamed = if states_only_missing(&hay) { Kind::MissingParam } else { Kind::InvalidParam };
+                (argument_kind(&invalid_arguments).unwrap_or(unnamed), None)
             }
             (Meaning::BySignature, Hit::Signature(kind, advice)) => (kind, advice),
             _ => continue,
@@ -373,6 +414,26 @@ pub(crate) fn recognize(text: &str, call: Option<CallView<'_>>) -> Option<Recogn
         return Some(Recognition { rule: rule.id, kind, advice, retry_after_ms: retry_after(&hay), invalid_arguments });
     }
     None
+}
+
+/// Whether a validator's output says only that arguments are missing: every pydantic
+/// `[type=CODE` is `missing` or `missing_argument`, or, with no such code, it holds a
+/// missing-argument phrase and none of a wrong value.
+fn states_only_missing(hay: &Haystack<'_>) -> bool {
+    let codes: Vec<&str> = search::positions(&hay.lower, "[type=")
+        .take(32)
+        .map(|at| {
+            let rest = &hay.lower[at + "[type=".len()..];
+            &rest[..rest.bytes().take_while(|b| b.is_ascii_lowercase() || *b == b'_').count()]
+        })
+        .collect();
+    if !codes.is_empty() {
+        return codes.iter().all(|c| matches!(*c, "missing" | "missing_argument"));
+    }
+    let missing =
+        MISSING_ARGUMENT_PHRASES.iter().chain(["is required", "required property", "received undefined"].iter()).any(|p| hay.holds(p));
+    let wrong = ["invalid", "must ", "should ", "not of type", "not one of", "too ", "greater", "less than"].iter().any(|p| hay.holds(p));
+    missing && !wrong
 }
 
 /// Advice for a failure that may pass by itself: retry later, the same call only when it
@@ -689,21 +750,33 @@ fn tool_not_found(hay: &Haystack<'_>) -> Option<Hit> {
 /// "path outside (the) allowed directories", "not in allowed directories", "outside allowed
 /// roots", "is outside the (allowed) repository".
 fn path_outside_allowed(hay: &Haystack<'_>) -> Option<Hit> {
-    // Each form says "outside" or "not in": most texts are ruled out before reading lines.
-    if !hay.holds("outside") && !hay.holds("not in") {
+    // Each form holds one of the gate's words: most texts are ruled out before reading lines.
+    if !PATH_OUTSIDE_GATE.iter().any(|w| hay.holds(w)) {
         return None;
     }
     hay.lower
         .lines()
         .any(|line| {
-            let allowed = ["allowed director", "allowed roots", "allowed paths"].iter().any(|a| search::contains(line, a));
-            let outside_the = ["is outside the repository", "is outside the allowed", "is outside the root", "is outside the workspace"]
+            let allowed = ["allowed director", "allowed roots", "allowed paths", "allowed path", "allowed folder", "allowed location"]
                 .iter()
                 .any(|a| search::contains(line, a));
-            outside_the || (allowed && (search::contains(line, "outside") || search::contains(line, "not in")))
+            let outside = ["outside", "not in", "not within", "not under", "not inside"].iter().any(|w| search::contains(line, w));
+            // A path resolved past the root it must stay in: `path.relative` or
+            // `Path.resolve` checks word it as escaping, or name the attack.
+            let root = ["root", "director", "workspace", "sandbox", "base path", "project", "repositor", "allowed"]
+                .iter()
+                .any(|w| search::contains(line, w));
+            let escapes = search::contains(line, "escape") && root && search::contains(line, "path");
+            let traversal = ["path traversal", "directory traversal"].iter().any(|w| search::contains(line, w));
+            let outside_the =
+                search::contains(line, "outside") && root && (search::contains(line, "path") || search::contains(line, "file"));
+            escapes || traversal || outside_the || (allowed && outside)
         })
         .then_some(Hit::Plain)
 }
+
+/// The words one of which each form of a path outside the allowed roots holds.
+const PATH_OUTSIDE_GATE: &[&str] = &["outside", "not in", "not within", "not under", "escape", "traversal"];
 
 /// A destination the server may not reach: outside its allowed hosts or addresses, or a
 /// page a site's robots.txt (RFC 9309) disallows for automated clients.
@@ -737,27 +810,60 @@ fn no_thing_found(hay: &Haystack<'_>) -> bool {
     })
 }
 
-/// `Invalid <name>: <value>`, `Invalid <name> format`, `Invalid <name> value`, at the start
-/// of the text or after an SDK's `Error executing tool <name>:` or an `Error:` prefix; a
-/// credential's name (`Invalid token`) is an auth failure, not a bad argument.
+/// A value refused in a server's own words: `Invalid <name>: <value>`, `Invalid <name>
+/// format`, `Invalid <name> value`, `Invalid <name> '<value>'`, `Invalid value for <name>`,
+/// or `Invalid <property>` where a clause starts; `<value> is not a valid <name>` when the
+/// name is a property of the tool or the value one the call sent. A credential's name
+/// (`Invalid token`) is an auth failure, not a bad argument.
 fn invalid_value_text(hay: &Haystack<'_>) -> Option<Hit> {
-    let mut text = hay.lower.trim_start();
-    loop {
-        if let Some(rest) = text.strip_prefix("error executing tool ") {
-            text = rest.split_once(": ").map_or("", |(_, r)| r).trim_start();
-        } else if let Some(rest) = text.strip_prefix("error: ") {
-            text = rest.trim_start();
+    // `Invalid NAME…` where a clause starts: the text's start, a line's, or after `: `
+    // (`Error executing tool x: Invalid timezone: …`, `Failed to paint: invalid color …`).
+    let lower = hay.lower.as_str();
+    let clause_start = |at: usize| {
+        let before = lower[..at].trim_end_matches([' ', '\t']);
+        before.is_empty() || before.ends_with(['\n', ':', '.', ';'])
+    };
+    let invalid = search::positions(lower, "invalid ").filter(|&at| clause_start(at)).take(16);
+    let not_a_valid = search::positions(lower, " is not a valid ").take(16);
+    for (at, lead) in invalid.map(|at| (at, "invalid ".len())).chain(not_a_valid.map(|at| (at, " is not a valid ".len()))) {
+        let rest = &lower[at + lead..];
+        let name_end = rest.bytes().take(64).take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+        let (name, after) = rest.split_at(name_end);
+        if name.is_empty() || CREDENTIAL_WORDS.contains(&name) {
+            continue;
+        }
+        let generic = matches!(name, "value" | "argument" | "parameter" | "input" | "option");
+        let names_a_property = hay.call.is_some_and(|call| call.property_names().any(|p| p.eq_ignore_ascii_case(name)));
+        let refuses = if lead == "invalid ".len() {
+            // `Invalid NAME: v`, `Invalid NAME format`, `Invalid NAME value`, `Invalid NAME 'v'`,
+            // `Invalid value for NAME`, or a NAME the tool's schema has.
+            after.starts_with(':')
+                || after.starts_with(" format")
+                || after.starts_with(" value")
+                || [" '", " \"", " `"].iter().any(|q| after.starts_with(q))
+                || (generic && (after.starts_with(" for ") || after.starts_with(':')))
+                || names_a_property
         } else {
-            break;
+            // `'v' is not a valid NAME`: a property's name, or a value the call sent.
+            names_a_property || quoted_argument_before(hay, at)
+        };
+        if refuses {
+            return Some(Hit::Plain);
         }
     }
-    let rest = text.strip_prefix("invalid ")?;
-    let name_end = rest.bytes().take(64).take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
-    let (name, after) = rest.split_at(name_end);
-    if name.is_empty() || CREDENTIAL_WORDS.contains(&name) {
-        return None;
-    }
-    (after.starts_with(':') || after.starts_with(" format") || after.starts_with(" value")).then_some(Hit::Plain)
+    None
+}
+
+/// Whether the word or quoted value that ends at `at` is the value of one of the call's
+/// arguments (`'purple' is not a valid colour`).
+fn quoted_argument_before(hay: &Haystack<'_>, at: usize) -> bool {
+    let Some(call) = hay.call else { return false };
+    let before = hay.text[..at].trim_end();
+    let start = match before.chars().next_back() {
+        Some(q @ ('\'' | '"' | '`')) => before[..before.len() - 1].rfind(q).unwrap_or(0),
+        _ => before.rfind(|c: char| c.is_whitespace() || c == ':').map_or(0, |i| i + 1),
+    };
+    call.argument_valued(&before[start..]).is_some()
 }
 
 /// `HTTP/1.1 404`, `status: 404`, `status code 404`, `status_code=404`.
@@ -998,6 +1104,16 @@ mod tests {
         ("curl: (22) The requested URL returned error: 403", "http_status", "forbidden"),
         ("timeout of 500ms exceeded", "process_error", "timeout"),
         ("Table 'app.nosuch' doesn't exist", "database_error", "not_found"),
+        // A server's own words for a path past its root, a missing argument, a refused value.
+        ("Error: Path escapes the root directory: ../../etc", "path_outside_allowed", "path_traversal"),
+        ("Path traversal detected in '../secret'", "path_outside_allowed", "path_traversal"),
+        ("File /etc/hosts is not within the allowed paths", "path_outside_allowed", "path_traversal"),
+        ("Missing required argument", "missing_argument_text", "missing_param"),
+        ("Error: missing required parameter 'owner'", "missing_argument_text", "missing_param"),
+        ("The repo parameter is required", "missing_argument_text", "missing_param"),
+        ("Missing required argument [type=missing_argument, input_value={}, input_type=dict]", "sdk_input_validation", "missing_param"),
+        ("Invalid color 'purple'", "invalid_value_text", "invalid_param"),
+        ("Failed to render: invalid value for size", "invalid_value_text", "invalid_param"),
         ("ER_ACCESS_DENIED_ERROR: Access denied for user 'u'@'localhost' (using password: YES)", "database_error", "auth_failed"),
         ("MongoServerError: Authentication failed.", "database_error", "auth_failed"),
         ("fatal: 'nosuch' is not a commit and a branch 'b' cannot be created from it", "git_error", "not_found"),
@@ -1044,6 +1160,8 @@ mod tests {
     fn phrase_families_hold_the_words_their_gates_search_for() {
         assert!(NOT_FOUND_PHRASES.iter().all(|p| ["no", "revision", "malformed"].iter().any(|w| p.contains(w))));
         assert!(SDK_VALIDATION_TEXTS.iter().all(|t| ["valid", "required", "[type="].iter().any(|w| t.contains(w))));
+        assert!(MISSING_ARGUMENT_PHRASES.iter().all(|t| ["missing", "required", "no value"].iter().any(|w| t.contains(w))));
+        assert!(PATH_OUTSIDE_GATE.iter().any(|w| "escape".contains(w)));
     }
 
     #[test]
@@ -1058,6 +1176,9 @@ mod tests {
             "existsAlready: false",
             "this request is invalid",
             "invalid token: expired",
+            "Connection failed: invalid response from server",
+            "press escape to leave the root menu",
+            "the API key must be provided in the environment",
             // Near misses of the library families.
             "the command finished and was allowed to continue",
             "the key is a duplicate of none",
