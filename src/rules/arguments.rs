@@ -83,7 +83,9 @@ impl<'a> CallView<'a> {
             Json::Number(_) => value.to_string() == printed,
             Json::Bool(b) => printed.eq_ignore_ascii_case(if *b { "true" } else { "false" }),
             Json::Null => matches!(printed, "null" | "None"),
-            _ => false,
+            // An empty list or object, as JSON and Python print it.
+            Json::Array(items) => items.items().is_empty() && printed == "[]",
+            Json::Object(members) => members.items().is_empty() && printed == "{}",
         };
         let mut found = self.property_names().filter(|name| self.argument(name).is_some_and(prints_as));
         let first = found.next()?;

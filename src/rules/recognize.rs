@@ -67,6 +67,8 @@ wire_enum! {
         Errno = "errno",
         /// Rate-limit prose.
         RateLimitText = "rate_limit_text",
+        /// A quota spent, in prose (`quota exceeded`, `quota of 100 requests exhausted`).
+        QuotaText = "quota_text",
         /// Permission prose.
         PermissionText = "permission_text",
         /// A destination the server refuses to reach (a host outside its allowed list).
@@ -181,7 +183,7 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     },
     RecognitionRule {
         id: RuleId::HttpStatus,
-        gate: Gate::Any(&["http/", "status", "returned error"]),
+        gate: Gate::Any(&["http/", "status", "returned error", "http error "]),
         matcher: http_status,
         meaning: Meaning::ByStatus,
     },
@@ -219,6 +221,12 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
         meaning: Meaning::Kind(Kind::RateLimited, None),
     },
     RecognitionRule {
+        id: RuleId::QuotaText,
+        gate: Gate::Any(&["quota"]),
+        matcher: quota_text,
+        meaning: Meaning::Kind(Kind::QuotaExceeded, None),
+    },
+    RecognitionRule {
         id: RuleId::PermissionText,
         gate: Gate::Any(&["permission denied", "access denied"]),
         matcher: permission_text,
@@ -250,7 +258,7 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     },
     RecognitionRule {
         id: RuleId::InvalidValueText,
-        gate: Gate::Any(&["invalid ", "not a valid "]),
+        gate: Gate::Any(&["invalid ", "unsupported ", "unknown ", "not a valid "]),
         matcher: invalid_value_text,
         meaning: Meaning::Kind(Kind::InvalidParam, None),
     },
@@ -540,11 +548,13 @@ const GIT_SIGNATURES: &[Signature] = &[
     sig("not something we can merge", Kind::NotFound),
     sig("invalid reference", Kind::NotFound),
     sig("couldn't find remote ref", Kind::NotFound),
+    sig("no such remote", Kind::NotFound),
     sig("is not a valid branch name", Kind::InvalidParam),
     sig("not a valid ref name", Kind::InvalidParam),
     sig("nothing to commit", Kind::Conflict),
     sig("would be overwritten by", Kind::Conflict),
     sig("automatic merge failed", Kind::Conflict),
+    sig("is not fully merged", Kind::Conflict),
     sig("authentication failed for", Kind::AuthFailed),
     sig("could not read username", Kind::AuthFailed),
 ];
@@ -574,6 +584,14 @@ const DATABASE_SIGNATURES: &[Signature] = &[
     sig("syntax error", Kind::InvalidParam),
     sig("error in your sql syntax", Kind::InvalidParam),
     sig("incomplete input", Kind::InvalidParam),
+    // SQLite's refusals of a statement or a value: an unknown function, a value a STRICT
+    // column cannot store, parameters that do not match the statement.
+    sig("no such function", Kind::InvalidParam),
+    sig("datatype mismatch", Kind::InvalidParam),
+    sig("cannot store", Kind::InvalidParam),
+    sig("incorrect number of bindings", Kind::InvalidParam),
+    sig("file is not a database", Kind::InvalidParam),
+    sig("unable to open database file", Kind::NotFound),
     sig("attempt to write a readonly database", Kind::PermissionDenied),
     sig("read-only transaction", Kind::PermissionDenied),
     sig("readonly database", Kind::PermissionDenied),
@@ -602,6 +620,19 @@ const VALUE_REFUSALS: &[Signature] = &[
     sig("cannot specify both", Kind::InvalidParam),
     sig("mutually exclusive", Kind::InvalidParam),
     sig("is a reserved", Kind::InvalidParam),
+    // requests: a URL with no adapter for its scheme.
+    sig("no connection adapters were found", Kind::InvalidParam),
+    // JSON parsers: Python's `json` (`Expecting ',' delimiter: line 1 column 9`), V8's
+    // `JSON.parse`.
+    sig("expecting property name enclosed in double quotes", Kind::InvalidParam),
+    sig("expecting value: line", Kind::InvalidParam),
+    sig("delimiter: line", Kind::InvalidParam),
+    sig("unterminated string starting at", Kind::InvalidParam),
+    sig("extra data: line", Kind::InvalidParam),
+    sig("is not valid json", Kind::InvalidParam),
+    sig("unexpected end of json input", Kind::InvalidParam),
+    // pydantic's message alone (`Input should be 'asc' or 'desc'`).
+    sig("input should be", Kind::InvalidParam),
 ];
 
 /// The OS's descriptions of errors (glibc's `strerror`, which Python's `[Errno N]` and
@@ -615,6 +646,8 @@ const OS_ERROR_SIGNATURES: &[Signature] = &[
     sig("operation not permitted", Kind::PermissionDenied),
     sig("read-only file system", Kind::PermissionDenied),
     sig("connection timed out", Kind::Timeout),
+    sig("file name too long", Kind::InvalidParam),
+    sig("address already in use", Kind::Conflict),
 ];
 
 /// How the OS, HTTP clients and database drivers say a connection to a server failed: the
@@ -680,7 +713,12 @@ fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
     // The program the call names does not exist: bash's `command not found`, dash's
     // `sh: 1: NAME: not found`. The call's command is what to revise.
     let dash = hay.holds(": not found") && hay.lower.lines().any(dash_not_found);
-    if dash || whole_words(hay, "command not found").next().is_some() {
+    let spawn = hay.holds("spawn ")
+        && hay.lower.lines().any(|l| {
+            let mut words = l.split_whitespace().rev();
+            words.next() == Some("enoent") && words.next().is_some_and(|p| !is_shell(p)) && words.next() == Some("spawn")
+        });
+    if dash || spawn || whole_words(hay, "command not found").next().is_some() {
         return Some(Hit::Signature(Kind::InvalidParam, None));
     }
     // axios: `timeout of 500ms exceeded`.
@@ -690,7 +728,7 @@ fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
 
 /// The phrases [`process_error`] reads: refusals, a command not found, running out of
 /// time, and axios' `timeout of 500ms exceeded` (by its `timeout`, for the gate).
-const PROCESS_PHRASES: &[&[&str]] = &[REFUSALS, &["command not found", "timeout"], TIMED_OUT];
+const PROCESS_PHRASES: &[&[&str]] = &[REFUSALS, &["command not found", "timeout", "spawn "], TIMED_OUT];
 
 /// A server refusing a command or an operator.
 const REFUSALS: &[&str] = &["not allowed", "not permitted", "is blocked", "is disallowed", "not in the allowed"];
@@ -823,10 +861,13 @@ fn invalid_value_text(hay: &Haystack<'_>) -> Option<Hit> {
         let before = lower[..at].trim_end_matches([' ', '\t']);
         before.is_empty() || before.ends_with(['\n', ':', '.', ';'])
     };
-    let invalid = search::positions(lower, "invalid ").filter(|&at| clause_start(at)).take(16);
-    let not_a_valid = search::positions(lower, " is not a valid ").take(16);
-    for (at, lead) in invalid.map(|at| (at, "invalid ".len())).chain(not_a_valid.map(|at| (at, " is not a valid ".len()))) {
-        let rest = &lower[at + lead..];
+    const NOT_A_VALID: &str = " is not a valid ";
+    let leads = ["invalid ", "unsupported ", "unknown "]
+        .into_iter()
+        .flat_map(|lead| search::positions(lower, lead).filter(|&at| clause_start(at)).take(16).map(move |at| (at, lead)));
+    let not_a_valid = search::positions(lower, NOT_A_VALID).take(16).map(|at| (at, NOT_A_VALID));
+    for (at, lead) in leads.chain(not_a_valid) {
+        let rest = &lower[at + lead.len()..];
         let name_end = rest.bytes().take(64).take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
         let (name, after) = rest.split_at(name_end);
         if name.is_empty() || CREDENTIAL_WORDS.contains(&name) {
@@ -834,7 +875,15 @@ fn invalid_value_text(hay: &Haystack<'_>) -> Option<Hit> {
         }
         let generic = matches!(name, "value" | "argument" | "parameter" | "input" | "option");
         let names_a_property = hay.call.is_some_and(|call| call.property_names().any(|p| p.eq_ignore_ascii_case(name)));
-        let refuses = if lead == "invalid ".len() {
+        let quoted_after = || {
+            let value = hay.text[at + lead.len() + name_end..].trim_start_matches(':').trim_start();
+            let value = value.split(['\n', ',', ';']).next().unwrap_or(value).trim_end_matches('.');
+            hay.call.is_some_and(|call| call.argument_valued(value).is_some())
+        };
+        let refuses = if lead == "unknown " {
+            // `Unknown <name>: '<value>'` says as much only of the call's own values.
+            !generic && (names_a_property || quoted_after())
+        } else if lead != NOT_A_VALID {
             // `Invalid NAME: v`, `Invalid NAME format`, `Invalid NAME value`, `Invalid NAME 'v'`,
             // `Invalid value for NAME`, or a NAME the tool's schema has.
             after.starts_with(':')
@@ -886,6 +935,12 @@ fn http_status(hay: &Haystack<'_>) -> Option<Hit> {
             if let Some(c) = code_at(code) {
                 return Some(Hit::Status(c));
             }
+        }
+    }
+    // urllib's `HTTPError`: `HTTP Error 401: Unauthorized`.
+    for at in search::positions(&hay.lower, "http error ") {
+        if let Some(c) = code_at(at + "http error ".len()) {
+            return Some(Hit::Status(c));
         }
     }
     // curl `--fail`: `The requested URL returned error: 404`.
@@ -958,15 +1013,39 @@ fn errno(hay: &Haystack<'_>) -> Option<Hit> {
     let bytes = hay.text.as_bytes();
     STATUS_KINDS.iter().filter(|(s, _, _)| s.starts_with('E')).find_map(|(name, _, _)| {
         search::positions(hay.text, name)
-            .any(|i| !word_before(bytes, i) && !word_after(bytes, i + name.len()))
+            .any(|i| !word_before(bytes, i) && !word_after(bytes, i + name.len()) && !spawned(hay, i))
             .then(|| Hit::Status((*name).to_owned()))
     })
+}
+
+/// Whether the errno at `i` is Node's `spawn PROGRAM ENOENT` for a program that is missing,
+/// which [`process_error`] reads as the command to revise. Not for a shell: Node words a
+/// missing working directory as `spawn /bin/sh ENOENT`, and the shell is there.
+fn spawned(hay: &Haystack<'_>, i: usize) -> bool {
+    let line_start = hay.lower[..i].rfind('\n').map_or(0, |k| k + 1);
+    let mut words = hay.lower[line_start..i].split_whitespace().rev();
+    let program = words.next();
+    words.next() == Some("spawn") && program.is_some_and(|p| !is_shell(p))
+}
+
+/// Whether `program` (lowercase) is a shell Node's `exec` runs commands through.
+fn is_shell(program: &str) -> bool {
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    matches!(name, "sh" | "bash" | "dash" | "zsh" | "cmd.exe" | "powershell.exe" | "pwsh")
 }
 
 fn rate_limit_text(hay: &Haystack<'_>) -> Option<Hit> {
     let bytes = hay.lower.as_bytes();
     let rate = ["rate limit", "rate-limit", "ratelimit"].iter().any(|w| search::positions(&hay.lower, w).any(|i| !word_before(bytes, i)));
     (rate || whole_words(hay, "too many requests").next().is_some()).then_some(Hit::Plain)
+}
+
+/// A line that says a quota is spent: "quota" with "exceeded", "exhausted", "used up" or
+/// "reached", or OpenAI's `insufficient_quota`.
+fn quota_text(hay: &Haystack<'_>) -> Option<Hit> {
+    let spent = |line: &str| ["exceeded", "exhausted", "used up", "reached"].iter().any(|w| search::has_whole_word(line, w));
+    let said = hay.holds("insufficient_quota") || hay.lower.lines().any(|line| search::has_whole_word(line, "quota") && spent(line));
+    said.then_some(Hit::Plain)
 }
 
 fn permission_text(hay: &Haystack<'_>) -> Option<Hit> {
@@ -1114,6 +1193,31 @@ mod tests {
         ("Missing required argument [type=missing_argument, input_value={}, input_type=dict]", "sdk_input_validation", "missing_param"),
         ("Invalid color 'purple'", "invalid_value_text", "invalid_param"),
         ("Failed to render: invalid value for size", "invalid_value_text", "invalid_param"),
+        ("Unsupported currency: 'XYZ'", "invalid_value_text", "invalid_param"),
+        // Libraries' own words: urllib, git, SQLite, Python's json, requests, pydantic,
+        // the OS, Node's spawn, a quota.
+        ("Error: HTTP Error 401: Unauthorized", "http_status", "auth_failed"),
+        ("error: No such remote: 'upstream'", "git_error", "not_found"),
+        ("error: the branch 'feature' is not fully merged", "git_error", "conflict"),
+        ("Error: no such function: LEN", "database_error", "invalid_param"),
+        ("cannot store TEXT value in INTEGER column items.qty", "database_error", "invalid_param"),
+        ("Incorrect number of bindings supplied. The current statement uses 2, and there are 1 supplied.", "database_error", "invalid_param"),
+        ("unable to open database file", "database_error", "not_found"),
+        ("Expecting ',' delimiter: line 1 column 9 (char 8)", "refused_value", "invalid_param"),
+        ("No connection adapters were found for 'ftp://127.0.0.1/file.txt'", "refused_value", "invalid_param"),
+        ("Input should be 'asc' or 'desc'", "refused_value", "invalid_param"),
+        ("[Errno 98] Address already in use", "os_error_text", "conflict"),
+        ("[Errno 36] File name too long: '/srv/x'", "os_error_text", "invalid_param"),
+        ("spawn frobnicate ENOENT", "process_error", "invalid_param"),
+        ("spawn /bin/sh ENOENT", "errno", "not_found"),
+        ("Daily search quota of 100 requests exhausted; resets at 00:00 UTC", "quota_text", "quota_exceeded"),
+        // Validators' output as JSON: ajv's objects, pydantic's `json()`, zod's and
+        // valibot's trees, valibot's key issues.
+        (r#"[{"instancePath":"","keyword":"required","params":{"missingProperty":"path"},"message":"must have required property 'path'"}]"#, "validator_output", "missing_param"),
+        (r#"[{"type":"int_parsing","loc":["limit"],"msg":"Input should be a valid integer","input":"ten"}]"#, "validator_output", "invalid_param"),
+        (r#"{"formErrors":[],"fieldErrors":{"count":["Expected number, received string"]}}"#, "validator_output", "invalid_param"),
+        (r#"{"_errors":[],"owner":{"_errors":["Required"]}}"#, "validator_output", "missing_param"),
+        ("Invalid key: Expected \"owner\" but received undefined", "validator_output", "missing_param"),
         ("ER_ACCESS_DENIED_ERROR: Access denied for user 'u'@'localhost' (using password: YES)", "database_error", "auth_failed"),
         ("MongoServerError: Authentication failed.", "database_error", "auth_failed"),
         ("fatal: 'nosuch' is not a commit and a branch 'b' cannot be created from it", "git_error", "not_found"),
@@ -1179,6 +1283,8 @@ mod tests {
             "Connection failed: invalid response from server",
             "press escape to leave the root menu",
             "the API key must be provided in the environment",
+            "Unknown error: something broke",
+            "the quota is 100 requests a day",
             // Near misses of the library families.
             "the command finished and was allowed to continue",
             "the key is a duplicate of none",

@@ -29,8 +29,14 @@ struct Format {
 
 /// The formats, most specific first; the first that reads the text gives its problems.
 const FORMATS: &[Format] = &[
-    // zod 3 and 4, and the libraries that print its issue objects.
-    Format { anchors: &["\"path\""], read: issue_array },
+    // zod 3 and 4, and the libraries that print the same issue objects; ajv's error
+    // objects, pydantic's `ValidationError.json()`.
+    Format { anchors: &["\"path\"", "\"instancePath\"", "\"loc\""], read: issue_array },
+    // Error trees: zod 3's `format()` and `flatten()`, zod 4's `treeifyError` and
+    // `flattenError`, valibot's `flatten`.
+    Format { anchors: &["\"fieldErrors\"", "\"_errors\"", "\"properties\"", "\"nested\""], read: error_tree },
+    // valibot's key issues (`Invalid key: Expected "owner" but received undefined`).
+    Format { anchors: &["Invalid key: Expected "], read: valibot_keys },
     // The TypeScript MCP SDK's own lines, the TypeScript fastmcp framework's entries.
     Format { anchors: &["Invalid arguments for tool "], read: sdk_issue_lines },
     Format { anchors: &["parameter validation failed: "], read: lead_and_entries },
@@ -81,6 +87,14 @@ pub(crate) fn validator_problems(text: Text<'_>, call: Option<CallView<'_>>) -> 
     }
     if stated && problems.is_empty() {
         return None;
+    }
+    // A problem about an argument the call did not send at all is that it is missing,
+    // whatever the validator says of the absent value (zod 4's `Invalid option: expected
+    // one of …` for an enum left out).
+    if let Some(arguments) = call.and_then(|c| c.arguments).filter(|a| a.as_object().is_some()) {
+        for p in problems.iter_mut().filter(|p| p.problem != UNEXPECTED && arguments.get(top(&p.path)).is_none()) {
+            p.problem = MISSING.to_owned();
+        }
     }
     problems.retain(|p| !p.path.trim().is_empty());
     problems.truncate(MAX_INVALID_ARGUMENTS);
@@ -176,7 +190,11 @@ fn issue_array(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProbl
         i.get("path").and_then(Json::as_array).is_some()
             && (i.get("code").and_then(Json::as_str).is_some() || i.get("message").and_then(Json::as_str).is_some())
     };
-    if issues.items().is_empty() || !issues.items().iter().all(is_issue) {
+    let first = issues.items().first()?;
+    if !is_issue(first) {
+        return other_issue_objects(issues.items());
+    }
+    if !issues.items().iter().all(is_issue) {
         return None;
     }
     let mut out = Vec::new();
@@ -200,9 +218,176 @@ fn issue_array(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProbl
     Some(out)
 }
 
-fn issue_path(issue: &Json) -> String {
+/// The issue objects of the other validators that print them as a JSON array: ajv's
+/// (`instancePath`, `keyword`, `params`, `message`) and pydantic's `ValidationError.json()`
+/// (`loc`, `type`, `msg`). `None` unless every object is of one of them.
+fn other_issue_objects(issues: &[Json]) -> Option<Vec<ArgumentProblem>> {
+    let ajv = |i: &Json| i.get("instancePath").and_then(Json::as_str).is_some() && i.get("keyword").and_then(Json::as_str).is_some();
+    let pydantic = |i: &Json| {
+        i.get("loc").and_then(Json::as_array).is_some()
+            && i.get("type").and_then(Json::as_str).is_some()
+            && i.get("msg").and_then(Json::as_str).is_some()
+    };
+    let mut out = Vec::new();
+    for issue in issues.iter().take(MAX_INVALID_ARGUMENTS) {
+        let message = |key: &str| issue.get(key).and_then(Json::as_str).unwrap_or("invalid value");
+        if ajv(issue) {
+            // `/a/0/b` → `a[0].b`; a missing or extra property is a child of the object.
+            let mut path = pointer_path(issue.get("instancePath").and_then(Json::as_str).unwrap_or(""));
+            let param = |name: &str| issue.get("params").and_then(|p| p.get(name)).and_then(Json::as_str);
+            let problem = match (issue.get("keyword").and_then(Json::as_str), param("missingProperty"), param("additionalProperty")) {
+                (Some("required"), Some(name), _) => Some((name, MISSING.to_owned())),
+                (Some("additionalProperties"), _, Some(name)) => Some((name, UNEXPECTED.to_owned())),
+                _ => None,
+            };
+            let problem = match problem {
+                Some((name, problem)) => {
+                    path = if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") };
+                    problem
+                }
+                None => clean(message("message")),
+            };
+            out.push(ArgumentProblem::new(clean(&path), problem));
+        } else if pydantic(issue) {
+            let problem = match issue.get("type").and_then(Json::as_str) {
+                Some("missing" | "missing_argument") => MISSING.to_owned(),
+                Some("extra_forbidden" | "unexpected_keyword_argument") => UNEXPECTED.to_owned(),
+                _ => clean(message("msg")),
+            };
+            out.push(ArgumentProblem::new(clean(&parts_path(issue.get("loc"))), problem));
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// A JSON pointer (`/a/0/b`) as an argument path (`a[0].b`).
+fn pointer_path(pointer: &str) -> String {
     let mut path = String::new();
-    for part in issue.get("path").and_then(Json::as_array).map(|a| a.items()).unwrap_or_default() {
+    for part in pointer.split('/').skip(1).take(32) {
+        let part = part.replace("~1", "/").replace("~0", "~");
+        if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
+            path.push('[');
+            path.push_str(&part);
+            path.push(']');
+        } else {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(&part);
+        }
+    }
+    path
+}
+
+/// Error trees, as validators print them for forms: zod 3's `format()` (`{"_errors": [],
+/// "owner": {"_errors": ["Required"]}}`), `flatten()` and zod 4's `flattenError`
+/// (`{"formErrors": [], "fieldErrors": {"count": ["…"]}}`), zod 4's `treeifyError`
+/// (`{"errors": [], "properties": {"priority": {"errors": ["…"]}}}`) and valibot's
+/// `flatten` (`{"nested": {"labels.1": ["…"]}}`): each field with a message is a problem.
+fn error_tree(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    let text = t.text;
+    let start = text.find('{')?;
+    let end = text.rfind('}').filter(|&end| end > start)?;
+    let Ok(tree) = parse_json(&text[start..=end]) else { return None };
+    let mut out: Vec<ArgumentProblem> = Vec::new();
+    let mut push = |path: &str, found: &[&str]| {
+        if let (Some(first), true) = (found.first(), out.len() < MAX_INVALID_ARGUMENTS) {
+            out.push(ArgumentProblem::new(clean(path), problem_of(first)));
+        }
+    };
+    let fields = |key: &str| tree.get(key).and_then(Json::as_object).map(|o| o.items());
+    if let (Some(fields), Some(_)) = (fields("fieldErrors"), messages(tree.get("formErrors"))) {
+        fields.iter().for_each(|(name, v)| push(name, &messages(Some(v)).unwrap_or_default()));
+    } else if let (Some(fields), true) = (fields("nested"), tree.as_object().is_some_and(|o| o.items().len() <= 3)) {
+        fields.iter().for_each(|(name, v)| push(name, &messages(Some(v)).unwrap_or_default()));
+    } else if messages(tree.get("errors")).is_some() && fields("properties").is_some() {
+        walk_tree(&tree, "", 0, &mut push);
+    } else if messages(tree.get("_errors")).is_some() {
+        walk_format(&tree, "", 0, &mut push);
+    } else {
+        return None;
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The strings of a list of messages.
+fn messages(v: Option<&Json>) -> Option<Vec<&str>> {
+    v.and_then(Json::as_array).map(|a| a.items().iter().take(8).filter_map(Json::as_str).collect())
+}
+
+/// The nodes of a zod 4 error tree with messages of their own (`properties` of objects,
+/// `items` of arrays), at most 4 levels deep.
+fn walk_tree(node: &Json, path: &str, depth: usize, push: &mut dyn FnMut(&str, &[&str])) {
+    if !path.is_empty() {
+        push(path, &messages(node.get("errors")).unwrap_or_default());
+    }
+    if depth >= 4 {
+        return;
+    }
+    let properties = node.get("properties").and_then(Json::as_object).map(|o| o.items()).unwrap_or_default();
+    for (name, child) in properties.iter().take(MAX_INVALID_ARGUMENTS) {
+        walk_tree(child, &join_path(path, name), depth + 1, push);
+    }
+    let items = node.get("items").and_then(Json::as_array).map(|a| a.items()).unwrap_or_default();
+    for (k, child) in items.iter().enumerate().take(MAX_INVALID_ARGUMENTS) {
+        walk_tree(child, &join_path(path, &k.to_string()), depth + 1, push);
+    }
+}
+
+/// The nodes of a zod 3 `format()` tree with messages of their own, at most 4 levels deep.
+fn walk_format(node: &Json, path: &str, depth: usize, push: &mut dyn FnMut(&str, &[&str])) {
+    if !path.is_empty() {
+        push(path, &messages(node.get("_errors")).unwrap_or_default());
+    }
+    if depth >= 4 {
+        return;
+    }
+    let children = node.as_object().map(|o| o.items()).unwrap_or_default();
+    for (name, child) in children.iter().filter(|(n, _)| n != "_errors").take(MAX_INVALID_ARGUMENTS) {
+        walk_format(child, &join_path(path, name), depth + 1, push);
+    }
+}
+
+/// `path` and one more part: `[k]` for an index, `.name` otherwise.
+fn join_path(path: &str, part: &str) -> String {
+    if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
+        format!("{path}[{part}]")
+    } else if path.is_empty() {
+        part.to_owned()
+    } else {
+        format!("{path}.{part}")
+    }
+}
+
+/// valibot's key issues: `Invalid key: Expected "owner" but received undefined` (a
+/// missing key) and `Invalid key: Expected never but received "colour"` (a key the
+/// object does not allow).
+fn valibot_keys(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+    const LEAD: &str = "Invalid key: Expected ";
+    let mut out = Vec::new();
+    for at in t.positions(LEAD).take(MAX_INVALID_ARGUMENTS) {
+        let (_, line) = around(t.text, at + LEAD.len());
+        let quoted = |s: &str| s.strip_prefix('"').and_then(|s| s.split_once('"')).map(|(name, _)| name.to_owned());
+        let Some((expected, received)) = line.split_once(" but received ") else { continue };
+        if received.starts_with("undefined") {
+            out.extend(quoted(expected).filter(|n| is_path(n)).map(|n| ArgumentProblem::new(n, MISSING)));
+        } else if expected == "never" {
+            out.extend(quoted(received).filter(|n| is_path(n)).map(|n| ArgumentProblem::new(n, UNEXPECTED)));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn issue_path(issue: &Json) -> String {
+    parts_path(issue.get("path"))
+}
+
+/// A path given as a list of names and indices.
+fn parts_path(parts: Option<&Json>) -> String {
+    let mut path = String::new();
+    for part in parts.and_then(Json::as_array).map(|a| a.items()).unwrap_or_default() {
         match part {
             Json::Number(n) => path.push_str(&format!("[{n}]")),
             Json::String(s) => {
@@ -341,8 +526,10 @@ fn pretty_lines(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProb
 }
 
 /// pydantic v2 (through the Python SDK and FastMCP): a location line, then an indented
-/// message ending `[type=CODE, ...`; `type=missing` is a missing argument.
-fn pydantic_errors(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
+/// message ending `[type=CODE, ...`; `type=missing` is a missing argument. A message line
+/// printed without its location names, with the call in hand, the argument whose value
+/// its `input_value=` prints.
+fn pydantic_errors(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentProblem>> {
     let text = t.text;
     if !t.contains("[type=") {
         return None;
@@ -366,6 +553,19 @@ fn pydantic_errors(t: Text<'_>, _: Option<CallView<'_>>) -> Option<Vec<ArgumentP
             _ => clean(message),
         };
         out.push(ArgumentProblem::new(clean(loc), problem));
+    }
+    if out.is_empty() {
+        let call = call?;
+        for line in lines.iter().take(MAX_INVALID_ARGUMENTS) {
+            let Some(ty_at) = search::find(line, " [type=") else { continue };
+            let Some(value_at) = search::find(&line[ty_at..], "input_value=").map(|k| ty_at + k + "input_value=".len()) else { continue };
+            let value = &line[value_at..];
+            let value = &value[..search::find(value, ", input_type=").unwrap_or(value.len())];
+            let message = line[..ty_at].trim().trim_start_matches("Error: ");
+            if let (Some(name), false) = (call.argument_valued(value), message.is_empty()) {
+                out.push(ArgumentProblem::new(name, clean(message)));
+            }
+        }
     }
     (!out.is_empty()).then_some(out)
 }
@@ -427,8 +627,9 @@ fn jsonschema(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentPro
             continue;
         }
         let Some(phrase) = VALUE_PROBLEMS.iter().find(|p| text[at..].starts_with(*p)) else { continue };
-        let line_start = text[..at].rfind('\n').map_or(0, |k| k + 1);
-        let line_end = text[at..].find('\n').map_or(text.len(), |k| at + k);
+        // A message runs to its line's end, or to a `; ` joining it to the next one.
+        let line_start = text[..at].rfind(['\n', ';']).map_or(0, |k| k + 1);
+        let line_end = text[at..].find(['\n', ';']).map_or(text.len(), |k| at + k);
         read_to = line_end;
         let instance = text[line_start..at].rsplit(": ").next().unwrap_or_default().trim();
         let what = &text[at..line_end];
@@ -660,6 +861,14 @@ fn named_lines(t: Text<'_>, call: Option<CallView<'_>>) -> Option<Vec<ArgumentPr
             if end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
                 continue;
             }
+            // A part of the argument (`items.0.qty: …`, `items[0].qty: …`) is about it.
+            if matches!(bytes.get(end), Some(b'.' | b'[')) {
+                end += bytes[end..]
+                    .iter()
+                    .take(MAX_PATH)
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'[' | b']'))
+                    .count();
+            }
             if matches!(bytes.get(end), Some(b'\'' | b'"' | b'`')) {
                 end += 1;
             }
@@ -714,6 +923,55 @@ mod tests {
         let schema = parse_json(SCHEMA).unwrap();
         let args = parse_json(args).unwrap();
         f(CallView { schema: &schema, arguments: Some(&args) });
+    }
+
+    #[test]
+    fn ajv_and_pydantic_issue_objects() {
+        let ajv = r##"[{"instancePath":"","schemaPath":"#/required","keyword":"required","params":{"missingProperty":"path"},"message":"must have required property 'path'"},{"instancePath":"/tags/0","schemaPath":"#/properties/tags/items/type","keyword":"type","params":{"type":"string"},"message":"must be string"},{"instancePath":"","keyword":"additionalProperties","params":{"additionalProperty":"colour"},"message":"must NOT have additional properties"}]"##;
+        assert_eq!(read(ajv, None), pairs(&[("path", MISSING), ("tags[0]", "must be string"), ("colour", UNEXPECTED)]));
+        let pydantic = r#"[{"type":"missing","loc":["path"],"msg":"Field required","input":{}},{"type":"int_parsing","loc":["limit"],"msg":"Input should be a valid integer","input":"ten"}]"#;
+        assert_eq!(read(pydantic, None), pairs(&[("path", MISSING), ("limit", "Input should be a valid integer")]));
+        // Objects of no validator's shape are not read as issues.
+        assert_eq!(validator_problems(r#"[{"instancePath":"/a"},{"loc":"x"}]"#, None), None);
+    }
+
+    #[test]
+    fn error_trees_of_zod_and_valibot() {
+        let flatten = r#"{"formErrors":[],"fieldErrors":{"limit":["Expected number, received string"],"path":["Required"]}}"#;
+        assert_eq!(read(flatten, None), pairs(&[("limit", "Expected number, received string"), ("path", MISSING)]));
+        let format =
+            r#"{"_errors":[],"path":{"_errors":["Required"]},"tags":{"_errors":[],"0":{"_errors":["Expected string, received number"]}}}"#;
+        assert_eq!(read(format, None), pairs(&[("path", MISSING), ("tags[0]", "Expected string, received number")]));
+        let tree = r#"{"errors":[],"properties":{"mode":{"errors":["Invalid option: expected one of \"r\"|\"w\""]}}}"#;
+        assert_eq!(read(tree, None), pairs(&[("mode", "Invalid option: expected one of \"r\"|\"w\"")]));
+        let nested = r#"{"nested":{"tags.1":["Invalid type: Expected string but received 7"]}}"#;
+        assert_eq!(read(nested, None), pairs(&[("tags.1", "Invalid type: Expected string but received 7")]));
+        // A JSON schema in a text is no error tree.
+        assert_eq!(validator_problems(r#"{"type":"object","properties":{"path":{"type":"string"}}}"#, None), None);
+    }
+
+    #[test]
+    fn valibot_key_issues_and_pydantic_lines_without_a_location() {
+        assert_eq!(read("Invalid key: Expected \"path\" but received undefined", None), pairs(&[("path", MISSING)]));
+        assert_eq!(read("Invalid key: Expected never but received \"colour\"", None), pairs(&[("colour", UNEXPECTED)]));
+        with_call(r#"{"path":"a","limit":"ten"}"#, |call| {
+            let line = "Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='ten', input_type=str]";
+            assert_eq!(
+                read(line, Some(call)),
+                pairs(&[("limit", "Input should be a valid integer, unable to parse string as an integer")])
+            );
+            // A problem about an argument the call did not send is that it is missing.
+            let enum_left_out =
+                r#"[{"code":"invalid_value","values":["r","w"],"path":["mode"],"message":"Invalid option: expected one of \"r\"|\"w\""}]"#;
+            assert_eq!(read(enum_left_out, Some(call)), pairs(&[("mode", MISSING)]));
+            // jsonschema's messages joined on one line, each read.
+            let joined = "'path' is a required property; 'ten' is not of type 'integer'";
+            assert_eq!(read(joined, Some(call)), pairs(&[("path", MISSING), ("limit", "'ten' is not of type 'integer'")]));
+        });
+        with_call(r#"{"path":"a","tags":[{"name":""}]}"#, |call| {
+            // A part of an argument in a server's own line.
+            assert_eq!(read("tags.0.name: must not be empty", Some(call)), pairs(&[("tags", "must not be empty")]));
+        });
     }
 
     /// Each format's examples: what it reads, and near misses it leaves.
@@ -774,7 +1032,7 @@ mod tests {
     fn ajv_error_texts() {
         let text = "data must have required property 'path', data/limit must be integer, data/tags/0 must be string";
         assert_eq!(read(text, None), pairs(&[("path", MISSING), ("limit", "must be integer"), ("tags[0]", "must be string")]));
-        with_call("{}", |call| {
+        with_call(r#"{"mode":"x","limit":500}"#, |call| {
             assert_eq!(
                 read("/mode must be equal to one of the allowed values", Some(call)),
                 pairs(&[("mode", "must be equal to one of the allowed values")])
@@ -851,7 +1109,7 @@ mod tests {
     fn mcp_go_accessors() {
         assert_eq!(read("item 2 in argument \"tags\" is not a string", None), pairs(&[("tags[2]", "is not a string")]));
         assert_eq!(read("argument \"limit\" cannot be converted to int", None), pairs(&[("limit", "cannot be converted to int")]));
-        with_call("{}", |call| {
+        with_call(r#"{"path":5}"#, |call| {
             let text = "failed to bind arguments: json: cannot unmarshal number into Go struct field Args.path of type string";
             assert_eq!(read(text, Some(call)), pairs(&[("path", "cannot unmarshal number into Go struct field Args.path of type string")]));
         });
@@ -861,7 +1119,7 @@ mod tests {
 
     #[test]
     fn hand_written_checks_with_the_schema() {
-        with_call(r#"{"mode":"x","limit":500}"#, |call| {
+        with_call(r#"{"mode":"x","limit":500,"tags":[]}"#, |call| {
             let text = "Invalid arguments:\npath: required\nmode: must be one of r, w\nlimit: must be at most 100";
             assert_eq!(
                 read(text, Some(call)),
