@@ -61,13 +61,26 @@ pub(crate) fn base64_blobs(text: &str) -> Vec<(Range<usize>, String)> {
     blobs
 }
 
+/// The widest line a wrapped blob is read across: wrappers break at 64 (PEM) or 76
+/// (MIME) characters, `base64` at 76; a longer line is a blob of one line.
+const MAX_WRAP: usize = 128;
+
 /// Where the blob that starts at `start` ends: its last base64 character, across line
-/// breaks that wrap it.
+/// breaks that wrap it (every wrapped line as wide as the first, of 60 to [`MAX_WRAP`]
+/// characters and a multiple of 4), so a line that merely starts with a letter after a
+/// one-line blob is not read into it.
 fn blob_end(bytes: &[u8], start: usize) -> usize {
     let mut end = start;
     let mut line = start;
+    let mut wrap_width = None;
     loop {
-        end = run_end(bytes, end, base64_byte);
+        let line_end = run_end(bytes, end, base64_byte);
+        // A line read on from a wrapped one ends where its line does: `Set-Cookie: …`
+        // after a blob is text.
+        if line > start && !matches!(bytes.get(line_end), None | Some(b'\n' | b'\r' | b' ' | b'\t')) {
+            return line - if bytes[..line].ends_with(b"\r\n") { 2 } else { 1 };
+        }
+        end = line_end;
         let width = end - line;
         let wrap = match bytes.get(end..) {
             Some([b'\n', ..]) => 1,
@@ -75,7 +88,8 @@ fn blob_end(bytes: &[u8], start: usize) -> usize {
             _ => 0,
         };
         let continues = bytes.get(end + wrap).is_some_and(|&b| base64_byte(b));
-        if wrap == 0 || width < 60 || width % 4 != 0 || !continues || end - start > MAX_BLOB {
+        let wrapped = (60..=MAX_WRAP).contains(&width) && width % 4 == 0 && *wrap_width.get_or_insert(width) == width;
+        if wrap == 0 || !wrapped || !continues || end - start > MAX_BLOB {
             return end;
         }
         end += wrap;
@@ -182,6 +196,21 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert!(found[0].1.starts_with("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG"), "{}", found[0].1);
         assert!(found[0].1.ends_with("-----END PRIVATE KEY-----\n"));
+    }
+
+    #[test]
+    fn a_blob_ends_where_the_text_after_it_starts() {
+        // A one-line blob wider than any wrapper's lines, then a line that starts with a
+        // letter: the line is not read into the blob (which would then not decode).
+        let one_line = "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJna3Foa2lHOXcwQkFRRUZBQVNDQktjd2dnU2pBZ0VBQW9JQkFRQzcKLS0tLS1FTkQgUFJJVkFURSBLRVktLS0tLQo=";
+        let found = base64_blobs(&format!("client-key-data: {one_line}\nSet-Cookie: a=b"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].1.starts_with("-----BEGIN PRIVATE KEY-----\n"));
+        // Wrapped at 64, its last line full, then text.
+        let wrapped = "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJna3Foa2lH\nOXcwQkFRRUZBQVNDQktjd2dnU2pBZ0VBQW9JQkFRQzcKLS0tLS1FTkQgUFJJVkFU";
+        let found = base64_blobs(&format!("{wrapped}\nSome: text"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].1.starts_with("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG"));
     }
 
     #[test]
