@@ -1164,6 +1164,9 @@ mod tests {
         // Prose that names what a password is for before linking it to its value.
         ("the password for the staging box is Xk9mPq2vL7, same", "the password for the staging box is [REDACTED:secret_field], same", "secret_field"),
         ("password was set to Hv7#pLm2Qz and", "password was set to [REDACTED:secret_field] and", "secret_field"),
+        // A password a person chose, shorter and less random than a key, in prose.
+        ("the password is Tr0ub4dor&3, keep it", "the password is [REDACTED:secret_field], keep it", "secret_field"),
+        ("my password was hunter22.", "my password was [REDACTED:secret_field].", "secret_field"),
         // A password's label in another language.
         ("Логин: admin\nПароль: Tz7vNq4Wx2", "Логин: admin\nПароль: [REDACTED:secret_field]", "secret_field"),
         ("密码：Ky3mRp8Ws5", "密码：[REDACTED:secret_field]", "secret_field"),
@@ -1217,6 +1220,8 @@ mod tests {
             "at 10:30:45:123:abc and v1.2.3:5432:x",
             "the bypass=on compass=north",
             "the password policy for this account is Strict2024 hmm",
+            "the password is sha256-hashed and the password is case-sensitive.",
+            "password is ${DB_PASSWORD} or <password>; the password is required",
             "Die Kennwortrichtlinie: zwölf Zeichen",
             "identified by its name; IDENTIFIED BY PASSWORD",
             "auth failed: retry later",

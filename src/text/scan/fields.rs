@@ -403,7 +403,7 @@ pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
         let named = names.is_secret(&text[start..end])
             || before.is_some_and(|b| names.is_secret(&format!("{}_{}", &text[b..start - 1], &text[start..end])));
         if named {
-            spans.extend(spaced_value(text, end));
+            spans.extend(spaced_value(text, start, end));
         }
     }
     if names.adds_secret_names() {
@@ -418,7 +418,7 @@ pub(crate) fn spaced_values(text: &str, names: &KeyNames, hints: &Hints<'_>) -> 
                 && names.is_policy_secret(&text[start..end])
                 && !names.is_plain(&text[start..end])
             {
-                spans.extend(spaced_value(text, end));
+                spans.extend(spaced_value(text, start, end));
             }
         }
     }
@@ -444,9 +444,10 @@ const LINK_FILLERS: &[&str] = &["now", "set", "been", "reset", "changed", "updat
 /// (`for the admin account`).
 const MAX_WORDS_BEFORE_LINK: usize = 5;
 
-/// The value after a secret's name that ends at `end` (a blank follows), when it looks
-/// generated.
-fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
+/// The value after a secret's name at `start..end` (a blank follows), when it looks
+/// generated; in prose after a password's name (`the password is hunter22`), when it
+/// reads as a password.
+fn spaced_value(text: &str, start: usize, end: usize) -> Option<Range<usize>> {
     let bytes = text.as_bytes();
     let mut value = skip_blanks(bytes, end);
     let mut linked = false;
@@ -488,7 +489,18 @@ fn spaced_value(text: &str, end: usize) -> Option<Range<usize>> {
         while value_end > value && matches!(bytes[value_end - 1], b'.' | b'!' | b'?') {
             value_end -= 1;
         }
-        return looks_like_a_credential(&text[value..value_end]).then_some(value..value_end);
+        if looks_like_a_credential(&text[value..value_end]) {
+            return Some(value..value_end);
+        }
+        // A password people chose is shorter and less random than a generated key, and
+        // holds what a query's value may not (`Tr0ub4dor&3`): after a password's name,
+        // the word to the next blank, less the sentence's closing marks.
+        let named_password = ["pass", "pwd"].iter().any(|w| text[start..end].to_ascii_lowercase().contains(w));
+        let mut word_end = run_end(bytes, value, |b| b.is_ascii_graphic());
+        while word_end > value && matches!(bytes[word_end - 1], b'.' | b',' | b';' | b':' | b'!' | b'?' | b')') {
+            word_end -= 1;
+        }
+        return (named_password && reads_as_a_password(&text[value..word_end])).then_some(value..word_end);
     }
     // `var apiKey string = "…"`: a type name between the name and the sign.
     let ty = run_end(bytes, value, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'[' | b']' | b'*'));
@@ -556,6 +568,27 @@ pub(crate) fn looks_like_a_credential(value: &str) -> bool {
             part.bytes().skip(letters).all(|b| b.is_ascii_digit())
         });
     looks_random(value) && value.bytes().any(|b| b.is_ascii_digit()) && !compound && !is_address(value)
+}
+
+/// A password a person chose, as prose names one (`hunter22`, `P@ssw0rd!`,
+/// `Tr0ub4dor&3`, `123456`): 6 to 64 printable ASCII bytes with a letter and a digit or a
+/// symbol, or digits alone,
+/// not a placeholder (`${DB_PASSWORD}`, `<password>`, `********`) and not a compound of
+/// words and numbers (`utf8-encoded`, `SHA256-hashed`).
+fn reads_as_a_password(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    let letter = bytes.iter().any(u8::is_ascii_alphabetic);
+    let digit_or_symbol = bytes.iter().any(|b| b.is_ascii_digit() || b.is_ascii_punctuation());
+    let compound = value.split(['-', '.', '_', '/']).all(|part| {
+        let letters = part.bytes().take_while(u8::is_ascii_alphabetic).count();
+        part.bytes().skip(letters).all(|b| b.is_ascii_digit())
+    }) && value.contains(['-', '.', '_', '/']);
+    let digits = bytes.iter().all(u8::is_ascii_digit);
+    (6..=64).contains(&bytes.len())
+        && bytes.iter().all(u8::is_ascii_graphic)
+        && ((letter && digit_or_symbol) || digits)
+        && !compound
+        && !matches!(bytes[0], b'$' | b'{' | b'<' | b'%' | b'*' | b'[' | b'(')
 }
 
 /// An Ethereum-style account address (`0x` and 40 hex digits): public.
