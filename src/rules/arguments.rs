@@ -287,7 +287,8 @@ const MAX_NAMED: usize = 3;
 
 /// The arguments a tool's own failure `text` is about, named only from the tool's
 /// `input_schema`, by the strongest evidence found: a property whose value in the call's
-/// `arguments` the text quotes (a string of three or more characters, or such a string in
+/// `arguments` the text quotes (a string of three or more characters, or of one or two
+/// between quotes, or such a string in
 /// a list, or an integer of two digits or more, as a whole word); else the one property
 /// whose string value holds a token the text quotes (`no such table: users` in a query,
 /// a path inside a URI); else properties whose name, or its spelled-out form
@@ -389,8 +390,14 @@ fn quotes_value(text: &str, value: &Json) -> bool {
     match value {
         // A value of a few words at most: a longer one is not quoted back whole.
         Json::String(s) => {
-            let v = s.head().trim();
-            (3..=MAX_QUOTED_VALUE).contains(&v.len()) && crate::search::has_whole_word(text, &v.to_ascii_lowercase())
+            let v = s.head().trim().to_ascii_lowercase();
+            // A value of one or two characters (a tag `v1`, a sheet `Q3`) only in quotes.
+            let quoted = || ['\'', '"', '`'].iter().any(|q| crate::search::contains(text, &format!("{q}{v}{q}")));
+            match v.len() {
+                1..=2 => quoted(),
+                3..=MAX_QUOTED_VALUE => crate::search::has_whole_word(text, &v),
+                _ => false,
+            }
         }
         Json::Array(items) => items.items().iter().take(16).any(|v| matches!(v, Json::String(_)) && quotes_value(text, v)),
         // An integer of two digits or more (an id, an index), as a whole word.

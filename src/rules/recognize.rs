@@ -73,6 +73,9 @@ wire_enum! {
         PermissionText = "permission_text",
         /// A destination the server refuses to reach (a host outside its allowed list).
         ForbiddenTarget = "forbidden_target",
+        /// A lookup's missing key printed alone, as Python prints a `KeyError` (`'total'`,
+        /// `KeyError: 99`), when it is a value the call sent.
+        MissingKey = "missing_key",
         /// Something the call named does not exist.
         NotFoundText = "not_found_text",
         /// What the call would create exists already.
@@ -244,6 +247,7 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
         matcher: already_exists,
         meaning: Meaning::Kind(Kind::Conflict, None),
     },
+    RecognitionRule { id: RuleId::MissingKey, gate: Gate::Always, matcher: missing_key, meaning: Meaning::Kind(Kind::NotFound, None) },
     RecognitionRule {
         id: RuleId::NotFoundText,
         gate: Gate::Any(&["no", "revision", "malformed"]),
@@ -279,6 +283,9 @@ const NOT_FOUND_PHRASES: &[&str] = &[
     "unknown revision",
     "bad revision",
     "malformed object name",
+    "not in index",
+    // isomorphic-git's error class.
+    "notfounderror",
 ];
 
 /// Phrases of a server (or a framework without a structured format) saying the call left
@@ -347,6 +354,8 @@ pub(crate) const STATUS_KINDS: &[(&str, Kind, Option<Advice>)] = &[
     ("ENOTDIR", Kind::InvalidParam, None),
     ("EISDIR", Kind::InvalidParam, None),
     ("ETIMEDOUT", Kind::Timeout, None),
+    ("ENAMETOOLONG", Kind::InvalidParam, None),
+    ("EINVAL", Kind::InvalidParam, None),
 ];
 
 /// The kind (and advice) an HTTP status or errno name means, from [`STATUS_KINDS`].
@@ -555,6 +564,14 @@ const GIT_SIGNATURES: &[Signature] = &[
     sig("would be overwritten by", Kind::Conflict),
     sig("automatic merge failed", Kind::Conflict),
     sig("is not fully merged", Kind::Conflict),
+    sig("you need to resolve your current index first", Kind::Conflict),
+    sig("unmerged files", Kind::Conflict),
+    sig("used by worktree", Kind::Conflict),
+    // simple-git's and git's refusals of unsafe options and transports.
+    sig("potential exploit argument blocked", Kind::Forbidden),
+    sig("is not permitted without enabling", Kind::Forbidden),
+    // isomorphic-git's `"x" would be an invalid git reference`.
+    sig("invalid git reference", Kind::InvalidParam),
     sig("authentication failed for", Kind::AuthFailed),
     sig("could not read username", Kind::AuthFailed),
 ];
@@ -633,6 +650,41 @@ const VALUE_REFUSALS: &[Signature] = &[
     sig("unexpected end of json input", Kind::InvalidParam),
     // pydantic's message alone (`Input should be 'asc' or 'desc'`).
     sig("input should be", Kind::InvalidParam),
+    // MongoDB drivers (bson, the Node driver, pymongo): ids, documents, names, URIs.
+    sig("must be a 24 character hex string", Kind::InvalidParam),
+    sig("hex string must be 24 characters", Kind::InvalidParam),
+    sig("atomic operators", Kind::InvalidParam),
+    sig("only works with $ operators", Kind::InvalidParam),
+    sig("can not include $ operators", Kind::InvalidParam),
+    sig("must be an array of documents", Kind::InvalidParam),
+    sig("must be a plain object", Kind::InvalidParam),
+    sig("names must not contain", Kind::InvalidParam),
+    sig("names cannot contain", Kind::InvalidParam),
+    sig("invalid connection string", Kind::InvalidParam),
+    sig("invalid uri scheme", Kind::InvalidParam),
+    sig("invalid scheme", Kind::InvalidParam),
+    sig("port must be an integer", Kind::InvalidParam),
+    // openpyxl's cells, ranges, titles and values; pandas' and Python's conversions.
+    sig("is not a valid coordinate or range", Kind::InvalidParam),
+    sig("row numbers must be between", Kind::InvalidParam),
+    sig("values must be at least", Kind::InvalidParam),
+    sig("found in sheet title", Kind::InvalidParam),
+    sig("value must be one of", Kind::InvalidParam),
+    sig("cannot be used in worksheets", Kind::InvalidParam),
+    sig("file format cannot be determined", Kind::InvalidParam),
+    sig("does not support the old .xls file format", Kind::InvalidParam),
+    sig("could not convert string to", Kind::InvalidParam),
+    sig("invalid literal for int", Kind::InvalidParam),
+    sig("unable to parse string", Kind::InvalidParam),
+    sig("unknown datetime string format", Kind::InvalidParam),
+    sig("positional indexer is out-of-bounds", Kind::InvalidParam),
+    // Python's shlex; SQLite drivers' parameter counts.
+    sig("no closing quotation", Kind::InvalidParam),
+    sig("no escaped character", Kind::InvalidParam),
+    sig("too few parameter values", Kind::InvalidParam),
+    // A file over a tool's size limit, and the OS's `EFBIG`.
+    sig("file too large", Kind::ArtifactTooLarge),
+    sig("file is too large", Kind::ArtifactTooLarge),
 ];
 
 /// The OS's descriptions of errors (glibc's `strerror`, which Python's `[Errno N]` and
@@ -647,6 +699,7 @@ const OS_ERROR_SIGNATURES: &[Signature] = &[
     sig("read-only file system", Kind::PermissionDenied),
     sig("connection timed out", Kind::Timeout),
     sig("file name too long", Kind::InvalidParam),
+    sig("name too long", Kind::InvalidParam),
     sig("address already in use", Kind::Conflict),
 ];
 
@@ -678,6 +731,8 @@ const UNREACHABLE_PHRASES: &[&str] = &[
     "no route to host",
     "network is unreachable",
     "server selection timed out",
+    // pymongo's server selection, when a port accepts but nothing answers.
+    "no servers found yet",
     "no address associated with hostname",
     "failed to resolve",
     "could not translate host name",
@@ -704,7 +759,9 @@ fn backend_unreachable(hay: &Haystack<'_>) -> Option<Hit> {
 fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
     let refused = REFUSALS.iter().any(|w| hay.holds(w))
         && hay.lower.lines().any(|line| {
-            ["command", "operator", "executable", "program"].iter().any(|w| search::has_whole_word(line, w))
+            ["command", "commands", "operator", "operators", "executable", "program", "transport"]
+                .iter()
+                .any(|w| search::has_whole_word(line, w))
                 && REFUSALS.iter().any(|w| search::contains(line, w))
         });
     if refused {
@@ -731,7 +788,8 @@ fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
 const PROCESS_PHRASES: &[&[&str]] = &[REFUSALS, &["command not found", "timeout", "spawn "], TIMED_OUT];
 
 /// A server refusing a command or an operator.
-const REFUSALS: &[&str] = &["not allowed", "not permitted", "is blocked", "is disallowed", "not in the allowed"];
+const REFUSALS: &[&str] =
+    &["not allowed", "not an allowed", "not permitted", "is blocked", "is disallowed", "not in the allowed", "rejected"];
 
 /// A process or a request running out of time.
 const TIMED_OUT: &[&str] = &[
@@ -742,6 +800,7 @@ const TIMED_OUT: &[&str] = &[
     "timeout exceeded",
     "aborted due to timeout",
     "err_timed_out",
+    "timeouterror",
 ];
 
 /// Whether a line is dash's `sh: 1: NAME: not found`.
@@ -825,6 +884,40 @@ fn forbidden_target(hay: &Haystack<'_>) -> Option<Hit> {
 
 fn already_exists(hay: &Haystack<'_>) -> Option<Hit> {
     ALREADY_EXISTS_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some()).then_some(Hit::Plain)
+}
+
+/// The text, past an SDK's prefix and `Error:` / `KeyError:`, is one quoted value or
+/// number the call sent: Python's `str(KeyError)` (a dict, a DataFrame's column, a
+/// workbook's sheet) says only which key was missing.
+fn missing_key(hay: &Haystack<'_>) -> Option<Hit> {
+    let call = hay.call?;
+    let mut text = hay.text.trim();
+    if text.len() > 200 {
+        return None;
+    }
+    loop {
+        let lower = text.to_ascii_lowercase();
+        let sdk = ["error calling tool ", "error executing tool "].iter().find(|p| lower.starts_with(*p));
+        if let Some(rest) = sdk.and_then(|p| text[p.len()..].split_once(": ")).map(|(_, rest)| rest) {
+            text = rest.trim_start();
+        } else if let Some(rest) = ["Error: ", "KeyError: ", "error: "].iter().find_map(|p| text.strip_prefix(p)) {
+            text = rest.trim_start();
+        } else {
+            break;
+        }
+    }
+    let quoted =
+        ['\'', '"'].iter().any(|&q| text.len() >= 2 && text.starts_with(q) && text.ends_with(q) && !text[1..text.len() - 1].contains(q));
+    let number = !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit());
+    if (quoted || number) && call.argument_valued(text).is_some() {
+        return Some(Hit::Plain);
+    }
+    // `Could not find release-1.`: what could not be found is a value the call sent
+    // (`Could not find exact match for edit` names none).
+    let lower = text.to_ascii_lowercase();
+    let what = ["could not find ", "cannot find ", "can't find "].iter().find_map(|p| lower.strip_prefix(p).map(|_| &text[p.len()..]))?;
+    let what = what.trim_end().trim_end_matches('.');
+    (!what.contains(char::is_whitespace) && call.argument_valued(what).is_some()).then_some(Hit::Plain)
 }
 
 fn not_found_text(hay: &Haystack<'_>) -> Option<Hit> {
@@ -1006,7 +1099,8 @@ fn http_reason(hay: &Haystack<'_>) -> Option<Hit> {
 }
 
 /// The errno names [`STATUS_KINDS`] holds, lowercase (the rule's gate).
-const ERRNO_NAMES: &[&str] = &["enoent", "eacces", "eperm", "eexist", "enotempty", "enotdir", "eisdir", "etimedout"];
+const ERRNO_NAMES: &[&str] =
+    &["enoent", "eacces", "eperm", "eexist", "enotempty", "enotdir", "eisdir", "etimedout", "enametoolong", "einval"];
 
 /// Node errno names, upper case as Node prints them.
 fn errno(hay: &Haystack<'_>) -> Option<Hit> {
@@ -1211,6 +1305,25 @@ mod tests {
         ("spawn frobnicate ENOENT", "process_error", "invalid_param"),
         ("spawn /bin/sh ENOENT", "errno", "not_found"),
         ("Daily search quota of 100 requests exhausted; resets at 00:00 UTC", "quota_text", "quota_exceeded"),
+        // MongoDB drivers, openpyxl, pandas, shlex, isomorphic-git, simple-git, processes.
+        ("input must be a 24 character hex string, 12 byte Uint8Array, or an integer", "refused_value", "invalid_param"),
+        ("Update document requires atomic operators", "refused_value", "invalid_param"),
+        ("collection names must not contain '$': 'orders$v2'", "refused_value", "invalid_param"),
+        ("Row numbers must be between 1 and 1048576. Row number supplied was 0", "refused_value", "invalid_param"),
+        ("Excel file format cannot be determined, you must specify an engine manually.", "refused_value", "invalid_param"),
+        ("could not convert string to float: '1,5 EUR'", "refused_value", "invalid_param"),
+        ("No closing quotation", "refused_value", "invalid_param"),
+        ("File too large: 2097152 bytes (max 1048576)", "refused_value", "artifact_too_large"),
+        ("NotFoundError: Could not find origin/nope.", "not_found_text", "not_found"),
+        ("\"['total'] not in index\"", "not_found_text", "not_found"),
+        ("you need to resolve your current index first", "git_error", "conflict"),
+        ("git.fetch: potential exploit argument blocked.", "git_error", "forbidden"),
+        ("\"bad..name\" would be an invalid git reference", "git_error", "invalid_param"),
+        ("Security violation: python3 is not an allowed executable", "process_error", "forbidden"),
+        ("Shell operators are not allowed", "process_error", "forbidden"),
+        ("TimeoutError: ", "process_error", "timeout"),
+        ("ENAMETOOLONG: name too long, open '/srv/x'", "errno", "invalid_param"),
+        ("No servers found yet, Timeout: 0.7s, Topology Description: <...>", "backend_unreachable", "tool_error"),
         // Validators' output as JSON: ajv's objects, pydantic's `json()`, zod's and
         // valibot's trees, valibot's key issues.
         (r#"[{"instancePath":"","keyword":"required","params":{"missingProperty":"path"},"message":"must have required property 'path'"}]"#, "validator_output", "missing_param"),
@@ -1249,6 +1362,23 @@ mod tests {
         for (text, rule, kind) in CASES {
             let r = recognize(text, None).unwrap_or_else(|| panic!("not recognized: {text}"));
             assert_eq!((r.rule.as_str(), r.kind.as_str()), (*rule, *kind), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_missing_key_printed_alone_is_a_value_the_call_sent() {
+        let schema = crate::json::parse_json(
+            r#"{"type":"object","properties":{"column":{"type":"string"},"row":{"type":"integer"},"branch":{"type":"string"}}}"#,
+        )
+        .unwrap();
+        let args = crate::json::parse_json(r#"{"column":"total","row":99,"branch":"release-1"}"#).unwrap();
+        let call = Some(CallView { schema: &schema, arguments: Some(&args) });
+        for text in ["'total'", "KeyError: 'total'", "Error calling tool 'sum': 'total'", "Error: 99", "Could not find release-1."] {
+            assert_eq!(recognize(text, call).map(|r| (r.rule, r.kind)), Some((RuleId::MissingKey, Kind::NotFound)), "{text}");
+        }
+        // A value the call did not send, or a sentence, is no missing key.
+        for text in ["'region'", "Error: 42", "Could not find exact match for edit: total"] {
+            assert_ne!(recognize(text, call).map(|r| r.rule), Some(RuleId::MissingKey), "{text}");
         }
     }
 
