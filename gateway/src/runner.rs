@@ -38,9 +38,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode_errors_host::CompileCache;
+use codemode_errors_host::deadline::{start_ticker, ticks};
+use codemode_errors_host::{CallLimiter, CompileCache};
 use wasmtime::component::{HasSelf, Linker, ResourceTable};
-use wasmtime::{Config, InstanceAllocationStrategy, PoolingAllocationConfig, ResourceLimiter, Store, StoreLimits, StoreLimitsBuilder};
+use wasmtime::{Config, InstanceAllocationStrategy, PoolingAllocationConfig, Store, StoreLimitsBuilder};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 mod bindings {
@@ -49,9 +50,6 @@ mod bindings {
 
 /// The runner component (built by build.rs from gateway/runner/).
 const RUNNER_COMPONENT: &[u8] = include_bytes!(env!("CODEMODE_GATEWAY_RUNNER_WASM"));
-
-/// How often the epoch advances: the resolution of a run's deadline.
-const TICK: Duration = Duration::from_millis(5);
 
 /// Lines the runner puts before the submitted code (`(async function () {`).
 const LINES_BEFORE: u32 = 1;
@@ -107,9 +105,10 @@ pub struct RunInput<'a> {
     /// The console output bound in UTF-16 code units (each line counts its length plus one);
     /// beyond it the guest drops lines and calls [`Bridge::log_cut`] once.
     pub max_log_units: usize,
-    /// Set to end the run early: the runner checks it every epoch tick (and at every
-    /// [`Bridge::wait`], which should return `None` once it is set), and the run ends as
-    /// [`Ending::Timeout`] does; the caller knows which of the two it was.
+    /// Set to end the run early: the runner checks it every epoch tick (the host's
+    /// [`codemode_errors_host::deadline::TICK`]) and at every [`Bridge::wait`] (which should
+    /// return `None` once it is set), and the run ends as [`Ending::Timeout`] does; the
+    /// caller knows which of the two it was.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
@@ -225,7 +224,7 @@ struct Inner {
 struct State {
     wasi: WasiCtx,
     table: ResourceTable,
-    limiter: Limiter,
+    limiter: CallLimiter,
     /// The run's bridge, only while [`Runner::run`] is on the stack (see there).
     bridge: Option<BridgePtr>,
     deadline: Instant,
@@ -294,39 +293,6 @@ impl bindings::RunnerImports for State {
     }
 }
 
-/// Wasmtime's store limits, remembering a refused memory growth so the trap it causes is
-/// reported as [`Ending::OutOfMemory`].
-struct Limiter {
-    inner: StoreLimits,
-    memory_refused: bool,
-}
-
-impl ResourceLimiter for Limiter {
-    fn memory_growing(&mut self, current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
-        let allowed = self.inner.memory_growing(current, desired, maximum);
-        if !matches!(allowed, Ok(true)) {
-            self.memory_refused = true;
-        }
-        allowed
-    }
-
-    fn table_growing(&mut self, current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
-        self.inner.table_growing(current, desired, maximum)
-    }
-
-    fn instances(&self) -> usize {
-        self.inner.instances()
-    }
-
-    fn tables(&self) -> usize {
-        self.inner.tables()
-    }
-
-    fn memories(&self) -> usize {
-        self.inner.memories()
-    }
-}
-
 fn new_engine(memory_bytes: usize) -> wasmtime::Result<wasmtime::Engine> {
     let mut config = Config::new();
     config.epoch_interruption(true);
@@ -344,36 +310,13 @@ fn new_engine(memory_bytes: usize) -> wasmtime::Result<wasmtime::Engine> {
     wasmtime::Engine::new(&config).or_else(|_| wasmtime::Engine::new(&on_demand))
 }
 
-/// Start the thread that advances `engine`'s epoch; it ends a tick after the engine does.
-fn start_ticker(engine: &wasmtime::Engine) -> std::io::Result<()> {
-    let weak = engine.weak();
-    std::thread::Builder::new().name("codemode-gateway-epoch".into()).spawn(move || loop {
-        std::thread::sleep(TICK);
-        match weak.upgrade() {
-            Some(engine) => engine.increment_epoch(),
-            None => break,
-        }
-    })?;
-    Ok(())
-}
-
-/// Epoch ticks to arm for `deadline`: zero when it has passed, else whole ticks rounded
-/// up, plus one for the tick under way.
-fn ticks(deadline: Instant) -> u64 {
-    let left = deadline.saturating_duration_since(Instant::now());
-    if left.is_zero() {
-        return 0;
-    }
-    u64::try_from(left.as_nanos().div_ceil(TICK.as_nanos())).unwrap_or(u64::MAX / 4).min(u64::MAX / 4) + 1
-}
-
 /// How a trap ended the run, given the store's flags.
 fn classify(error: &wasmtime::Error, state: &State) -> Ending {
     let trap = error.downcast_ref::<wasmtime::Trap>();
     let detail = trap.map_or_else(|| error.root_cause().to_string(), ToString::to_string);
     if state.timed_out || matches!(trap, Some(wasmtime::Trap::Interrupt)) {
         Ending::Timeout
-    } else if state.limiter.memory_refused {
+    } else if state.limiter.memory_refused() {
         Ending::OutOfMemory
     } else if matches!(trap, Some(wasmtime::Trap::StackOverflow)) {
         Ending::Exhausted { message: format!("stack overflow: the code nests or recurses too deeply ({detail})") }
@@ -435,7 +378,7 @@ impl Runner {
         let state = State {
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
-            limiter: Limiter { inner, memory_refused: false },
+            limiter: CallLimiter::new(inner),
             bridge,
             deadline,
             stop,
@@ -457,7 +400,9 @@ impl Runner {
                 }
             });
         } else {
-            store.set_epoch_deadline(ticks(deadline));
+            // Epoch ticks for the time left: zero when it has passed, else whole ticks
+            // rounded up, plus one for the tick under way.
+            store.set_epoch_deadline(ticks(deadline.saturating_duration_since(Instant::now())));
             store.epoch_deadline_trap();
         }
         store

@@ -23,9 +23,19 @@ use wasmtime::{Engine, Store};
 /// ```
 pub const TICK: Duration = Duration::from_millis(10);
 
-/// Start the thread that advances `engine`'s epoch. It ends by itself a tick after the
-/// last handle to the engine is dropped.
-pub(crate) fn start_ticker(engine: &Engine) -> std::io::Result<()> {
+/// Start the thread that advances `engine`'s epoch every [`TICK`]. It ends by itself a
+/// tick after the last handle to the engine is dropped. Any engine made with
+/// `epoch_interruption(true)` can use it (the gateway's JavaScript runner does).
+///
+/// ```
+/// use codemode_errors_host::deadline::start_ticker;
+/// let mut config = wasmtime::Config::new();
+/// config.epoch_interruption(true);
+/// let engine = wasmtime::Engine::new(&config)?;
+/// start_ticker(&engine)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn start_ticker(engine: &Engine) -> std::io::Result<()> {
     let weak = engine.weak();
     std::thread::Builder::new().name("codemode-errors-epoch".into()).spawn(move || loop {
         std::thread::sleep(TICK);

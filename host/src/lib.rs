@@ -48,6 +48,7 @@ pub use exec::{CompletedRun, GuestStack, SyntaxReport};
 pub use limits::Limits;
 pub use native::NativeEngine;
 pub use session::Session;
+pub use store::CallLimiter;
 
 /// The types of the `codemode:errors/api` WIT interface, as both engines return them.
 pub mod wit {

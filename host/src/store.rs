@@ -20,12 +20,12 @@ impl CallState {
     /// A state for one call under `limits`: no environment, no arguments, no files, no
     /// sockets, empty standard streams.
     pub fn new(limits: &Limits) -> Self {
-        CallState { wasi: WasiCtx::builder().build(), table: ResourceTable::new(), limiter: CallLimiter::new(limits) }
+        CallState { wasi: WasiCtx::builder().build(), table: ResourceTable::new(), limiter: CallLimiter::for_call(limits) }
     }
 
     /// Whether the memory bound refused a growth during this store's life.
     pub fn memory_refused(&self) -> bool {
-        self.limiter.memory_refused
+        self.limiter.memory_refused()
     }
 }
 
@@ -40,21 +40,45 @@ pub fn limits_of(state: &mut CallState) -> &mut dyn ResourceLimiter {
     &mut state.limiter
 }
 
-/// Wasmtime's store limits, trapping on a refused growth and remembering that it did, so
-/// the trap is reported as the memory bound rather than a crash.
-struct CallLimiter {
+/// Wasmtime's store limits, remembering a refused memory growth, so the trap it causes is
+/// reported as the memory bound rather than a crash. The normalizer's stores use it, and
+/// any other store whose state holds one (the gateway's JavaScript runner).
+///
+/// ```
+/// use codemode_errors_host::CallLimiter;
+/// use wasmtime::ResourceLimiter;
+/// let mut limiter = CallLimiter::new(wasmtime::StoreLimitsBuilder::new().memory_size(1 << 16).build());
+/// assert!(limiter.memory_growing(0, 1 << 16, None)?);
+/// assert!(!limiter.memory_refused());
+/// assert!(!limiter.memory_growing(1 << 16, 1 << 17, None)?);
+/// assert!(limiter.memory_refused());
+/// # Ok::<(), wasmtime::Error>(())
+/// ```
+pub struct CallLimiter {
     inner: StoreLimits,
     memory_refused: bool,
 }
 
 impl CallLimiter {
-    fn new(limits: &Limits) -> Self {
+    /// A limiter enforcing `inner`, with no growth refused yet.
+    pub fn new(inner: StoreLimits) -> Self {
+        CallLimiter { inner, memory_refused: false }
+    }
+
+    /// The normalizer's limits: the memory bound of `limits` and a table bound, trapping
+    /// on a refused growth.
+    fn for_call(limits: &Limits) -> Self {
         let inner = StoreLimitsBuilder::new()
             .memory_size(limits.max_memory_bytes)
             .table_elements(MAX_TABLE_ELEMENTS)
             .trap_on_grow_failure(true)
             .build();
-        CallLimiter { inner, memory_refused: false }
+        CallLimiter::new(inner)
+    }
+
+    /// Whether a memory growth was refused.
+    pub fn memory_refused(&self) -> bool {
+        self.memory_refused
     }
 }
 

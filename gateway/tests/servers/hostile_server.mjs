@@ -2,7 +2,7 @@
 // examples/node-sandbox installs): it serves one namespace of a catalog of the red team's
 // attack file (js-package/test/hostile/attacks.mjs, `CATALOGS`), with the same tools
 // (names, input schemas, annotations) and the same answers as js-package/test/hostile/child.mjs
-// (`answer`), and records every call it receives.
+// (`answer`, from js-package/test/hostile/answers.mjs), and records every call it receives.
 //
 // Environment:
 //   HOSTILE_CATALOG    the catalog's key (default 'default')
@@ -23,6 +23,7 @@ const { Server } = await import(new URL('server/index.js', sdk));
 const { StdioServerTransport } = await import(new URL('server/stdio.js', sdk));
 const { CallToolRequestSchema, ListToolsRequestSchema } = await import(new URL('types.js', sdk));
 const { CATALOGS } = await import(new URL('../../../js-package/test/hostile/attacks.mjs', import.meta.url));
+const { answer } = await import(new URL('../../../js-package/test/hostile/answers.mjs', import.meta.url));
 
 const catalogName = process.env.HOSTILE_CATALOG ?? 'default';
 const namespace = process.env.HOSTILE_NAMESPACE ?? 'ns';
@@ -49,23 +50,6 @@ function flush() {
   const text = `${pending.join('\n')}\n`;
   pending = [];
   writeSync(fd, text);
-}
-
-/** What each tool answers: child.mjs's `answer`, word for word. */
-function answer(ns, name, signal) {
-  switch (name) {
-    case 'fail':
-      return { isError: true, content: [{ type: 'text', text: 'upstream said no (502 Bad Gateway)' }] };
-    case 'long_fail':
-      return { isError: true, content: [{ type: 'text', text: `upstream failure detail ${'lorem ipsum dolor sit amet '.repeat(250)}` }] };
-    case 'slow':
-      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason ?? new Error('aborted')), { once: true }));
-    case 'ok':
-    case 'write':
-      return { content: [{ type: 'text', text: 'ok' }], structuredContent: { ok: true } };
-    default:
-      return { content: [{ type: 'text', text: `${ns}|${name}` }] };
-  }
 }
 
 const server = new Server({ name: 'codemode-hostile', version: '1.0.0' }, { capabilities: { tools: {} } });

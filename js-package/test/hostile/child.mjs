@@ -7,26 +7,10 @@
 
 import process from 'node:process';
 import { ATTACKS, CATALOGS } from './attacks.mjs';
+import { answer } from './answers.mjs';
 
 const [attackName, executor] = process.argv.slice(2);
 if (attackName !== undefined) await main(attackName, executor);
-
-/** What each tool of the catalogs answers. */
-function answer(namespace, name, signal) {
-  switch (name) {
-    case 'fail':
-      return { isError: true, content: [{ type: 'text', text: 'upstream said no (502 Bad Gateway)' }] };
-    case 'long_fail':
-      return { isError: true, content: [{ type: 'text', text: `upstream failure detail ${'lorem ipsum dolor sit amet '.repeat(250)}` }] };
-    case 'slow':
-      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason ?? new Error('aborted')), { once: true }));
-    case 'ok':
-    case 'write':
-      return { content: [{ type: 'text', text: 'ok' }], structuredContent: { ok: true } };
-    default:
-      return { content: [{ type: 'text', text: `${namespace}|${name}` }] };
-  }
-}
 
 /** A value as the child can describe it in JSON (NaN, undefined and the like are lost by JSON). */
 function describeValue(result) {
