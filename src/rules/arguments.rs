@@ -348,6 +348,10 @@ pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, ar
             _ => Vec::new(),
         }
     };
+    // An argument the call sent is not missing, whatever the text says of it.
+    if kind == Kind::MissingParam {
+        named.retain(|p| arguments.and_then(|a| a.get(&p.path)).is_none());
+    }
     named.truncate(MAX_NAMED);
     named
 }
@@ -390,13 +394,17 @@ fn quotes_value(text: &str, value: &Json) -> bool {
     match value {
         // A value of a few words at most: a longer one is not quoted back whole.
         Json::String(s) => {
-            let v = s.head().trim().to_ascii_lowercase();
-            // A value of one or two characters (a tag `v1`, a sheet `Q3`) only in quotes.
+            let v = s.head().trim();
+            if !(1..=MAX_QUOTED_VALUE).contains(&v.len()) {
+                return false;
+            }
+            let v = v.to_ascii_lowercase();
+            // A value of one or two letters or digits (a tag `v1`, a sheet `Q3`) only in
+            // quotes: punctuation in quotes is the message's own (`Expecting ','`).
             let quoted = || ['\'', '"', '`'].iter().any(|q| crate::search::contains(text, &format!("{q}{v}{q}")));
             match v.len() {
-                1..=2 => quoted(),
-                3..=MAX_QUOTED_VALUE => crate::search::has_whole_word(text, &v),
-                _ => false,
+                1..=2 => v.bytes().all(|b| b.is_ascii_alphanumeric()) && quoted(),
+                _ => crate::search::has_whole_word(text, &v),
             }
         }
         Json::Array(items) => items.items().iter().take(16).any(|v| matches!(v, Json::String(_)) && quotes_value(text, v)),

@@ -181,7 +181,7 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
     RecognitionRule {
         id: RuleId::MissingArgumentText,
         gate: Gate::Any(&["missing", "required", "no value"]),
-        matcher: |hay| MISSING_ARGUMENT_PHRASES.iter().any(|p| whole_words(hay, p).next().is_some()).then_some(Hit::Plain),
+        matcher: missing_argument_text,
         meaning: Meaning::Kind(Kind::MissingParam, None),
     },
     RecognitionRule {
@@ -258,6 +258,12 @@ pub(crate) const RECOGNITION_RULES: &[RecognitionRule] = &[
         id: RuleId::RefusedValue,
         gate: Gate::Signatures(VALUE_REFUSALS),
         matcher: |hay| signature(hay, VALUE_REFUSALS),
+        meaning: Meaning::BySignature,
+    },
+    RecognitionRule {
+        id: RuleId::RefusedValue,
+        gate: Gate::Any(JSON_REFUSALS),
+        matcher: json_argument_refused,
         meaning: Meaning::BySignature,
     },
     RecognitionRule {
@@ -355,7 +361,6 @@ pub(crate) const STATUS_KINDS: &[(&str, Kind, Option<Advice>)] = &[
     ("EISDIR", Kind::InvalidParam, None),
     ("ETIMEDOUT", Kind::Timeout, None),
     ("ENAMETOOLONG", Kind::InvalidParam, None),
-    ("EINVAL", Kind::InvalidParam, None),
 ];
 
 /// The kind (and advice) an HTTP status or errno name means, from [`STATUS_KINDS`].
@@ -433,10 +438,41 @@ pub(crate) fn recognize(text: &str, call: Option<CallView<'_>>) -> Option<Recogn
     None
 }
 
+/// A server's own words for a missing argument. With the call in hand, not when the text
+/// names what is missing and that is no property of the tool (an upstream API's
+/// `Missing required parameter: 'messages'`, Terraform's `The argument "region" is
+/// required`), nor when the call left nothing out that the tool requires.
+fn missing_argument_text(hay: &Haystack<'_>) -> Option<Hit> {
+    let at = MISSING_ARGUMENT_PHRASES.iter().find_map(|p| whole_words(hay, p).next().map(|at| at + p.len()))?;
+    let Some(call) = hay.call else { return Some(Hit::Plain) };
+    let after = hay.text[at..].trim_start_matches([':', ' ', '\'', '"', '`']);
+    let named = after.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).next().unwrap_or("");
+    let names_other = !named.is_empty() && named.len() <= 64 && !call.has_property(named) && after.len() < hay.text.len();
+    let quoted_other = ['\'', '"', '`']
+        .iter()
+        .any(|&q| hay.text.split(q).skip(1).step_by(2).take(8).any(|v| looks_like_a_name(v) && !call.has_property(v)));
+    let required = call.schema.get("required").and_then(crate::json::Json::as_array).map(|r| r.items()).unwrap_or_default();
+    let left_out = required.iter().filter_map(crate::json::Json::as_str).any(|n| call.argument(n).is_none());
+    (left_out && !names_other && !quoted_other).then_some(Hit::Plain)
+}
+
+/// Whether `v` reads as a parameter's name: a letter, then letters, digits, `_` or `-`.
+fn looks_like_a_name(v: &str) -> bool {
+    (1..=64).contains(&v.len())
+        && v.starts_with(|c: char| c.is_ascii_alphabetic())
+        && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 /// Whether a validator's output says only that arguments are missing: every pydantic
 /// `[type=CODE` is `missing` or `missing_argument`, or, with no such code, it holds a
 /// missing-argument phrase and none of a wrong value.
 fn states_only_missing(hay: &Haystack<'_>) -> bool {
+    if let Some(call) = hay.call {
+        let required = call.schema.get("required").and_then(crate::json::Json::as_array).map(|r| r.items()).unwrap_or_default();
+        if !required.iter().filter_map(crate::json::Json::as_str).any(|n| call.argument(n).is_none()) {
+            return false;
+        }
+    }
     let codes: Vec<&str> = search::positions(&hay.lower, "[type=")
         .take(32)
         .map(|at| {
@@ -605,10 +641,12 @@ const DATABASE_SIGNATURES: &[Signature] = &[
     // column cannot store, parameters that do not match the statement.
     sig("no such function", Kind::InvalidParam),
     sig("datatype mismatch", Kind::InvalidParam),
-    sig("cannot store", Kind::InvalidParam),
+    sig("cannot store text value in", Kind::InvalidParam),
+    sig("cannot store integer value in", Kind::InvalidParam),
+    sig("cannot store real value in", Kind::InvalidParam),
+    sig("cannot store blob value in", Kind::InvalidParam),
     sig("incorrect number of bindings", Kind::InvalidParam),
     sig("file is not a database", Kind::InvalidParam),
-    sig("unable to open database file", Kind::NotFound),
     sig("attempt to write a readonly database", Kind::PermissionDenied),
     sig("read-only transaction", Kind::PermissionDenied),
     sig("readonly database", Kind::PermissionDenied),
@@ -621,6 +659,29 @@ const DATABASE_SIGNATURES: &[Signature] = &[
     sig("null or undefined query", Kind::MissingParam),
     sig("query must have either text or a name", Kind::InvalidParam),
 ];
+
+/// JSON parsers' refusals: Python's `json` (`Expecting ',' delimiter: line 1 column 9`),
+/// V8's `JSON.parse`. Only the call's own JSON is the call's fault: most of these texts
+/// are a backend's reply that was not JSON (an HTML error page), a tool error.
+const JSON_REFUSALS: &[&str] = &[
+    "expecting property name enclosed in double quotes",
+    "expecting value: line",
+    "delimiter: line",
+    "unterminated string starting at",
+    "extra data: line",
+    "is not valid json",
+    "unexpected end of json input",
+];
+
+/// A JSON parser's refusal when the call sent JSON text (a string argument that opens
+/// with `{` or `[`): the argument to revise.
+fn json_argument_refused(hay: &Haystack<'_>) -> Option<Hit> {
+    let call = hay.call?;
+    let sent_json = call
+        .property_names()
+        .any(|name| call.argument(name).and_then(crate::json::Json::as_str).is_some_and(|v| v.trim_start().starts_with(['{', '['])));
+    (sent_json && JSON_REFUSALS.iter().any(|p| whole_words(hay, p).next().is_some())).then_some(Hit::Signature(Kind::InvalidParam, None))
+}
 
 /// A value the tool cannot take, as parsers, interpreters and URL handlers word it: the
 /// call's value is what to revise.
@@ -639,15 +700,6 @@ const VALUE_REFUSALS: &[Signature] = &[
     sig("is a reserved", Kind::InvalidParam),
     // requests: a URL with no adapter for its scheme.
     sig("no connection adapters were found", Kind::InvalidParam),
-    // JSON parsers: Python's `json` (`Expecting ',' delimiter: line 1 column 9`), V8's
-    // `JSON.parse`.
-    sig("expecting property name enclosed in double quotes", Kind::InvalidParam),
-    sig("expecting value: line", Kind::InvalidParam),
-    sig("delimiter: line", Kind::InvalidParam),
-    sig("unterminated string starting at", Kind::InvalidParam),
-    sig("extra data: line", Kind::InvalidParam),
-    sig("is not valid json", Kind::InvalidParam),
-    sig("unexpected end of json input", Kind::InvalidParam),
     // pydantic's message alone (`Input should be 'asc' or 'desc'`).
     sig("input should be", Kind::InvalidParam),
     // MongoDB drivers (bson, the Node driver, pymongo): ids, documents, names, URIs.
@@ -773,7 +825,7 @@ fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
     let spawn = hay.holds("spawn ")
         && hay.lower.lines().any(|l| {
             let mut words = l.split_whitespace().rev();
-            words.next() == Some("enoent") && words.next().is_some_and(|p| !is_shell(p)) && words.next() == Some("spawn")
+            words.next() == Some("enoent") && words.next().is_some_and(|p| program_sent(hay, p)) && words.next() == Some("spawn")
         });
     if dash || spawn || whole_words(hay, "command not found").next().is_some() {
         return Some(Hit::Signature(Kind::InvalidParam, None));
@@ -788,8 +840,7 @@ fn process_error(hay: &Haystack<'_>) -> Option<Hit> {
 const PROCESS_PHRASES: &[&[&str]] = &[REFUSALS, &["command not found", "timeout", "spawn "], TIMED_OUT];
 
 /// A server refusing a command or an operator.
-const REFUSALS: &[&str] =
-    &["not allowed", "not an allowed", "not permitted", "is blocked", "is disallowed", "not in the allowed", "rejected"];
+const REFUSALS: &[&str] = &["not allowed", "not an allowed", "not permitted", "is blocked", "is disallowed", "not in the allowed"];
 
 /// A process or a request running out of time.
 const TIMED_OUT: &[&str] = &[
@@ -854,22 +905,39 @@ fn path_outside_allowed(hay: &Haystack<'_>) -> Option<Hit> {
     hay.lower
         .lines()
         .any(|line| {
-            let allowed = ["allowed director", "allowed roots", "allowed paths", "allowed path", "allowed folder", "allowed location"]
+            let allowed = ["allowed director", "allowed roots", "allowed paths", "allowed path", "allowed folder"]
                 .iter()
                 .any(|a| search::contains(line, a));
-            let outside = ["outside", "not in", "not within", "not under", "not inside"].iter().any(|w| search::contains(line, w));
+            let outside = search::has_whole_word(line, "outside")
+                || ["not in", "not within", "not under", "not inside"].iter().any(|w| search::has_whole_word(line, w));
             // A path resolved past the root it must stay in: `path.relative` or
-            // `Path.resolve` checks word it as escaping, or name the attack.
-            let root = ["root", "director", "workspace", "sandbox", "base path", "project", "repositor", "allowed"]
-                .iter()
-                .any(|w| search::contains(line, w));
-            let escapes = search::contains(line, "escape") && root && search::contains(line, "path");
+            // `Path.resolve` checks word it as outside or escaping a root, or name the attack.
+            let past_a_root = ["outside", "escapes", "escaped", "escaping"].iter().any(|w| root_follows(line, w));
             let traversal = ["path traversal", "directory traversal"].iter().any(|w| search::contains(line, w));
-            let outside_the =
-                search::contains(line, "outside") && root && (search::contains(line, "path") || search::contains(line, "file"));
-            escapes || traversal || outside_the || (allowed && outside)
+            past_a_root || traversal || (allowed && outside)
         })
         .then_some(Hit::Plain)
+}
+
+/// Whether `verb` (a whole word of `line`) is followed by a root the tool must stay in:
+/// `outside the repository`, `escapes the root directory`, `outside of the allowed
+/// directories`, `outside base directory` (at most three such words before the noun).
+fn root_follows(line: &str, verb: &str) -> bool {
+    const BEFORE_THE_NOUN: &[&str] = &["of", "the", "its", "allowed", "base", "working", "project", "configured", "permitted", "sandbox"];
+    const ROOTS: &[&str] = &["root", "director", "workspace", "sandbox", "project", "repositor", "folder", "base path", "allowed path"];
+    search::whole_word_positions(line, verb).take(8).any(|at| {
+        let mut rest = line[at + verb.len()..].trim_start();
+        for _ in 0..4 {
+            if ROOTS.iter().any(|r| rest.starts_with(r)) {
+                return true;
+            }
+            match BEFORE_THE_NOUN.iter().find(|w| rest.starts_with(*w) && rest[w.len()..].starts_with(' ')) {
+                Some(w) => rest = rest[w.len()..].trim_start(),
+                None => return false,
+            }
+        }
+        false
+    })
 }
 
 /// The words one of which each form of a path outside the allowed roots holds.
@@ -895,12 +963,14 @@ fn missing_key(hay: &Haystack<'_>) -> Option<Hit> {
     if text.len() > 200 {
         return None;
     }
+    let mut key_error = false;
     loop {
         let lower = text.to_ascii_lowercase();
         let sdk = ["error calling tool ", "error executing tool "].iter().find(|p| lower.starts_with(*p));
         if let Some(rest) = sdk.and_then(|p| text[p.len()..].split_once(": ")).map(|(_, rest)| rest) {
             text = rest.trim_start();
         } else if let Some(rest) = ["Error: ", "KeyError: ", "error: "].iter().find_map(|p| text.strip_prefix(p)) {
+            key_error |= text.starts_with("KeyError");
             text = rest.trim_start();
         } else {
             break;
@@ -908,7 +978,8 @@ fn missing_key(hay: &Haystack<'_>) -> Option<Hit> {
     }
     let quoted =
         ['\'', '"'].iter().any(|&q| text.len() >= 2 && text.starts_with(q) && text.ends_with(q) && !text[1..text.len() - 1].contains(q));
-    let number = !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit());
+    // A number alone is a key only when named one (`Error: 0` is as often an assertion's).
+    let number = key_error && !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit());
     if (quoted || number) && call.argument_valued(text).is_some() {
         return Some(Hit::Plain);
     }
@@ -967,7 +1038,15 @@ fn invalid_value_text(hay: &Haystack<'_>) -> Option<Hit> {
             continue;
         }
         let generic = matches!(name, "value" | "argument" | "parameter" | "input" | "option");
-        let names_a_property = hay.call.is_some_and(|call| call.property_names().any(|p| p.eq_ignore_ascii_case(name)));
+        // What the tool runs on is no argument (`Unsupported platform`, `Invalid engine`).
+        if ENVIRONMENT_NOUNS.contains(&name) {
+            continue;
+        }
+        // A property of the tool that the call sent: the call's own value is refused.
+        let sent = |n: &str| {
+            hay.call.and_then(|call| call.property_names().find(|p| p.eq_ignore_ascii_case(n)).and_then(|p| call.argument(p))).is_some()
+        };
+        let names_a_property = sent(name);
         let quoted_after = || {
             let value = hay.text[at + lead.len() + name_end..].trim_start_matches(':').trim_start();
             let value = value.split(['\n', ',', ';']).next().unwrap_or(value).trim_end_matches('.');
@@ -979,11 +1058,19 @@ fn invalid_value_text(hay: &Haystack<'_>) -> Option<Hit> {
         } else if lead != NOT_A_VALID {
             // `Invalid NAME: v`, `Invalid NAME format`, `Invalid NAME value`, `Invalid NAME 'v'`,
             // `Invalid value for NAME`, or a NAME the tool's schema has.
-            after.starts_with(':')
+            // and with the call in hand, `Invalid NAME 'v'` for a value it sent and `Invalid
+            // value for NAME` for a property it sent.
+            let for_property = || {
+                after
+                    .strip_prefix(" for ")
+                    .map(|r| r.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap_or(r))
+                    .is_some_and(sent)
+            };
+            (after.starts_with(':') && !generic)
                 || after.starts_with(" format")
                 || after.starts_with(" value")
-                || [" '", " \"", " `"].iter().any(|q| after.starts_with(q))
-                || (generic && (after.starts_with(" for ") || after.starts_with(':')))
+                || ([" '", " \"", " `"].iter().any(|q| after.starts_with(q)) && quoted_after())
+                || (generic && for_property())
                 || names_a_property
         } else {
             // `'v' is not a valid NAME`: a property's name, or a value the call sent.
@@ -996,6 +1083,24 @@ fn invalid_value_text(hay: &Haystack<'_>) -> Option<Hit> {
     None
 }
 
+/// Nouns of what a tool runs on, which `Invalid …` / `Unsupported …` name without the call
+/// being at fault.
+const ENVIRONMENT_NOUNS: &[&str] = &[
+    "platform",
+    "engine",
+    "os",
+    "architecture",
+    "arch",
+    "runtime",
+    "environment",
+    "header",
+    "character",
+    "response",
+    "state",
+    "configuration",
+    "config",
+];
+
 /// Whether the word or quoted value that ends at `at` is the value of one of the call's
 /// arguments (`'purple' is not a valid colour`).
 fn quoted_argument_before(hay: &Haystack<'_>, at: usize) -> bool {
@@ -1003,7 +1108,7 @@ fn quoted_argument_before(hay: &Haystack<'_>, at: usize) -> bool {
     let before = hay.text[..at].trim_end();
     let start = match before.chars().next_back() {
         Some(q @ ('\'' | '"' | '`')) => before[..before.len() - 1].rfind(q).unwrap_or(0),
-        _ => before.rfind(|c: char| c.is_whitespace() || c == ':').map_or(0, |i| i + 1),
+        _ => before.rfind(|c: char| c.is_whitespace() || c == ':').map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8)),
     };
     call.argument_valued(&before[start..]).is_some()
 }
@@ -1099,8 +1204,7 @@ fn http_reason(hay: &Haystack<'_>) -> Option<Hit> {
 }
 
 /// The errno names [`STATUS_KINDS`] holds, lowercase (the rule's gate).
-const ERRNO_NAMES: &[&str] =
-    &["enoent", "eacces", "eperm", "eexist", "enotempty", "enotdir", "eisdir", "etimedout", "enametoolong", "einval"];
+const ERRNO_NAMES: &[&str] = &["enoent", "eacces", "eperm", "eexist", "enotempty", "enotdir", "eisdir", "etimedout", "enametoolong"];
 
 /// Node errno names, upper case as Node prints them.
 fn errno(hay: &Haystack<'_>) -> Option<Hit> {
@@ -1116,10 +1220,22 @@ fn errno(hay: &Haystack<'_>) -> Option<Hit> {
 /// which [`process_error`] reads as the command to revise. Not for a shell: Node words a
 /// missing working directory as `spawn /bin/sh ENOENT`, and the shell is there.
 fn spawned(hay: &Haystack<'_>, i: usize) -> bool {
-    let line_start = hay.lower[..i].rfind('\n').map_or(0, |k| k + 1);
-    let mut words = hay.lower[line_start..i].split_whitespace().rev();
+    // The two words before it, read back at most 256 bytes: a bounded look a position.
+    let floor = search::ceil_boundary(&hay.lower, i.saturating_sub(256));
+    let mut words = hay.lower[floor..i].split_whitespace().rev();
     let program = words.next();
-    words.next() == Some("spawn") && program.is_some_and(|p| !is_shell(p))
+    hay.lower[i..].starts_with("enoent") && words.next() == Some("spawn") && program.is_some_and(|p| program_sent(hay, p))
+}
+
+/// Whether `program` (lowercase) is no shell and is what a command the call sent starts
+/// with (`spawn git ENOENT` from a tool that runs git itself is the tool's own failure).
+fn program_sent(hay: &Haystack<'_>, program: &str) -> bool {
+    let Some(call) = hay.call else { return false };
+    !is_shell(program)
+        && call.property_names().any(|name| {
+            let first = call.argument(name).and_then(crate::json::Json::as_str).and_then(|v| v.split_whitespace().next());
+            first.is_some_and(|w| w.eq_ignore_ascii_case(program))
+        })
 }
 
 /// Whether `program` (lowercase) is a shell Node's `exec` runs commands through.
@@ -1137,8 +1253,19 @@ fn rate_limit_text(hay: &Haystack<'_>) -> Option<Hit> {
 /// A line that says a quota is spent: "quota" with "exceeded", "exhausted", "used up" or
 /// "reached", or OpenAI's `insufficient_quota`.
 fn quota_text(hay: &Haystack<'_>) -> Option<Hit> {
-    let spent = |line: &str| ["exceeded", "exhausted", "used up", "reached"].iter().any(|w| search::has_whole_word(line, w));
-    let said = hay.holds("insufficient_quota") || hay.lower.lines().any(|line| search::has_whole_word(line, "quota") && spent(line));
+    // The verb in the same clause as "quota", a few words on, with no share of it
+    // (`quota 80% reached` is a warning) and no negation.
+    let spent = |clause: &str| {
+        ["exceeded", "exhausted", "used up", "reached"].iter().any(|w| search::has_whole_word(clause, w))
+            && !clause.contains('%')
+            && !search::has_whole_word(clause, "not")
+    };
+    let said = hay.holds("insufficient_quota")
+        || search::whole_word_positions(&hay.lower, "quota").take(16).any(|at| {
+            let rest = &hay.lower[at..];
+            let clause = &rest[..rest.find(['.', ';', ',', '\n']).unwrap_or(rest.len()).min(64)];
+            spent(&clause[..search::floor_boundary(clause, clause.len())])
+        });
     said.then_some(Hit::Plain)
 }
 
@@ -1285,8 +1412,6 @@ mod tests {
         ("Error: missing required parameter 'owner'", "missing_argument_text", "missing_param"),
         ("The repo parameter is required", "missing_argument_text", "missing_param"),
         ("Missing required argument [type=missing_argument, input_value={}, input_type=dict]", "sdk_input_validation", "missing_param"),
-        ("Invalid color 'purple'", "invalid_value_text", "invalid_param"),
-        ("Failed to render: invalid value for size", "invalid_value_text", "invalid_param"),
         ("Unsupported currency: 'XYZ'", "invalid_value_text", "invalid_param"),
         // Libraries' own words: urllib, git, SQLite, Python's json, requests, pydantic,
         // the OS, Node's spawn, a quota.
@@ -1296,13 +1421,10 @@ mod tests {
         ("Error: no such function: LEN", "database_error", "invalid_param"),
         ("cannot store TEXT value in INTEGER column items.qty", "database_error", "invalid_param"),
         ("Incorrect number of bindings supplied. The current statement uses 2, and there are 1 supplied.", "database_error", "invalid_param"),
-        ("unable to open database file", "database_error", "not_found"),
-        ("Expecting ',' delimiter: line 1 column 9 (char 8)", "refused_value", "invalid_param"),
         ("No connection adapters were found for 'ftp://127.0.0.1/file.txt'", "refused_value", "invalid_param"),
         ("Input should be 'asc' or 'desc'", "refused_value", "invalid_param"),
         ("[Errno 98] Address already in use", "os_error_text", "conflict"),
         ("[Errno 36] File name too long: '/srv/x'", "os_error_text", "invalid_param"),
-        ("spawn frobnicate ENOENT", "process_error", "invalid_param"),
         ("spawn /bin/sh ENOENT", "errno", "not_found"),
         ("Daily search quota of 100 requests exhausted; resets at 00:00 UTC", "quota_text", "quota_exceeded"),
         // MongoDB drivers, openpyxl, pandas, shlex, isomorphic-git, simple-git, processes.
@@ -1366,6 +1488,44 @@ mod tests {
     }
 
     #[test]
+    fn values_refused_in_a_servers_words_are_read_against_the_call() {
+        let schema = crate::json::parse_json(
+            r#"{"type":"object","properties":{"color":{"type":"string"},"size":{"type":"integer"}},"required":["color"]}"#,
+        )
+        .unwrap();
+        let args = crate::json::parse_json(r#"{"color":"purple","size":3}"#).unwrap();
+        let call = Some(CallView { schema: &schema, arguments: Some(&args) });
+        for text in ["Invalid color 'purple'", "Failed to render: invalid value for size", "Error: 'purple' is not a valid colour"] {
+            assert_eq!(recognize(text, call).map(|r| (r.rule, r.kind)), Some((RuleId::InvalidValueText, Kind::InvalidParam)), "{text}");
+        }
+        // A quoted value the call did not send, a value for something else, what the tool
+        // runs on: not the call's values.
+        for text in [
+            "invalid character '<' looking for beginning of value",
+            "Invalid value \"undefined\" for header \"Authorization\"",
+            "Unsupported platform: linux-arm64",
+        ] {
+            assert_ne!(recognize(text, call).map(|r| r.rule), Some(RuleId::InvalidValueText), "{text}");
+        }
+        // A JSON parser's refusal is the call's only when the call sent JSON text.
+        assert_eq!(recognize("Expecting ',' delimiter: line 1 column 9 (char 8)", call).map(|r| r.kind), None);
+        let json_args = crate::json::parse_json(r#"{"color":"{\"a\" 1}"}"#).unwrap();
+        let json_call = Some(CallView { schema: &schema, arguments: Some(&json_args) });
+        let r = recognize("Expecting ',' delimiter: line 1 column 9 (char 8)", json_call).unwrap();
+        assert_eq!((r.rule, r.kind), (RuleId::RefusedValue, Kind::InvalidParam));
+        // Node's `spawn PROGRAM ENOENT`: the call's command only when it starts with it.
+        let cmd_schema = crate::json::parse_json(r#"{"type":"object","properties":{"command":{"type":"string"}}}"#).unwrap();
+        let cmd_args = crate::json::parse_json(r#"{"command":"frobnicate --all"}"#).unwrap();
+        let cmd_call = Some(CallView { schema: &cmd_schema, arguments: Some(&cmd_args) });
+        let r = recognize("spawn frobnicate ENOENT", cmd_call).unwrap();
+        assert_eq!((r.rule, r.kind), (RuleId::ProcessError, Kind::InvalidParam));
+        assert_eq!(recognize("Error: spawn git ENOENT", cmd_call).map(|r| r.kind), Some(Kind::NotFound));
+        // A server's own missing-argument words about something the tool does not have.
+        let r = recognize("Error code: 400 - Missing required parameter: 'messages'.", call);
+        assert_ne!(r.map(|r| r.kind), Some(Kind::MissingParam));
+    }
+
+    #[test]
     fn a_missing_key_printed_alone_is_a_value_the_call_sent() {
         let schema = crate::json::parse_json(
             r#"{"type":"object","properties":{"column":{"type":"string"},"row":{"type":"integer"},"branch":{"type":"string"}}}"#,
@@ -1373,11 +1533,11 @@ mod tests {
         .unwrap();
         let args = crate::json::parse_json(r#"{"column":"total","row":99,"branch":"release-1"}"#).unwrap();
         let call = Some(CallView { schema: &schema, arguments: Some(&args) });
-        for text in ["'total'", "KeyError: 'total'", "Error calling tool 'sum': 'total'", "Error: 99", "Could not find release-1."] {
+        for text in ["'total'", "KeyError: 'total'", "Error calling tool 'sum': 'total'", "KeyError: 99", "Could not find release-1."] {
             assert_eq!(recognize(text, call).map(|r| (r.rule, r.kind)), Some((RuleId::MissingKey, Kind::NotFound)), "{text}");
         }
         // A value the call did not send, or a sentence, is no missing key.
-        for text in ["'region'", "Error: 42", "Could not find exact match for edit: total"] {
+        for text in ["'region'", "Error: 99", "Could not find exact match for edit: total"] {
             assert_ne!(recognize(text, call).map(|r| r.rule), Some(RuleId::MissingKey), "{text}");
         }
     }

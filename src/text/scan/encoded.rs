@@ -75,9 +75,9 @@ fn blob_end(bytes: &[u8], start: usize) -> usize {
     let mut wrap_width = None;
     loop {
         let line_end = run_end(bytes, end, base64_byte);
-        // A line read on from a wrapped one ends where its line does: `Set-Cookie: …`
-        // after a blob is text.
-        if line > start && !matches!(bytes.get(line_end), None | Some(b'\n' | b'\r' | b' ' | b'\t')) {
+        // A line read on from a wrapped one is the blob's only if it is a whole line of
+        // whole quads: `Set-Cookie: …`, `---` or `EOF` after a blob are text.
+        if line > start && (!matches!(bytes.get(line_end), None | Some(b'\n' | b'\r')) || (line_end - line) % 4 != 0) {
             return line - if bytes[..line].ends_with(b"\r\n") { 2 } else { 1 };
         }
         end = line_end;
@@ -89,7 +89,9 @@ fn blob_end(bytes: &[u8], start: usize) -> usize {
         };
         let continues = bytes.get(end + wrap).is_some_and(|&b| base64_byte(b));
         let wrapped = (60..=MAX_WRAP).contains(&width) && width % 4 == 0 && *wrap_width.get_or_insert(width) == width;
-        if wrap == 0 || !wrapped || !continues || end - start > MAX_BLOB {
+        // Padding ends a blob.
+        let padded = bytes[..end].ends_with(b"=");
+        if wrap == 0 || !wrapped || padded || !continues || end - start > MAX_BLOB {
             return end;
         }
         end += wrap;

@@ -455,8 +455,15 @@ fn spaced_value(text: &str, start: usize, end: usize) -> Option<Range<usize>> {
     // for the admin account is …`, `password was set to …`. A few words of letters, in
     // the same sentence, then the linking word and the verbs that may follow it.
     let mut word = value;
-    for _ in 0..=MAX_WORDS_BEFORE_LINK {
-        if let Some(link) = LINKING_WORDS.iter().find(|w| starts_with_ci(bytes, word, w)) {
+    for k in 0..=MAX_WORDS_BEFORE_LINK {
+        // `to` right after the name and followed by `is` or `was` says what the secret is
+        // for (`the password to server01 is …`); `set the secret to …` links its value.
+        let names_a_target = |at: usize| {
+            let next: Vec<&str> = text[at..crate::search::floor_boundary(text, at + 64)].split_whitespace().skip(1).take(3).collect();
+            next.iter().skip(1).any(|w| w.eq_ignore_ascii_case("is") || w.eq_ignore_ascii_case("was"))
+        };
+        let links = LINKING_WORDS.iter().filter(|w| k > 0 || **w != "to" || !names_a_target(word));
+        if let Some(link) = links.into_iter().find(|w| starts_with_ci(bytes, word, w)) {
             let after = word + link.len();
             let next = match bytes.get(after) {
                 Some(b' ' | b'\t') => Some(after),
@@ -573,8 +580,9 @@ pub(crate) fn looks_like_a_credential(value: &str) -> bool {
 /// A password a person chose, as prose names one (`hunter22`, `P@ssw0rd!`,
 /// `Tr0ub4dor&3`, `123456`): 6 to 64 printable ASCII bytes with a letter and a digit or a
 /// symbol, or digits alone,
-/// not a placeholder (`${DB_PASSWORD}`, `<password>`, `********`) and not a compound of
-/// words and numbers (`utf8-encoded`, `SHA256-hashed`).
+/// not a placeholder (`${DB_PASSWORD}`, `<password>`, `********`), a quoted term, an email
+/// address or a URL, and not a compound of words and numbers (`utf8-encoded`,
+/// `SHA256-hashed`).
 fn reads_as_a_password(value: &str) -> bool {
     let bytes = value.as_bytes();
     let letter = bytes.iter().any(u8::is_ascii_alphabetic);
@@ -588,7 +596,9 @@ fn reads_as_a_password(value: &str) -> bool {
         && bytes.iter().all(u8::is_ascii_graphic)
         && ((letter && digit_or_symbol) || digits)
         && !compound
-        && !matches!(bytes[0], b'$' | b'{' | b'<' | b'%' | b'*' | b'[' | b'(')
+        && !matches!(bytes[0], b'$' | b'{' | b'<' | b'%' | b'*' | b'[' | b'(' | b'`' | b'\'' | b'"')
+        && !(value.contains('@') && value.contains('.'))
+        && !value.contains("://")
 }
 
 /// An Ethereum-style account address (`0x` and 40 hex digits): public.
