@@ -1520,6 +1520,17 @@ mod tests {
         let r = recognize("spawn frobnicate ENOENT", cmd_call).unwrap();
         assert_eq!((r.rule, r.kind), (RuleId::ProcessError, Kind::InvalidParam));
         assert_eq!(recognize("Error: spawn git ENOENT", cmd_call).map(|r| r.kind), Some(Kind::NotFound));
+        // A multi-byte blank before the value (a review's panic).
+        assert_eq!(recognize("Value\u{a0}purple is not a valid colour", call).map(|r| r.kind), Some(Kind::InvalidParam));
+        assert!(recognize("値\u{3000}purple is not a valid colour", call).is_some());
+        // Outside, but not a root the tool must stay in.
+        for text in [
+            "Upload failed: file size 12 MB is outside the allowed range (1-10 MB)",
+            "ERROR:root:Read outside buffer while parsing file data.bin",
+            "Error: cannot initialize allowed directories: ALLOWED_DIRS empty",
+        ] {
+            assert_ne!(recognize(text, call).map(|r| r.rule), Some(RuleId::PathOutsideAllowed), "{text}");
+        }
         // A server's own missing-argument words about something the tool does not have.
         let r = recognize("Error code: 400 - Missing required parameter: 'messages'.", call);
         assert_ne!(r.map(|r| r.kind), Some(Kind::MissingParam));
