@@ -88,12 +88,19 @@ pub(crate) fn validator_problems(text: Text<'_>, call: Option<CallView<'_>>) -> 
     if stated && problems.is_empty() {
         return None;
     }
-    // A problem about an argument the call did not send at all is that it is missing,
-    // whatever the validator says of the absent value (zod 4's `Invalid option: expected
-    // one of …` for an enum left out).
-    if let Some(arguments) = call.and_then(|c| c.arguments).filter(|a| a.as_object().is_some()) {
-        for p in problems.iter_mut().filter(|p| p.problem != UNEXPECTED && arguments.get(top(&p.path)).is_none()) {
-            p.problem = MISSING.to_owned();
+    // A problem about a required argument the call did not send at all is that it is
+    // missing, whatever the validator says of the absent value (zod 4's `Invalid option:
+    // expected one of …` for an enum left out). An optional one may have been given a
+    // default the server then refused: its problem stays.
+    if let Some(call) = call {
+        let required = call.schema.get("required").and_then(Json::as_array).map(|r| r.items()).unwrap_or_default();
+        let required = |name: &str| required.iter().any(|r| r.as_str() == Some(name));
+        if let Some(arguments) = call.arguments.filter(|a| a.as_object().is_some()) {
+            for p in
+                problems.iter_mut().filter(|p| p.problem != UNEXPECTED && arguments.get(top(&p.path)).is_none() && required(top(&p.path)))
+            {
+                p.problem = MISSING.to_owned();
+            }
         }
     }
     problems.retain(|p| !p.path.trim().is_empty());
@@ -960,10 +967,18 @@ mod tests {
                 read(line, Some(call)),
                 pairs(&[("limit", "Input should be a valid integer, unable to parse string as an integer")])
             );
-            // A problem about an argument the call did not send is that it is missing.
+            // A problem about an optional argument the call did not send stays (a default
+            // the server refused).
             let enum_left_out =
                 r#"[{"code":"invalid_value","values":["r","w"],"path":["mode"],"message":"Invalid option: expected one of \"r\"|\"w\""}]"#;
-            assert_eq!(read(enum_left_out, Some(call)), pairs(&[("mode", MISSING)]));
+            assert_eq!(read(enum_left_out, Some(call)), pairs(&[("mode", "Invalid option: expected one of \"r\"|\"w\"")]));
+            // A required one the call did not send is missing.
+            let schema = parse_json(
+                r#"{"type":"object","properties":{"path":{"type":"string"},"mode":{"enum":["r","w"]}},"required":["path","mode"]}"#,
+            )
+            .unwrap();
+            let required = CallView { schema: &schema, arguments: call.arguments };
+            assert_eq!(read(enum_left_out, Some(required)), pairs(&[("mode", MISSING)]));
             // jsonschema's messages joined on one line, each read.
             let joined = "'path' is a required property; 'ten' is not of type 'integer'";
             assert_eq!(read(joined, Some(call)), pairs(&[("path", MISSING), ("limit", "'ten' is not of type 'integer'")]));
