@@ -64,6 +64,17 @@ impl<'a> CallView<'a> {
         self.property_names().any(|p| p == name)
     }
 
+    /// The names the schema requires (at most 64).
+    pub(crate) fn required(self) -> impl Iterator<Item = &'a str> {
+        let required = self.schema.get("required").and_then(Json::as_array);
+        required.map(|r| r.items()).unwrap_or_default().iter().take(64).filter_map(Json::as_str)
+    }
+
+    /// Whether the call left out a property the schema requires.
+    pub(crate) fn left_out_required(self) -> bool {
+        self.required().any(|name| self.argument(name).is_none())
+    }
+
     /// The call's top-level argument `name`.
     pub(crate) fn argument(self, name: &str) -> Option<&'a Json> {
         self.arguments?.get(name)
@@ -308,12 +319,10 @@ pub(crate) fn arguments_named_in(text: &str, kind: Kind, input_schema: &Json, ar
     // A missing argument is one the schema requires and the call did not send: the
     // strongest evidence there is, whatever the text says.
     if let (Kind::MissingParam, Some(arguments)) = (kind, arguments.filter(|a| a.as_object().is_some())) {
-        let required = input_schema.get("required").and_then(Json::as_array).map(|r| r.items()).unwrap_or_default();
-        let absent: Vec<ArgumentProblem> = required
-            .iter()
-            .take(64)
-            .filter_map(Json::as_str)
-            .filter(|name| properties.items().iter().any(|(p, _)| p == name) && arguments.get(name).is_none())
+        let call = CallView { schema: input_schema, arguments: Some(arguments) };
+        let absent: Vec<ArgumentProblem> = call
+            .required()
+            .filter(|name| call.has_property(name) && call.argument(name).is_none())
             .take(MAX_NAMED)
             .map(|name| ArgumentProblem::new(name, MISSING))
             .collect();

@@ -451,9 +451,7 @@ fn missing_argument_text(hay: &Haystack<'_>) -> Option<Hit> {
     let quoted_other = ['\'', '"', '`']
         .iter()
         .any(|&q| hay.text.split(q).skip(1).step_by(2).take(8).any(|v| looks_like_a_name(v) && !call.has_property(v)));
-    let required = call.schema.get("required").and_then(crate::json::Json::as_array).map(|r| r.items()).unwrap_or_default();
-    let left_out = required.iter().filter_map(crate::json::Json::as_str).any(|n| call.argument(n).is_none());
-    (left_out && !names_other && !quoted_other).then_some(Hit::Plain)
+    (call.left_out_required() && !names_other && !quoted_other).then_some(Hit::Plain)
 }
 
 /// Whether `v` reads as a parameter's name: a letter, then letters, digits, `_` or `-`.
@@ -467,11 +465,8 @@ fn looks_like_a_name(v: &str) -> bool {
 /// `[type=CODE` is `missing` or `missing_argument`, or, with no such code, it holds a
 /// missing-argument phrase and none of a wrong value.
 fn states_only_missing(hay: &Haystack<'_>) -> bool {
-    if let Some(call) = hay.call {
-        let required = call.schema.get("required").and_then(crate::json::Json::as_array).map(|r| r.items()).unwrap_or_default();
-        if !required.iter().filter_map(crate::json::Json::as_str).any(|n| call.argument(n).is_none()) {
-            return false;
-        }
+    if hay.call.is_some_and(|call| !call.left_out_required()) {
+        return false;
     }
     let codes: Vec<&str> = search::positions(&hay.lower, "[type=")
         .take(32)

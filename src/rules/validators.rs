@@ -93,8 +93,7 @@ pub(crate) fn validator_problems(text: Text<'_>, call: Option<CallView<'_>>) -> 
     // expected one of …` for an enum left out). An optional one may have been given a
     // default the server then refused: its problem stays.
     if let Some(call) = call {
-        let required = call.schema.get("required").and_then(Json::as_array).map(|r| r.items()).unwrap_or_default();
-        let required = |name: &str| required.iter().any(|r| r.as_str() == Some(name));
+        let required = |name: &str| call.required().any(|r| r == name);
         if let Some(arguments) = call.arguments.filter(|a| a.as_object().is_some()) {
             for p in
                 problems.iter_mut().filter(|p| p.problem != UNEXPECTED && arguments.get(top(&p.path)).is_none() && required(top(&p.path)))

@@ -569,12 +569,17 @@ fn table_value(text: &str, start: usize, end: usize, names: &KeyNames) -> Option
 /// of words and numbers (`AES-256-GCM`, `SHA256-hashed`, `Base64-encoded`, `GitHub.com`:
 /// every part between separators letters then digits).
 pub(crate) fn looks_like_a_credential(value: &str) -> bool {
-    let compound = value.contains(['-', '.', '_', '/'])
+    looks_random(value) && value.bytes().any(|b| b.is_ascii_digit()) && !is_compound(value) && !is_address(value)
+}
+
+/// A compound of words and numbers (`AES-256-GCM`, `SHA256-hashed`, `utf8-encoded`): every
+/// part between separators letters then digits. A term, not a credential.
+fn is_compound(value: &str) -> bool {
+    value.contains(['-', '.', '_', '/'])
         && value.split(['-', '.', '_', '/']).all(|part| {
             let letters = part.bytes().take_while(u8::is_ascii_alphabetic).count();
             part.bytes().skip(letters).all(|b| b.is_ascii_digit())
-        });
-    looks_random(value) && value.bytes().any(|b| b.is_ascii_digit()) && !compound && !is_address(value)
+        })
 }
 
 /// A password a person chose, as prose names one (`hunter22`, `P@ssw0rd!`,
@@ -587,15 +592,11 @@ fn reads_as_a_password(value: &str) -> bool {
     let bytes = value.as_bytes();
     let letter = bytes.iter().any(u8::is_ascii_alphabetic);
     let digit_or_symbol = bytes.iter().any(|b| b.is_ascii_digit() || b.is_ascii_punctuation());
-    let compound = value.split(['-', '.', '_', '/']).all(|part| {
-        let letters = part.bytes().take_while(u8::is_ascii_alphabetic).count();
-        part.bytes().skip(letters).all(|b| b.is_ascii_digit())
-    }) && value.contains(['-', '.', '_', '/']);
     let digits = bytes.iter().all(u8::is_ascii_digit);
     (6..=64).contains(&bytes.len())
         && bytes.iter().all(u8::is_ascii_graphic)
         && ((letter && digit_or_symbol) || digits)
-        && !compound
+        && !is_compound(value)
         && !matches!(bytes[0], b'$' | b'{' | b'<' | b'%' | b'*' | b'[' | b'(' | b'`' | b'\'' | b'"')
         && !(value.contains('@') && value.contains('.'))
         && !value.contains("://")
